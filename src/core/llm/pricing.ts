@@ -1,0 +1,64 @@
+// Per-message cost in USD, the part of litellm's `completion_cost` the reference records (spec §4.7, §10.6).
+
+/** USD per token. `cachedInputPerToken` prices the cached share of the prompt, as litellm does. */
+export interface ModelPrice {
+  readonly inputPerToken: number;
+  readonly outputPerToken: number;
+  readonly cachedInputPerToken?: number;
+}
+
+export type PriceTable = Readonly<Record<string, ModelPrice>>;
+
+export interface TokenCounts {
+  readonly prompt_tokens: number;
+  readonly completion_tokens: number;
+  /** `usage.prompt_tokens_details.cached_tokens`; part of `prompt_tokens`, billed at the cached rate. */
+  readonly cached_tokens?: number;
+}
+
+const GPT_4_1: ModelPrice = { inputPerToken: 2e-6, outputPerToken: 8e-6, cachedInputPerToken: 5e-7 };
+const GPT_4_1_MINI: ModelPrice = { inputPerToken: 4e-7, outputPerToken: 1.6e-6, cachedInputPerToken: 1e-7 };
+const GPT_4_1_NANO: ModelPrice = { inputPerToken: 1e-7, outputPerToken: 4e-7, cachedInputPerToken: 2.5e-8 };
+const GPT_4O: ModelPrice = { inputPerToken: 2.5e-6, outputPerToken: 1e-5, cachedInputPerToken: 1.25e-6 };
+const GPT_4O_MINI: ModelPrice = { inputPerToken: 1.5e-7, outputPerToken: 6e-7, cachedInputPerToken: 7.5e-8 };
+
+/** OpenAI list prices of the models the benchmark is usually run with (litellm's table agrees). */
+export const DEFAULT_PRICES: PriceTable = {
+  'gpt-4.1': GPT_4_1,
+  'gpt-4.1-2025-04-14': GPT_4_1,
+  'gpt-4.1-mini': GPT_4_1_MINI,
+  'gpt-4.1-mini-2025-04-14': GPT_4_1_MINI,
+  'gpt-4.1-nano': GPT_4_1_NANO,
+  'gpt-4.1-nano-2025-04-14': GPT_4_1_NANO,
+  'gpt-4o': GPT_4O,
+  'gpt-4o-2024-08-06': GPT_4O,
+  'gpt-4o-2024-11-20': GPT_4O,
+  'gpt-4o-mini': GPT_4O_MINI,
+  'gpt-4o-mini-2024-07-18': GPT_4O_MINI,
+};
+
+// The reference's `_parse_ft_model_name`: a fine-tune is priced as its base model.
+const FINE_TUNE = /^ft:([^:]+):\w+::\w+/;
+
+/** The table key for a model name: `provider/model` by its last segment, `ft:<base>:<org>::<id>` as `<base>`. */
+export const priceKey = (model: string): string => {
+  const base = FINE_TUNE.exec(model)?.[1] ?? model;
+  return base.slice(base.lastIndexOf('/') + 1);
+};
+
+/** The price of a model: an exact entry wins, then the entry of its `priceKey`. */
+export const findPrice = (model: string, prices: PriceTable = DEFAULT_PRICES): ModelPrice | null => {
+  for (const key of [model, priceKey(model)]) {
+    if (Object.hasOwn(prices, key)) return prices[key] ?? null;
+  }
+  return null;
+};
+
+/** USD for one completion; 0 for an unknown model or missing usage, as the reference records it. */
+export const completionCost = (model: string, usage: TokenCounts | null, prices: PriceTable = DEFAULT_PRICES): number => {
+  const price = findPrice(model, prices);
+  if (price === null || usage === null) return 0;
+  const cached = Math.min(usage.cached_tokens ?? 0, usage.prompt_tokens);
+  const cachedRate = price.cachedInputPerToken ?? price.inputPerToken;
+  return (usage.prompt_tokens - cached) * price.inputPerToken + cached * cachedRate + usage.completion_tokens * price.outputPerToken;
+};

@@ -1,0 +1,352 @@
+// The production LlmClient: one chat-completions call through the Vercel AI SDK (`generateText` with
+// `@ai-sdk/openai-compatible`), sending the reference's exact payload (reference: llm_utils.generate).
+import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError, generateText, jsonSchema, tool } from 'ai';
+import type { JSONSchema7, ModelMessage, ToolSet } from 'ai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { UNPARSED_ARGUMENTS_KEY } from '../environment/toolkit.ts';
+import type { ToolSchema } from '../environment/toolkit.ts';
+import { dumpsPy, isPyFloat } from '../py/index.ts';
+import type { PyValue } from '../py/index.ts';
+import { completionCost, DEFAULT_PRICES, findPrice } from './pricing.ts';
+import type { PriceTable } from './pricing.ts';
+import { defaultSleep, isNetworkError, isRetryable, isRetryableStatus, isTimeoutOrAbort, statusOf, tryN } from './retry.ts';
+import { InfraError } from './types.ts';
+import type { ChatMessage, ChatToolCall, LlmClient, LlmRequest, LlmResponse, LlmToolCall, LlmUsage } from './types.ts';
+
+export interface AiSdkClientConfig {
+  /** The OpenAI-compatible API root, e.g. `https://api.openai.com/v1`. */
+  readonly baseURL: string;
+  /** Sent as `Authorization: Bearer …`; never written into errors. Omit for local servers. */
+  readonly apiKey?: string;
+  /** The AI SDK provider name (its provider-options namespace). */
+  readonly providerName?: string;
+  readonly fetch?: typeof fetch;
+  /** Retries after the first attempt; the reference's litellm `num_retries` is 3. */
+  readonly maxRetries?: number;
+  /** Per-attempt timeout. */
+  readonly timeoutMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Delay before the first retry (doubling after). */
+  readonly retryBaseMs?: number;
+  readonly prices?: PriceTable;
+}
+
+export const DEFAULT_MAX_RETRIES = 3;
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/**
+ * A PyValue (or a JSON-like schema) as plain JSON for the SDK's `JSON.stringify`: a PyFloat becomes its number,
+ * as `2.0` and `2` are the same JSON number to the provider.
+ */
+const toJson = (value: unknown): Json => {
+  if (isPyFloat(value)) return value.value;
+  if (Array.isArray(value)) return value.map(toJson);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJson(v)]));
+  }
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return null;
+};
+
+/**
+ * The `arguments` string of a re-sent tool call: Python `json.dumps(arguments)`. A call whose model text was
+ * not a JSON object is kept by the engine under UNPARSED_ARGUMENTS_KEY and goes back as that text.
+ */
+export const toolArgumentsText = (args: ChatToolCall['arguments']): string => {
+  const keys = Object.keys(args);
+  const unparsed = args[UNPARSED_ARGUMENTS_KEY];
+  if (keys.length === 1 && typeof unparsed === 'string') return unparsed;
+  return dumpsPy(args);
+};
+
+/** One message as the reference puts it on the wire (`to_litellm_messages`, spec Appendix B.4). */
+export const toWireMessage = (message: ChatMessage): Record<string, Json> => {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'assistant': {
+      const calls = message.tool_calls === null || message.tool_calls.length === 0 ? null : message.tool_calls;
+      return {
+        role: 'assistant',
+        content: message.content,
+        tool_calls:
+          calls === null
+            ? null
+            : calls.map((c) => ({ id: c.id, name: c.name, function: { name: c.name, arguments: toolArgumentsText(c.arguments) }, type: 'function' })),
+      };
+    }
+    case 'tool':
+      return { role: 'tool', content: message.content, tool_call_id: message.tool_call_id };
+  }
+};
+
+/** The same conversation as AI SDK model messages, so the SDK's own view of the call is the real one. */
+const toModelMessages = (messages: readonly ChatMessage[]): ModelMessage[] => {
+  const toolNames = new Map<string, string>();
+  return messages.map((m): ModelMessage => {
+    switch (m.role) {
+      case 'system':
+        return { role: 'system', content: m.content };
+      case 'user':
+        return { role: 'user', content: m.content ?? '' };
+      case 'assistant': {
+        const calls = m.tool_calls ?? [];
+        if (calls.length === 0) return { role: 'assistant', content: m.content ?? '' };
+        for (const c of calls) toolNames.set(c.id, c.name);
+        return {
+          role: 'assistant',
+          content: [
+            ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
+            ...calls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: toJson(c.arguments) })),
+          ],
+        };
+      }
+      case 'tool':
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: m.tool_call_id,
+              toolName: toolNames.get(m.tool_call_id) ?? '',
+              output: { type: 'text', value: m.content ?? '' },
+            },
+          ],
+        };
+    }
+  });
+};
+
+/** The tools as SDK tools without `execute`: the engine runs them, the SDK only reports the calls. */
+const toSdkTools = (schemas: readonly ToolSchema[]): ToolSet =>
+  Object.fromEntries(
+    schemas.map((s) => [s.function.name, tool({ description: s.function.description, inputSchema: jsonSchema(toJson(s.function.parameters) as JSONSchema7) })]),
+  );
+
+// Keyword arguments litellm consumes itself instead of sending them to the provider; a few steer this client.
+const CLIENT_SIDE_ARGS = new Set([
+  'num_retries', 'max_retries', 'timeout', 'api_key', 'api_base', 'base_url', 'api_version',
+  'drop_params', 'caching', 'custom_llm_provider', 'extra_headers', 'extra_body', 'mock_response',
+]);
+
+/** The body fields that `llmArgs` add: every key except litellm's own, plus the entries of `extra_body`. */
+export const bodyArgs = (llmArgs: LlmRequest['llmArgs']): Record<string, Json> => {
+  const out: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(llmArgs)) {
+    if (!CLIENT_SIDE_ARGS.has(key)) out[key] = toJson(value);
+  }
+  const extra = llmArgs['extra_body'];
+  if (typeof extra === 'object' && extra !== null && !Array.isArray(extra) && !isPyFloat(extra)) Object.assign(out, toJson(extra));
+  return out;
+};
+
+/** The whole request body, exactly as the reference's litellm call sends it (spec §4.7, B.2, B.4). */
+export const referenceBody = (request: LlmRequest): Record<string, Json> => {
+  const tools = request.tools !== null && request.tools.length > 0 ? request.tools : null;
+  return {
+    model: request.model,
+    messages: request.messages.map(toWireMessage),
+    ...(tools === null
+      ? {}
+      : { tools: tools.map(toJson), tool_choice: request.toolChoice ?? 'auto' }),
+    ...bodyArgs(request.llmArgs),
+  };
+};
+
+const numberArg = (value: PyValue | undefined): number | undefined => {
+  const n = isPyFloat(value) ? value.value : value;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+};
+
+// ---- response ------------------------------------------------------------------------------------------
+
+/** A 2xx response whose body is not a usable chat completion; transient like a 5xx. */
+class MalformedResponseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedResponseError';
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const contentText = (content: unknown): string | null => {
+  if (typeof content === 'string') return content === '' ? null : content;
+  if (Array.isArray(content)) {
+    const text = content.map((p) => (isRecord(p) && typeof p['text'] === 'string' ? p['text'] : '')).join('');
+    return text === '' ? null : text;
+  }
+  return null;
+};
+
+const readToolCalls = (raw: unknown, sdkIds: readonly string[]): LlmToolCall[] => {
+  if (raw === null || raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new MalformedResponseError('tool_calls is not a list');
+  return raw.map((call, i): LlmToolCall => {
+    const fn = isRecord(call) ? call['function'] : undefined;
+    if (!isRecord(call) || !isRecord(fn) || typeof fn['name'] !== 'string') throw new MalformedResponseError(`tool call ${i} has no function name`);
+    const args = fn['arguments'];
+    // The raw text is what keeps `2.0` a float; an object (non-standard providers) is all there is otherwise.
+    const text = typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args);
+    const id = typeof call['id'] === 'string' && call['id'] !== '' ? call['id'] : (sdkIds[i] ?? `call_${i}`);
+    return { id, name: fn['name'], arguments: text };
+  });
+};
+
+const readUsage = (raw: unknown): { usage: LlmUsage | null; cached: number } => {
+  if (!isRecord(raw) || typeof raw['prompt_tokens'] !== 'number' || typeof raw['completion_tokens'] !== 'number') {
+    return { usage: null, cached: 0 };
+  }
+  const details = raw['prompt_tokens_details'];
+  const cached = isRecord(details) && typeof details['cached_tokens'] === 'number' ? details['cached_tokens'] : 0;
+  return { usage: { completion_tokens: raw['completion_tokens'], prompt_tokens: raw['prompt_tokens'] }, cached };
+};
+
+interface ParsedCompletion {
+  readonly content: string | null;
+  readonly toolCalls: LlmToolCall[];
+  readonly usage: LlmUsage | null;
+  readonly cachedTokens: number;
+  readonly model: string | null;
+  readonly rawData: Record<string, PyValue>;
+}
+
+/** Reads the provider's JSON body itself: the SDK's parsed view drops invalid tool calls' text and number kinds. */
+export const parseCompletionBody = (body: unknown, sdkToolCallIds: readonly string[] = []): ParsedCompletion => {
+  if (!isRecord(body)) throw new MalformedResponseError('response body is not a JSON object');
+  const choices = body['choices'];
+  const first: unknown = Array.isArray(choices) ? choices[0] : undefined;
+  const message = isRecord(first) ? first['message'] : undefined;
+  if (!isRecord(message)) throw new MalformedResponseError('response has no choices[0].message');
+  const { usage, cached } = readUsage(body['usage']);
+  return {
+    content: contentText(message['content']),
+    toolCalls: readToolCalls(message['tool_calls'], sdkToolCallIds),
+    usage,
+    cachedTokens: cached,
+    model: typeof body['model'] === 'string' ? body['model'] : null,
+    rawData: body as Record<string, PyValue>,
+  };
+};
+
+// ---- errors --------------------------------------------------------------------------------------------
+
+const MAX_DETAIL = 300;
+
+/** Removes the API key (and any bearer token) from text that may end up in an error or a log. */
+export const redactSecrets = (text: string, apiKey: string | undefined): string => {
+  const withoutKey = apiKey ? text.split(apiKey).join('[redacted]') : text;
+  return withoutKey.replace(/Bearer\s+[^\s"',}]+/gi, 'Bearer [redacted]');
+};
+
+const detailOf = (err: unknown): string => {
+  const message = err instanceof Error ? err.message : String(err);
+  const oneLine = message.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_DETAIL ? `${oneLine.slice(0, MAX_DETAIL)}…` : oneLine;
+};
+
+/** Why an attempt failed, and whether another attempt may succeed. */
+export const classifyFailure = (err: unknown, timedOut: boolean, timeoutMs: number): { retryable: boolean; reason: string } => {
+  const detail = detailOf(err);
+  if (timedOut) return { retryable: true, reason: `timed out after ${timeoutMs} ms` };
+  if (isTimeoutOrAbort(err)) return { retryable: true, reason: `request aborted: ${detail}` };
+  if (APICallError.isInstance(err)) {
+    const status = statusOf(err);
+    if (status === undefined) return { retryable: true, reason: `network error: ${detail}` };
+    if (status >= 200 && status < 300) return { retryable: true, reason: `malformed response body (HTTP ${status}): ${detail}` };
+    return { retryable: isRetryableStatus(status), reason: `HTTP ${status}: ${detail}` };
+  }
+  if (
+    err instanceof MalformedResponseError ||
+    InvalidResponseDataError.isInstance(err) ||
+    TypeValidationError.isInstance(err) ||
+    JSONParseError.isInstance(err)
+  ) {
+    return { retryable: true, reason: `malformed response body: ${detail}` };
+  }
+  if (isNetworkError(err)) return { retryable: true, reason: `network error: ${detail}` };
+  const name = err instanceof Error ? err.name : typeof err;
+  return { retryable: isRetryable(err), reason: `${name}: ${detail}` };
+};
+
+// ---- the client ----------------------------------------------------------------------------------------
+
+export const createAiSdkClient = (config: AiSdkClientConfig): LlmClient => {
+  const maxRetries = config.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const sleep = config.sleep ?? defaultSleep;
+  const prices = config.prices ?? DEFAULT_PRICES;
+  const apiKey = config.apiKey;
+
+  const attempt = async (request: LlmRequest, body: Record<string, Json>, attemptTimeoutMs: number): Promise<ParsedCompletion> => {
+    // A provider per call: its request-body hook is where this request's exact payload replaces the SDK's.
+    const provider = createOpenAICompatible({
+      name: config.providerName ?? 'tau2',
+      baseURL: config.baseURL,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+      transformRequestBody: () => body,
+    });
+    const tools = request.tools !== null && request.tools.length > 0 ? toSdkTools(request.tools) : undefined;
+    const timeout = AbortSignal.timeout(attemptTimeoutMs);
+    try {
+      const result = await generateText({
+        model: provider.chatModel(request.model),
+        messages: toModelMessages(request.messages),
+        allowSystemInMessages: true,
+        ...(tools === undefined ? {} : { tools, toolChoice: request.toolChoice ?? 'auto' }),
+        maxRetries: 0,
+        abortSignal: timeout,
+        include: { responseBody: true },
+      });
+      return parseCompletionBody(result.response.body, result.toolCalls.map((c) => c.toolCallId));
+    } catch (err) {
+      const { retryable, reason } = classifyFailure(err, timeout.aborted, attemptTimeoutMs);
+      throw new InfraError(redactSecrets(reason, apiKey), { retryable, cause: new Error(redactSecrets(detailOf(err), apiKey)) });
+    }
+  };
+
+  return {
+    async generate(request: LlmRequest): Promise<LlmResponse> {
+      const body = referenceBody(request);
+      const retries = numberArg(request.llmArgs['num_retries']) ?? maxRetries;
+      const timeoutSeconds = numberArg(request.llmArgs['timeout']);
+      const attemptTimeoutMs = timeoutSeconds === undefined ? timeoutMs : timeoutSeconds * 1000;
+      // Like the reference, the measured time spans the whole call, retries included.
+      const started = performance.now();
+      let attempts = 0;
+      let parsed: ParsedCompletion;
+      try {
+        parsed = await tryN(
+          Math.floor(retries) + 1,
+          (n) => {
+            attempts = n;
+            return attempt(request, body, attemptTimeoutMs);
+          },
+          { sleep, ...(config.retryBaseMs === undefined ? {} : { baseMs: config.retryBaseMs }) },
+        );
+      } catch (err) {
+        const last = err instanceof InfraError ? err : new InfraError(redactSecrets(detailOf(err), apiKey), { retryable: false });
+        throw new InfraError(`LLM call to ${request.model} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${last.message}`, {
+          retryable: last.retryable,
+          cause: last.cause,
+        });
+      }
+      const generationTimeSeconds = (performance.now() - started) / 1000;
+      const counts = parsed.usage === null ? null : { ...parsed.usage, cached_tokens: parsed.cachedTokens };
+      // litellm prices the model the provider reports (a dated snapshot); the requested name is the fallback.
+      const priced = parsed.model !== null && findPrice(parsed.model, prices) !== null ? parsed.model : request.model;
+      return {
+        content: parsed.content,
+        toolCalls: parsed.toolCalls,
+        usage: parsed.usage,
+        cost: completionCost(priced, counts, prices),
+        rawData: parsed.rawData,
+        generationTimeSeconds,
+      };
+    },
+  };
+};

@@ -41,6 +41,9 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t',
 };
 const HEX4 = /^[0-9a-fA-F]{4}$/;
+const LITERALS: readonly [string, PyValue | number][] = [
+  ['null', null], ['true', true], ['false', false], ['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity],
+];
 
 /** Thrown inside the scanner where CPython's scanner raises StopIteration: becomes "Expecting value". */
 class NoValue {
@@ -61,6 +64,8 @@ const setKey = (obj: Record<string, PyValue>, key: string, value: PyValue): void
 /** A recursive-descent port of the behaviour of CPython's C JSON scanner (strict mode). */
 class Scanner {
   readonly text: string;
+  /** The index of the next character to read. */
+  pos = 0;
   constructor(text: string) {
     this.text = text;
   }
@@ -69,29 +74,42 @@ class Scanner {
     throw new PyJsonDecodeError(msg, this.text, index);
   }
 
-  skipWs(i: number): number {
-    while (i < this.text.length && isWs(this.text.charCodeAt(i))) i++;
-    return i;
+  skipWs(): void {
+    const t = this.text;
+    let i = this.pos;
+    while (i < t.length && isWs(t.charCodeAt(i))) i++;
+    this.pos = i;
   }
 
-  /** Parses the value at `i`; returns it with the index just after it. */
-  value(i: number): [PyValue, number] {
+  /** The value at `pos`; `pos` moves just past it. */
+  value(): PyValue {
     const t = this.text;
+    const i = this.pos;
     const c = t.charCodeAt(i);
-    if (c === 0x22) return this.string(i + 1);
-    if (c === 0x7b) return this.object(i + 1);
-    if (c === 0x5b) return this.array(i + 1);
-    if (c === 0x6e && t.startsWith('null', i)) return [null, i + 4];
-    if (c === 0x74 && t.startsWith('true', i)) return [true, i + 4];
-    if (c === 0x66 && t.startsWith('false', i)) return [false, i + 5];
-    if (c === 0x4e && t.startsWith('NaN', i)) return [new PyFloat(NaN), i + 3];
-    if (c === 0x49 && t.startsWith('Infinity', i)) return [new PyFloat(Infinity), i + 8];
-    if (c === 0x2d && t.startsWith('-Infinity', i)) return [new PyFloat(-Infinity), i + 9];
-    return this.number(i);
+    if (c === 0x22) {
+      this.pos = i + 1;
+      return this.string();
+    }
+    if (c === 0x7b) {
+      this.pos = i + 1;
+      return this.object();
+    }
+    if (c === 0x5b) {
+      this.pos = i + 1;
+      return this.array();
+    }
+    for (const [literal, value] of LITERALS) {
+      if (c === literal.charCodeAt(0) && t.startsWith(literal, i)) {
+        this.pos = i + literal.length;
+        return typeof value === 'number' ? new PyFloat(value) : value;
+      }
+    }
+    return this.number();
   }
 
-  number(start: number): [PyValue, number] {
+  number(): PyValue {
     const t = this.text;
+    const start = this.pos;
     let i = start;
     if (t.charCodeAt(i) === 0x2d) i++;
     const first = t.charCodeAt(i);
@@ -115,14 +133,17 @@ class Scanner {
         i = j;
       }
     }
+    this.pos = i;
     const n = Number(t.slice(start, i));
-    return [float ? new PyFloat(n) : n === 0 ? 0 : n, i];
+    return float ? new PyFloat(n) : n === 0 ? 0 : n;
   }
 
-  string(begin: number): [string, number] {
+  /** The string whose opening quote is just before `pos`. */
+  string(): string {
     const t = this.text;
+    const begin = this.pos - 1;
     let out = '';
-    let i = begin;
+    let i = this.pos;
     for (;;) {
       let j = i;
       let c = 0;
@@ -131,10 +152,13 @@ class Scanner {
         if (c === 0x22 || c === 0x5c) break;
         if (c <= 0x1f) this.fail('Invalid control character at', j);
       }
-      if (j >= t.length) this.fail('Unterminated string starting at', begin - 1);
+      if (j >= t.length) this.fail('Unterminated string starting at', begin);
       out += t.slice(i, j);
-      if (c === 0x22) return [out, j + 1];
-      if (j + 1 >= t.length) this.fail('Unterminated string starting at', begin - 1);
+      if (c === 0x22) {
+        this.pos = j + 1;
+        return out;
+      }
+      if (j + 1 >= t.length) this.fail('Unterminated string starting at', begin);
       const esc = t[j + 1] as string;
       if (esc !== 'u') {
         const simple = SIMPLE_ESCAPES[esc];
@@ -150,37 +174,46 @@ class Scanner {
     }
   }
 
-  object(start: number): [PyValue, number] {
+  object(): PyValue {
     const t = this.text;
     const obj: Record<string, PyValue> = {};
-    let i = this.skipWs(start);
-    if (t.charCodeAt(i) === 0x7d) return [obj, i + 1];
+    this.skipWs();
+    if (t.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      return obj;
+    }
     for (;;) {
-      if (t.charCodeAt(i) !== 0x22) this.fail('Expecting property name enclosed in double quotes', i);
-      const [key, afterKey] = this.string(i + 1);
-      i = this.skipWs(afterKey);
-      if (t.charCodeAt(i) !== 0x3a) this.fail("Expecting ':' delimiter", i);
-      const [value, afterValue] = this.value(this.skipWs(i + 1));
-      setKey(obj, key, value);
-      i = this.skipWs(afterValue);
-      if (t.charCodeAt(i) === 0x7d) return [obj, i + 1];
-      if (t.charCodeAt(i) !== 0x2c) this.fail("Expecting ',' delimiter", i);
-      i = this.skipWs(i + 1);
+      if (t.charCodeAt(this.pos) !== 0x22) this.fail('Expecting property name enclosed in double quotes', this.pos);
+      this.pos++;
+      const key = this.string();
+      this.skipWs();
+      if (t.charCodeAt(this.pos) !== 0x3a) this.fail("Expecting ':' delimiter", this.pos);
+      this.pos++;
+      this.skipWs();
+      setKey(obj, key, this.value());
+      this.skipWs();
+      const c = t.charCodeAt(this.pos++);
+      if (c === 0x7d) return obj;
+      if (c !== 0x2c) this.fail("Expecting ',' delimiter", this.pos - 1);
+      this.skipWs();
     }
   }
 
-  array(start: number): [PyValue, number] {
+  array(): PyValue {
     const t = this.text;
     const arr: PyValue[] = [];
-    let i = this.skipWs(start);
-    if (t.charCodeAt(i) === 0x5d) return [arr, i + 1];
+    this.skipWs();
+    if (t.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      return arr;
+    }
     for (;;) {
-      const [value, after] = this.value(i);
-      arr.push(value);
-      i = this.skipWs(after);
-      if (t.charCodeAt(i) === 0x5d) return [arr, i + 1];
-      if (t.charCodeAt(i) !== 0x2c) this.fail("Expecting ',' delimiter", i);
-      i = this.skipWs(i + 1);
+      arr.push(this.value());
+      this.skipWs();
+      const c = t.charCodeAt(this.pos++);
+      if (c === 0x5d) return arr;
+      if (c !== 0x2c) this.fail("Expecting ',' delimiter", this.pos - 1);
+      this.skipWs();
     }
   }
 }
@@ -192,16 +225,17 @@ class Scanner {
 export const parsePyJson = (text: string): PyValue => {
   const scanner = new Scanner(text);
   if (text.charCodeAt(0) === 0xfeff) scanner.fail('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
-  let result: [PyValue, number];
+  let result: PyValue;
   try {
-    result = scanner.value(scanner.skipWs(0));
+    scanner.skipWs();
+    result = scanner.value();
   } catch (e) {
     if (e instanceof NoValue) scanner.fail('Expecting value', e.index);
     throw e;
   }
-  const end = scanner.skipWs(result[1]);
-  if (end !== text.length) scanner.fail('Extra data', end);
-  return result[0];
+  scanner.skipWs();
+  if (scanner.pos !== text.length) scanner.fail('Extra data', scanner.pos);
+  return result;
 };
 
 export interface DumpsOptions {
@@ -231,18 +265,29 @@ const floatJson = (x: number): string => {
   return floatRepr(x);
 };
 
-const byCodePoint = (a: [string, PyInput], b: [string, PyInput]): number => compareStrings(a[0], b[0]);
+/** Dict keys in Python order: code points (UTF-16 order agrees unless a key has a char ≥ U+D800). */
+const sortedKeys = (obj: object): string[] => {
+  const keys = Object.keys(obj);
+  return keys.some((k) => HIGH_UNITS.test(k)) ? keys.sort(compareStrings) : keys.sort();
+};
+const HIGH_UNITS = /[\ud800-\uffff]/;
 
 class Encoder {
-  readonly parts: string[] = [];
   readonly stack = new Set<object>();
   readonly sortKeys: boolean;
   readonly indent: string | null;
   readonly ensureAscii: boolean;
+  readonly escapes: RegExp;
   constructor(opts: DumpsOptions) {
     this.sortKeys = opts.sortKeys ?? false;
     this.indent = opts.indent === undefined || opts.indent === null ? null : ' '.repeat(Math.max(0, opts.indent));
     this.ensureAscii = opts.ensureAscii ?? true;
+    this.escapes = this.ensureAscii ? ASCII_ESCAPES : BASIC_ESCAPES;
+  }
+
+  string(s: string): string {
+    this.escapes.lastIndex = 0;
+    return this.escapes.test(s) ? encodeJsonString(s, this.ensureAscii) : `"${s}"`;
   }
 
   enter(container: object): void {
@@ -250,64 +295,58 @@ class Encoder {
     this.stack.add(container);
   }
 
-  /** The separator between items and the text before the closing bracket at nesting `level`. */
-  layout(level: number): { open: string; sep: string; close: string } {
-    if (this.indent === null) return { open: '', sep: ', ', close: '' };
-    const inner = `\n${this.indent.repeat(level + 1)}`;
-    return { open: inner, sep: `,${inner}`, close: `\n${this.indent.repeat(level)}` };
-  }
-
-  encode(v: unknown, level: number): void {
-    const parts = this.parts;
-    if (v === null) parts.push('null');
-    else if (v === true) parts.push('true');
-    else if (v === false) parts.push('false');
-    else if (typeof v === 'string') parts.push(encodeJsonString(v, this.ensureAscii));
-    else if (typeof v === 'number') parts.push(Number.isInteger(v) ? intRepr(v) : floatJson(v));
-    else if (typeof v === 'bigint') parts.push(intRepr(v));
-    else if (v instanceof PyFloat) parts.push(floatJson(v.value));
-    else if (Array.isArray(v)) this.list(v, level);
-    else if (isPyJsonable(v)) {
+  encode(v: unknown, level: number): string {
+    if (v === null) return 'null';
+    if (v === true) return 'true';
+    if (v === false) return 'false';
+    if (typeof v === 'string') return this.string(v);
+    if (typeof v === 'number') return Number.isInteger(v) ? intRepr(v) : floatJson(v);
+    if (typeof v === 'bigint') return intRepr(v);
+    if (v instanceof PyFloat) return floatJson(v.value);
+    if (Array.isArray(v)) return this.list(v, level);
+    if (isPyJsonable(v)) {
       this.enter(v);
-      this.encode(v.toPyJson(), level);
+      const text = this.encode(v.toPyJson(), level);
       this.stack.delete(v);
-    } else if (isPlainDict(v)) this.dict(v, level);
-    else throw new PyError('TypeError', `Object of type ${jsTypeName(v)} is not JSON serializable`);
+      return text;
+    }
+    if (isPlainDict(v)) return this.dict(v, level);
+    throw new PyError('TypeError', `Object of type ${jsTypeName(v)} is not JSON serializable`);
   }
 
-  list(items: readonly unknown[], level: number): void {
-    if (items.length === 0) {
-      this.parts.push('[]');
-      return;
-    }
+  /** The text after an opening bracket, between items, and before the closing bracket at nesting `level`. */
+  layout(level: number): [string, string, string] {
+    if (this.indent === null) return ['', ', ', ''];
+    const inner = `\n${this.indent.repeat(level + 1)}`;
+    return [inner, `,${inner}`, `\n${this.indent.repeat(level)}`];
+  }
+
+  list(items: readonly unknown[], level: number): string {
+    if (items.length === 0) return '[]';
     this.enter(items);
-    const { open, sep, close } = this.layout(level);
-    this.parts.push(`[${open}`);
-    items.forEach((item, i) => {
-      if (i > 0) this.parts.push(sep);
-      this.encode(item, level + 1);
-    });
-    this.parts.push(`${close}]`);
+    const [open, sep, close] = this.layout(level);
+    let out = `[${open}`;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) out += sep;
+      out += this.encode(items[i], level + 1);
+    }
     this.stack.delete(items);
+    return `${out}${close}]`;
   }
 
-  dict(obj: { readonly [key: string]: PyInput }, level: number): void {
-    const entries = Object.entries(obj);
-    if (entries.length === 0) {
-      this.parts.push('{}');
-      return;
-    }
-    if (this.sortKeys) entries.sort(byCodePoint);
+  dict(obj: { readonly [key: string]: PyInput }, level: number): string {
+    const keys = this.sortKeys ? sortedKeys(obj) : Object.keys(obj);
+    if (keys.length === 0) return '{}';
     this.enter(obj);
-    const { open, sep, close } = this.layout(level);
-    this.parts.push(`{${open}`);
-    entries.forEach(([key, item], i) => {
-      if (i > 0) this.parts.push(sep);
-      this.parts.push(`${encodeJsonString(key, this.ensureAscii)}: `);
-      this.encode(item, level + 1);
-    });
-    this.parts.push(`${close}}`);
+    const [open, sep, close] = this.layout(level);
+    let out = `{${open}`;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (i > 0) out += sep;
+      out += `${this.string(key)}: ${this.encode(obj[key], level + 1)}`;
+    }
     this.stack.delete(obj);
+    return `${out}${close}}`;
   }
 }
 
@@ -317,7 +356,5 @@ class Encoder {
  * `default=str` of the reference). `undefined` and other non-Python values raise TypeError.
  */
 export const dumpsPy = (value: PyInput, opts: DumpsOptions = {}): string => {
-  const encoder = new Encoder(opts);
-  encoder.encode(value, 0);
-  return encoder.parts.join('');
+  return new Encoder(opts).encode(value, 0);
 };

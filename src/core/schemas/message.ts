@@ -1,0 +1,72 @@
+// Message data model (reference: src/tau2/data_model/message.py); keys in the reference's serialization order.
+import { z } from 'zod';
+import { PyDictSchema, PyFloatSchema, PyIntSchema, PyValueSchema, nullable } from './py-types.ts';
+
+export const ToolCallSchema = z.object({
+  id: z.string().default(''),
+  name: z.string(),
+  arguments: PyDictSchema,
+  requestor: z.enum(['user', 'assistant']).default('assistant'),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+export const UsageSchema = z.record(z.string(), PyValueSchema);
+
+const participantFields = {
+  content: nullable(z.string()),
+  tool_calls: nullable(z.array(ToolCallSchema)),
+  is_audio: z.boolean().default(false),
+  turn_idx: nullable(PyIntSchema),
+  timestamp: nullable(z.string()),
+  cost: nullable(PyFloatSchema),
+  usage: nullable(UsageSchema),
+  raw_data: nullable(PyDictSchema),
+  generation_time_seconds: nullable(PyFloatSchema),
+  audio_format: nullable(PyValueSchema),
+  audio_path: nullable(z.string()),
+  audio_script_gold: nullable(z.string()),
+  speech_effects: nullable(PyValueSchema),
+  source_effects: nullable(PyValueSchema),
+  channel_effects: nullable(PyValueSchema),
+  turn_taking_action: nullable(PyValueSchema),
+  utterance_ids: nullable(z.array(z.string())),
+  chunk_id: nullable(PyIntSchema),
+  is_final_chunk: z.boolean().default(true),
+  source: nullable(z.string()),
+  contains_speech: z.boolean().default(true),
+};
+
+export const AssistantMessageSchema = z.object({ role: z.literal('assistant'), ...participantFields });
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+
+export const UserMessageSchema = z.object({ role: z.literal('user'), ...participantFields });
+export type UserMessage = z.infer<typeof UserMessageSchema>;
+
+export const ToolMessageSchema = z.object({
+  id: z.string(),
+  role: z.literal('tool'),
+  content: nullable(z.string()),
+  requestor: z.enum(['user', 'assistant']).default('assistant'),
+  error: z.boolean().default(false),
+  turn_idx: nullable(PyIntSchema),
+  timestamp: nullable(z.string()),
+});
+export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+
+export const SystemMessageSchema = z.object({
+  role: z.literal('system'),
+  content: nullable(z.string()),
+  turn_idx: nullable(PyIntSchema),
+  timestamp: nullable(z.string()),
+});
+export type SystemMessage = z.infer<typeof SystemMessageSchema>;
+
+export const MessageSchema = z.discriminatedUnion('role', [
+  SystemMessageSchema,
+  AssistantMessageSchema,
+  UserMessageSchema,
+  ToolMessageSchema,
+]);
+export type Message = z.infer<typeof MessageSchema>;
+export type ParticipantMessage = AssistantMessage | UserMessage;
+export type MessageInput = z.input<typeof MessageSchema>;

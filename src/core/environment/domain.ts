@@ -1,0 +1,56 @@
+// What a domain provides to the engine: its toolkits, DB models, policy texts and task set.
+import type { Task, TaskSplits } from '../schemas/task.ts';
+import type { Toolkit } from './toolkit.ts';
+import type { ToolType } from '../schemas/simulation.ts';
+
+/** Reads a reference data file by its path relative to the data root (e.g. `domains/mock/db.json`). */
+export interface DataSource {
+  readText(path: string): Promise<string>;
+}
+
+export interface DomainData<Db = unknown, UserDb = unknown> {
+  /** Frozen base DBs, shared read-only by every episode of the process / isolate. */
+  readonly db: Db;
+  readonly userDb: UserDb | null;
+  readonly policy: string;
+  readonly soloPolicy: string | null;
+  readonly tasks: readonly Task[];
+  readonly splits: TaskSplits | null;
+}
+
+/** Both DBs of an environment as drafts, for domains whose state must be kept in sync across them. */
+export interface SyncDrafts<Db, UserDb> {
+  readonly db: Db;
+  readonly userDb: UserDb;
+}
+
+export interface Domain<Db = unknown, UserDb = unknown> {
+  readonly name: string;
+  readonly agentToolkit: Toolkit<Db>;
+  readonly userToolkit: Toolkit<UserDb> | null;
+  readonly supportsSolo: boolean;
+  /** Reference tasks that cannot score 1.0 even when played perfectly, with the reason. */
+  readonly knownIssues?: Readonly<Record<string, string>>;
+  /** The DB model's validation (pydantic `model_validate`), used after an `initialization_data` update. */
+  readonly parseDb: (value: unknown) => Db;
+  readonly parseUserDb: ((value: unknown) => UserDb) | null;
+  /** The reference's `sync_tools`: runs after every successful tool call and every step; absent = no-op. */
+  readonly syncTools?: (drafts: SyncDrafts<Db, UserDb>) => void;
+  readonly load: (source: DataSource) => Promise<DomainData<Db, UserDb>>;
+}
+
+/** A domain with its DB types erased, as the engine and the registry hold it. */
+export type AnyDomain = Domain<unknown, unknown>;
+
+/** Erases a domain's DB types: the engine only passes each toolkit the DB that domain built for it. */
+export const defineDomain = <Db, UserDb>(domain: Domain<Db, UserDb>): AnyDomain => domain as unknown as AnyDomain;
+
+/** Tool types by name, agent tools overridden by user tools (the reference evaluator's `tool_types`). */
+export const domainToolTypes = (domain: AnyDomain): Record<string, ToolType> => {
+  const types: Record<string, ToolType> = {};
+  for (const toolkit of [domain.agentToolkit, domain.userToolkit]) {
+    if (!toolkit) continue;
+    for (const [name, spec] of Object.entries(toolkit.tools)) types[name] = spec.type;
+  }
+  return types;
+};

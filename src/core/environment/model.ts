@@ -1,0 +1,59 @@
+// Building a DB model inside a tool, with pydantic's validation error text when an argument has the wrong type.
+import type { z } from 'zod';
+import { pyRepr } from '../py/index.ts';
+import type { PyValue } from '../py/index.ts';
+import { ToolError } from './errors.ts';
+import { pyTypeOf } from './python-dict.ts';
+
+/** The pydantic minor version whose documentation URL appears in validation errors. */
+export const PYDANTIC_DOCS_VERSION = '2.12';
+
+const expectedTypes: Record<string, [string, string]> = {
+  string: ['string_type', 'Input should be a valid string'],
+  number: ['int_type', 'Input should be a valid integer'],
+  int: ['int_type', 'Input should be a valid integer'],
+  boolean: ['bool_type', 'Input should be a valid boolean'],
+  array: ['list_type', 'Input should be a valid list'],
+  object: ['dict_type', 'Input should be a valid dictionary'],
+  record: ['dict_type', 'Input should be a valid dictionary'],
+};
+
+const literalList = (values: readonly unknown[]): string => {
+  const quoted = values.map((v) => pyRepr(v as PyValue));
+  return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+};
+
+const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key], data);
+
+const describeIssue = (issue: z.core.$ZodIssue, data: unknown): string => {
+  const path = issue.path;
+  const input = valueAt(data, path);
+  let type: string;
+  let message: string;
+  let shown: unknown = input;
+  if (input === undefined) {
+    [type, message] = ['missing', 'Field required'];
+    shown = valueAt(data, path.slice(0, -1));
+  } else if (issue.code === 'invalid_value') {
+    [type, message] = ['literal_error', `Input should be ${literalList(issue.values)}`];
+  } else if (issue.code === 'invalid_type') {
+    [type, message] = expectedTypes[issue.expected] ?? ['value_error', issue.message];
+  } else {
+    [type, message] = ['value_error', issue.message];
+  }
+  const loc = path.map(String).join('.');
+  return (
+    `${loc}\n  ${message} [type=${type}, input_value=${pyRepr(shown as PyValue)}, input_type=${pyTypeOf(shown as PyValue)}]\n` +
+    `    For further information visit https://errors.pydantic.dev/${PYDANTIC_DOCS_VERSION}/v/${type}`
+  );
+};
+
+/** `Model(**data)`: returns the validated model or throws pydantic's ValidationError text as a ToolError. */
+export const constructModel = <S extends z.ZodType>(modelName: string, schema: S, data: unknown): z.output<S> => {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues;
+  const header = `${issues.length} validation error${issues.length === 1 ? '' : 's'} for ${modelName}`;
+  throw new ToolError([header, ...issues.map((i) => describeIssue(i, data))].join('\n'));
+};

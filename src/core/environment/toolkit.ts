@@ -1,0 +1,104 @@
+// Toolkits: a domain's tools in registration order, their tags, schemas and Python-style argument binding
+// (reference: src/tau2/environment/toolkit.py, tool.py).
+import { ToolError } from './errors.ts';
+import type { PyValue } from '../py/index.ts';
+import type { ToolType } from '../schemas/simulation.ts';
+import type { ToolResult } from './serialize.ts';
+
+export type ToolArgs = Readonly<Record<string, PyValue>>;
+
+/**
+ * Key under which a tool call keeps model-produced argument text that is not a JSON object. Such a call is
+ * answered with an error tool message without running the tool, live and on replay alike.
+ */
+export const UNPARSED_ARGUMENTS_KEY = '__unparsed_arguments__';
+
+/** A parameter JSON schema exactly as the reference sends it to the model (pydantic's `model_json_schema()`). */
+export interface ToolParameters {
+  readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly required?: readonly string[];
+  readonly title: 'parameters';
+  readonly type: 'object';
+}
+
+export interface ToolSpec<Db> {
+  readonly type: ToolType;
+  /** Defaults to `type === 'write'`; only mutating tools are replayed during evaluation. */
+  readonly mutatesState?: boolean;
+  readonly description: string;
+  readonly parameters: ToolParameters;
+  readonly run: (db: Db, args: ToolArgs) => ToolResult;
+}
+
+/** A non-tool toolkit method, reachable only from initialization actions and env assertions. */
+export interface EnvFunctionSpec<Db> {
+  readonly params: readonly Param[];
+  readonly run: (db: Db, args: ToolArgs) => ToolResult;
+}
+
+export interface Param {
+  readonly name: string;
+  readonly hasDefault: boolean;
+  readonly default?: PyValue;
+}
+
+export interface Toolkit<Db> {
+  /** The Python class name, which appears in argument errors ("MockTools.create_task() missing …"). */
+  readonly className: string;
+  readonly tools: Readonly<Record<string, ToolSpec<Db>>>;
+  readonly functions: Readonly<Record<string, EnvFunctionSpec<Db>>>;
+}
+
+/** The OpenAI function-tool schema of one tool, as the reference sends it. */
+export interface ToolSchema {
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: ToolParameters };
+}
+
+export const defineToolkit = <Db>(toolkit: Toolkit<Db>): Toolkit<Db> => toolkit;
+
+export const mutatesState = (spec: ToolSpec<unknown>): boolean => spec.mutatesState ?? spec.type === 'write';
+
+export const toolSchema = (name: string, spec: ToolSpec<unknown>): ToolSchema => ({
+  type: 'function',
+  function: { name, description: spec.description, parameters: spec.parameters },
+});
+
+export const toolSchemas = (toolkit: Toolkit<never> | Toolkit<unknown>): ToolSchema[] =>
+  Object.entries(toolkit.tools as Record<string, ToolSpec<unknown>>).map(([name, spec]) => toolSchema(name, spec));
+
+/** The signature of a tool, read from its parameter schema (property order = Python parameter order). */
+export const toolParams = (spec: ToolSpec<unknown>): Param[] => {
+  const required = new Set(spec.parameters.required ?? []);
+  return Object.entries(spec.parameters.properties).map(([name, prop]) =>
+    required.has(name)
+      ? { name, hasDefault: false }
+      : { name, hasDefault: true, default: (prop.default ?? null) as PyValue },
+  );
+};
+
+const quoteList = (names: string[]): string => {
+  const quoted = names.map((n) => `'${n}'`);
+  if (quoted.length === 1) return quoted[0]!;
+  if (quoted.length === 2) return `${quoted[0]} and ${quoted[1]}`;
+  return `${quoted.slice(0, -1).join(', ')}, and ${quoted[quoted.length - 1]}`;
+};
+
+/**
+ * Binds keyword arguments the way CPython does for `method(**kwargs)`: an unknown keyword is reported
+ * first, then every missing required parameter, with CPython's exact TypeError text.
+ */
+export const bindArguments = (qualname: string, params: readonly Param[], args: ToolArgs): Record<string, PyValue> => {
+  const known = new Set(params.map((p) => p.name));
+  for (const key of Object.keys(args)) {
+    if (!known.has(key)) throw new ToolError(`${qualname}() got an unexpected keyword argument '${key}'`);
+  }
+  const missing = params.filter((p) => !p.hasDefault && !Object.hasOwn(args, p.name)).map((p) => p.name);
+  if (missing.length > 0) {
+    const noun = missing.length === 1 ? 'argument' : 'arguments';
+    throw new ToolError(`${qualname}() missing ${missing.length} required positional ${noun}: ${quoteList(missing)}`);
+  }
+  const bound: Record<string, PyValue> = {};
+  for (const p of params) bound[p.name] = Object.hasOwn(args, p.name) ? args[p.name]! : (p.default ?? null);
+  return bound;
+};

@@ -1,0 +1,2 @@
+// The mock domain, as registered in domains/registry.ts.
+export { mockDomain, MOCK_FILES } from './environment.ts';

@@ -1,0 +1,13 @@
+// The registry of domains by name (reference: src/tau2/registry.py).
+import type { AnyDomain } from '../src/core/environment/domain.ts';
+import { mockDomain } from './mock/index.ts';
+
+export const domains: Readonly<Record<string, AnyDomain>> = {
+  mock: mockDomain,
+};
+
+export const getDomain = (name: string): AnyDomain => {
+  const domain = Object.hasOwn(domains, name) ? domains[name] : undefined;
+  if (!domain) throw new Error(`Unknown domain: ${name}. Available: ${Object.keys(domains).join(', ')}`);
+  return domain;
+};

@@ -1,0 +1,80 @@
+// The three agents: llm_agent, llm_agent_gt (oracle plan) and llm_agent_solo (no user)
+// (reference: src/tau2/agent/llm_agent.py).
+import type { Message, ParticipantMessage } from '../schemas/message.ts';
+import type { Task } from '../schemas/task.ts';
+import type { AgentKind } from '../schemas/episode.ts';
+import type { Environment } from '../environment/environment.ts';
+import type { ToolSchema } from '../environment/toolkit.ts';
+import { messageFromResponse, validateParticipantMessage } from '../llm/to-message.ts';
+import { agentChatMessages } from './history.ts';
+import { SOLO_STOP_TOOL, STOP_TOKEN, agentSystemPrompt, gtSystemPrompt, soloSystemPrompt } from './prompts.ts';
+import { argsWithSeed } from './participant.ts';
+import type { ModelConfig, Participant } from './participant.ts';
+
+
+const SOLO_DONE_TOOL: ToolSchema = {
+  type: 'function',
+  function: {
+    name: SOLO_STOP_TOOL,
+    description: 'Call this function when you are done with the task.',
+    parameters: { properties: {}, title: 'parameters', type: 'object' },
+  },
+};
+
+/** Whether an agent can run a task (reference `check_valid_task`), applied after task selection. */
+export const isValidTaskFor = (kind: AgentKind, task: Task): boolean => {
+  const actions = task.evaluation_criteria?.actions ?? [];
+  if (kind === 'llm_agent') return true;
+  if (kind === 'llm_agent_gt') return task.evaluation_criteria !== null && actions.length > 0;
+  if (task.initial_state !== null) {
+    return (task.initial_state.message_history ?? []).every(
+      (m) => m.role !== 'user' && !(m.role === 'assistant' && m.tool_calls === null),
+    );
+  }
+  return task.ticket !== null && task.evaluation_criteria !== null && actions.length > 0;
+};
+
+export interface AgentContext {
+  readonly kind: AgentKind;
+  readonly task: Task;
+  readonly environment: Environment;
+  readonly model: ModelConfig;
+  readonly now: () => string;
+}
+
+export const createAgent = (ctx: AgentContext): Participant => {
+  const { kind, task, environment, model, now } = ctx;
+  if (!isValidTaskFor(kind, task)) throw new Error(`Task ${task.id} is not valid. Cannot run ${kind}.`);
+  const policy = environment.policy;
+  const solo = kind === 'llm_agent_solo';
+  const system =
+    kind === 'llm_agent_gt'
+      ? gtSystemPrompt(policy, task.evaluation_criteria?.actions ?? [])
+      : solo
+        ? soloSystemPrompt(policy, task.ticket)
+        : agentSystemPrompt(policy);
+  const tools = solo
+    ? [...environment.toolSchemas(), ...(environment.hasUserTools ? environment.userToolSchemas() : []), SOLO_DONE_TOOL]
+    : environment.toolSchemas();
+
+  return {
+    async respond(trajectory: readonly Message[], seed: number | null): Promise<ParticipantMessage> {
+      const response = await model.client.generate({
+        model: model.model,
+        messages: agentChatMessages(system, trajectory),
+        tools,
+        toolChoice: solo ? 'required' : 'auto',
+        llmArgs: argsWithSeed(model.llmArgs, seed),
+      });
+      const message = messageFromResponse('assistant', response, now());
+      validateParticipantMessage(message);
+      if (!solo) return message;
+      if (message.tool_calls === null) throw new Error('LLMSoloAgent only supports tool calls.');
+      // A `done` call ends the episode; other calls in the same message are dropped, never executed.
+      return message.tool_calls.some((c) => c.name === SOLO_STOP_TOOL)
+        ? { ...message, content: STOP_TOKEN, tool_calls: null }
+        : message;
+    },
+    isStop: (message) => solo && message.content !== null && message.content.includes(STOP_TOKEN),
+  };
+};

@@ -1,0 +1,23 @@
+// A conversation participant: the agent or the simulated user, answering from the shared trajectory.
+import type { PyValue } from '../py/index.ts';
+import type { Message, ParticipantMessage } from '../schemas/message.ts';
+import type { LlmClient } from '../llm/types.ts';
+
+export interface Participant {
+  /** Produces the next message given the whole trajectory (each participant filters its own view). */
+  respond(trajectory: readonly Message[], seed: number | null): Promise<ParticipantMessage>;
+  isStop(message: ParticipantMessage): boolean;
+}
+
+/** A model to call: the client (provider endpoint), the model name and its completion arguments. */
+export interface ModelConfig {
+  readonly client: LlmClient;
+  readonly model: string;
+  readonly llmArgs: Readonly<Record<string, PyValue>>;
+}
+
+/** Completion arguments for one call: the configured ones with the trial's seed, as the reference sets it. */
+export const argsWithSeed = (
+  llmArgs: Readonly<Record<string, PyValue>>,
+  seed: number | null,
+): Record<string, PyValue> => (seed === null ? { ...llmArgs } : { ...llmArgs, seed });

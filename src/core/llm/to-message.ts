@@ -1,0 +1,74 @@
+// Turning a model response into a trajectory message (reference: llm_utils.generate).
+import { parsePyJson } from '../py/index.ts';
+import type { PyValue } from '../py/index.ts';
+import type { AssistantMessage, ToolCall, UserMessage } from '../schemas/message.ts';
+import type { LlmResponse, LlmToolCall } from './types.ts';
+import { pyFloat } from '../py/index.ts';
+import { UNPARSED_ARGUMENTS_KEY } from '../environment/toolkit.ts';
+
+
+const isDict = (v: PyValue): v is Record<string, PyValue> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && v.constructor === Object;
+
+/** Parses tool-call arguments keeping int/float kinds; empty text means no arguments. */
+export const parseToolArguments = (text: string): Record<string, PyValue> => {
+  if (text.trim() === '') return {};
+  try {
+    const value = parsePyJson(text);
+    if (isDict(value)) return value;
+  } catch {
+    // fall through: kept verbatim for the error tool message
+  }
+  return { [UNPARSED_ARGUMENTS_KEY]: text };
+};
+
+const toToolCall = (call: LlmToolCall, requestor: 'user' | 'assistant'): ToolCall => ({
+  id: call.id,
+  name: call.name,
+  arguments: parseToolArguments(call.arguments),
+  requestor,
+});
+
+/** An assistant or user message carrying the response's text, tool calls, cost and usage. */
+export const messageFromResponse = <R extends 'assistant' | 'user'>(
+  role: R,
+  response: LlmResponse,
+  timestamp: string,
+): R extends 'assistant' ? AssistantMessage : UserMessage => {
+  const requestor = role === 'user' ? 'user' : 'assistant';
+  const toolCalls = response.toolCalls.length > 0 ? response.toolCalls.map((c) => toToolCall(c, requestor)) : null;
+  const message: AssistantMessage | UserMessage = {
+    role,
+    content: response.content,
+    tool_calls: toolCalls,
+    is_audio: false,
+    turn_idx: null,
+    timestamp,
+    cost: pyFloat(response.cost),
+    usage: response.usage ? { ...response.usage } : null,
+    raw_data: (response.rawData as Record<string, PyValue> | null) ?? null,
+    generation_time_seconds: response.generationTimeSeconds === null ? null : pyFloat(response.generationTimeSeconds),
+    audio_format: null,
+    audio_path: null,
+    audio_script_gold: null,
+    speech_effects: null,
+    source_effects: null,
+    channel_effects: null,
+    turn_taking_action: null,
+    utterance_ids: null,
+    chunk_id: null,
+    is_final_chunk: true,
+    source: null,
+    contains_speech: true,
+  } as AssistantMessage | UserMessage;
+  return message as R extends 'assistant' ? AssistantMessage : UserMessage;
+};
+
+/** `has_content() or is_tool_call()`, else the reference raises and the attempt is retried. */
+export const validateParticipantMessage = (message: AssistantMessage | UserMessage): void => {
+  const hasContent = message.content !== null && message.content.trim() !== '';
+  if (!hasContent && message.tool_calls === null) {
+    const name = message.role === 'assistant' ? 'AssistantMessage' : 'UserMessage';
+    throw new Error(`${name} must have either content or tool_calls. Got ${JSON.stringify(message.content)}`);
+  }
+};

@@ -1,0 +1,49 @@
+// What an episode needs from its host: domain data, models and a clock (no I/O of its own).
+import type { AnyDomain, DomainData } from '../environment/domain.ts';
+import { Environment } from '../environment/environment.ts';
+import type { EnvironmentChanges } from '../environment/environment.ts';
+import type { ModelConfig, Participant } from '../agents/participant.ts';
+import { createAgent } from '../agents/agent.ts';
+import { createUserSimulator } from '../user/user-simulator.ts';
+import type { UserGuidelines } from '../user/user-simulator.ts';
+import type { EpisodeState } from '../schemas/episode.ts';
+import { isoTimestamp } from './clock.ts';
+import type { Clock } from './clock.ts';
+
+export interface EpisodeDeps {
+  readonly domain: AnyDomain;
+  readonly data: DomainData;
+  readonly guidelines: UserGuidelines;
+  readonly agentModel: ModelConfig;
+  /** Absent in solo mode, where nobody plays the user. */
+  readonly userModel: ModelConfig | null;
+  readonly clock: Clock;
+  readonly onUnexpectedToolError?: (toolName: string, error: unknown) => void;
+}
+
+export const nowIso = (deps: Pick<EpisodeDeps, 'clock'>): (() => string) => () => isoTimestamp(deps.clock.nowMs());
+
+export const isSolo = (state: Pick<EpisodeState, 'agent'>): boolean => state.agent === 'llm_agent_solo';
+
+export const environmentOf = (state: EpisodeState, deps: EpisodeDeps): Environment =>
+  Environment.restore(deps.domain, deps.data, envOptions(state, deps), state.environment as EnvironmentChanges);
+
+export const envOptions = (state: Pick<EpisodeState, 'agent'>, deps: EpisodeDeps) => ({
+  solo: isSolo(state),
+  now: nowIso(deps),
+  onUnexpectedToolError: deps.onUnexpectedToolError,
+});
+
+export const agentOf = (state: EpisodeState, environment: Environment, deps: EpisodeDeps): Participant =>
+  createAgent({ kind: state.agent, task: state.task, environment, model: deps.agentModel, now: nowIso(deps) });
+
+export const userOf = (state: EpisodeState, environment: Environment, deps: EpisodeDeps): Participant => {
+  if (!deps.userModel) throw new Error('A user simulator model is required outside solo mode');
+  return createUserSimulator({
+    task: state.task,
+    environment,
+    guidelines: deps.guidelines,
+    model: deps.userModel,
+    now: nowIso(deps),
+  });
+};

@@ -1,0 +1,159 @@
+// Episode initialization: environment state, message history and who speaks first
+// (reference: Orchestrator.initialize).
+import type { Message } from '../schemas/message.ts';
+import type { Task } from '../schemas/task.ts';
+import type { AgentKind, EpisodeState, Role } from '../schemas/episode.ts';
+import type { TerminationReason } from '../schemas/simulation.ts';
+import { Environment } from '../environment/environment.ts';
+import { isoTimestamp } from './clock.ts';
+import { agentOf, envOptions, isSolo, nowIso } from './deps.ts';
+import { pyFloat } from '../py/index.ts';
+import type { EpisodeDeps } from './deps.ts';
+import { isUserStop } from '../user/user-simulator.ts';
+import { checkCommunication } from './communication.ts';
+
+export const DEFAULT_MAX_STEPS = 200;
+export const DEFAULT_MAX_ERRORS = 10;
+export const GREETING = 'Hi! How can I help you today?';
+
+export interface EpisodeSpec {
+  readonly simulationId: string;
+  readonly task: Task;
+  readonly agent: AgentKind;
+  readonly trial: number;
+  readonly seed: number | null;
+  readonly maxSteps?: number;
+  readonly maxErrors?: number;
+  readonly timeoutSeconds?: number | null;
+  readonly enforceCommunicationProtocol?: boolean;
+}
+
+/** History messages get synthetic timestamps one second apart, ending now, so they sort first. */
+const restamp = (history: readonly Message[], nowMs: number): Message[] =>
+  history.map((m, i) => ({ ...m, turn_idx: null, timestamp: isoTimestamp(nowMs - (history.length - i) * 1000) }));
+
+const greeting = (timestamp: string): Message => ({
+  role: 'assistant',
+  content: GREETING,
+  tool_calls: null,
+  is_audio: false,
+  turn_idx: null,
+  timestamp,
+  // 0.0, not null, so that the greeting does not null the agent's cost.
+  cost: pyFloat(0),
+  usage: null,
+  raw_data: null,
+  generation_time_seconds: null,
+  audio_format: null,
+  audio_path: null,
+  audio_script_gold: null,
+  speech_effects: null,
+  source_effects: null,
+  channel_effects: null,
+  turn_taking_action: null,
+  utterance_ids: null,
+  chunk_id: null,
+  is_final_chunk: true,
+  source: null,
+  contains_speech: true,
+});
+
+interface Routing {
+  from: Role;
+  to: Role;
+  done: boolean;
+  reason: TerminationReason | null;
+}
+
+/** Who receives the last history message (reference: the message-history branch of `initialize`). */
+const routeFromHistory = (last: Message, solo: boolean): Routing => {
+  const isToolCall = (last.role === 'assistant' || last.role === 'user') && last.tool_calls !== null;
+  switch (last.role) {
+    case 'assistant': {
+      const stop = solo && last.content !== null && last.content.includes('###STOP###');
+      return { from: 'agent', to: isToolCall ? 'env' : 'user', done: stop, reason: stop ? 'agent_stop' : null };
+    }
+    case 'user': {
+      const stop = isUserStop(last);
+      return { from: 'user', to: isToolCall ? 'env' : 'agent', done: stop, reason: stop ? 'user_stop' : null };
+    }
+    case 'tool':
+      return { from: 'env', to: last.requestor === 'assistant' ? 'agent' : 'user', done: false, reason: null };
+    default:
+      throw new Error('Message history may only contain assistant, user and tool messages');
+  }
+};
+
+export const initializeEpisode = async (spec: EpisodeSpec, deps: EpisodeDeps): Promise<EpisodeState> => {
+  const startMs = deps.clock.nowMs();
+  const solo = isSolo({ agent: spec.agent });
+  const initial = spec.task.initial_state;
+  const history = restamp(initial?.message_history ?? [], startMs);
+  const environment = new Environment(deps.domain, deps.data, envOptions({ agent: spec.agent }, deps));
+  environment.setState(initial?.initialization_data ?? null, initial?.initialization_actions ?? null, history);
+
+  const base = {
+    simulation_id: spec.simulationId,
+    domain: deps.domain.name,
+    task: spec.task,
+    agent: spec.agent,
+    trial: spec.trial,
+    seed: spec.seed,
+    max_steps: spec.maxSteps ?? DEFAULT_MAX_STEPS,
+    max_errors: spec.maxErrors ?? DEFAULT_MAX_ERRORS,
+    timeout_seconds: spec.timeoutSeconds ?? null,
+    enforce_communication_protocol: spec.enforceCommunicationProtocol ?? false,
+    step_count: 0,
+    num_errors: 0,
+    start_time: isoTimestamp(startMs),
+    started_at_ms: startMs,
+  };
+
+  let state: EpisodeState;
+  if (history.length > 0) {
+    const routing = routeFromHistory(history[history.length - 1]!, solo);
+    state = {
+      ...base,
+      trajectory: history,
+      from_role: routing.from,
+      to_role: routing.to,
+      done: routing.done,
+      termination_reason: routing.reason,
+      environment: environment.changes(),
+    };
+  } else if (!solo) {
+    // The agent never generates the greeting: the user simulator is the first model called.
+    state = {
+      ...base,
+      trajectory: [greeting(nowIso(deps)())],
+      from_role: 'agent',
+      to_role: 'user',
+      done: false,
+      termination_reason: null,
+      environment: environment.changes(),
+    };
+  } else {
+    const draft: EpisodeState = {
+      ...base,
+      trajectory: [],
+      from_role: 'agent',
+      to_role: 'env',
+      done: false,
+      termination_reason: null,
+      environment: environment.changes(),
+    };
+    const agent = agentOf(draft, environment, deps);
+    const first = await agent.respond([], spec.seed);
+    const isToolCall = first.tool_calls !== null;
+    state = {
+      ...draft,
+      trajectory: [first],
+      to_role: isToolCall ? 'env' : 'user',
+      done: !isToolCall,
+      termination_reason: isToolCall ? null : agent.isStop(first) ? 'agent_stop' : 'agent_error',
+    };
+  }
+  environment.syncTools();
+  return checkCommunication({ ...state, environment: environment.changes() });
+};
+

@@ -1,0 +1,135 @@
+// Running a whole evaluation: task selection, per-trial seeds, bounded concurrency, results and info
+// (reference: src/tau2/runner/batch.py).
+import type { PyValue } from '../py/index.ts';
+import type { Info, Results, SimulationRun } from '../schemas/simulation.ts';
+import type { Task } from '../schemas/task.ts';
+import type { RunConfig } from '../schemas/run-config.ts';
+import type { AnyDomain, DomainData } from '../environment/domain.ts';
+import { Environment } from '../environment/environment.ts';
+import type { LlmClient } from '../llm/types.ts';
+import type { UserGuidelines } from '../user/user-simulator.ts';
+import { isValidTaskFor } from '../agents/agent.ts';
+import { selectTasks } from '../tasks.ts';
+import type { Clock } from '../orchestrator/clock.ts';
+import { isoTimestamp } from '../orchestrator/clock.ts';
+import { trialSeeds } from './seeds.ts';
+import { runWithRetry } from './simulation.ts';
+import type { SimulationSpec } from './simulation.ts';
+
+export interface BatchDeps {
+  readonly domain: AnyDomain;
+  readonly data: DomainData;
+  readonly guidelines: UserGuidelines;
+  /** One client per role, so agent, user and judge may use different providers. */
+  readonly clients: { readonly agent: LlmClient; readonly user: LlmClient; readonly judge: LlmClient };
+  readonly clock: Clock;
+  readonly newId: () => string;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly gitCommit: string;
+  readonly onSimulation?: (simulation: SimulationRun, done: number, total: number) => void;
+  readonly onAttemptError?: (task: Task, trial: number, error: unknown, attempt: number) => void;
+  readonly onUnexpectedToolError?: (toolName: string, error: unknown) => void;
+}
+
+/** The tasks a run covers: split, ids and count, then the agent's own task filter. */
+export const runTasks = (config: RunConfig, data: DomainData): Task[] =>
+  selectTasks(config.domain, data.tasks, data.splits, {
+    split: config.task_split_name,
+    taskIds: config.task_ids,
+    numTasks: config.num_tasks,
+  }).filter((task) => isValidTaskFor(config.agent, task));
+
+export const runInfo = (config: RunConfig, deps: Pick<BatchDeps, 'domain' | 'data' | 'guidelines' | 'gitCommit' | 'clock'>): Info => {
+  const solo = config.agent === 'llm_agent_solo';
+  const environment = new Environment(deps.domain, deps.data, { solo, now: () => isoTimestamp(deps.clock.nowMs()) });
+  return {
+    git_commit: deps.gitCommit,
+    num_trials: config.num_trials,
+    max_steps: config.max_steps,
+    max_errors: config.max_errors,
+    user_info: {
+      implementation: config.user,
+      llm: config.llm_user,
+      llm_args: config.llm_args_user as Record<string, PyValue>,
+      // The reference records the non-tools guideline file here, whichever the simulator used.
+      global_simulation_guidelines: deps.guidelines.plain,
+      voice_settings: null,
+      persona_config: null,
+    },
+    agent_info: {
+      implementation: config.agent,
+      llm: config.llm_agent,
+      llm_args: config.llm_args_agent as Record<string, PyValue>,
+      voice_settings: null,
+    },
+    environment_info: { domain_name: deps.domain.name, policy: environment.policy, tool_defs: null },
+    seed: config.seed,
+    text_streaming_config: { chunk_by: 'words', chunk_size: 1 },
+    speech_complexity: null,
+    audio_native_config: null,
+    retrieval_config: null,
+    retrieval_config_kwargs: null,
+  };
+};
+
+/** Work units in trial-major order, each with its trial's seed. */
+export const workUnits = (config: RunConfig, tasks: readonly Task[]): SimulationSpec[] => {
+  const seeds = trialSeeds(config.seed, config.num_trials);
+  return seeds.flatMap((seed, trial) =>
+    tasks.map((task) => ({
+      task,
+      agent: config.agent,
+      trial,
+      seed,
+      maxSteps: config.max_steps,
+      maxErrors: config.max_errors,
+      timeoutSeconds: config.timeout,
+      enforceCommunicationProtocol: config.enforce_communication_protocol,
+    })),
+  );
+};
+
+/** Runs every unit with at most `max_concurrency` in flight; simulations are kept in completion order. */
+export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Results> => {
+  const tasks = runTasks(config, deps.data);
+  if (tasks.length === 0) throw new Error('No tasks to run');
+  const units = workUnits(config, tasks);
+  const simulations: SimulationRun[] = [];
+  const model = (client: LlmClient, name: string, args: Record<string, PyValue>) => ({ client, model: name, llmArgs: args });
+  const simulationDeps = {
+    domain: deps.domain,
+    data: deps.data,
+    guidelines: deps.guidelines,
+    agentModel: model(deps.clients.agent, config.llm_agent, config.llm_args_agent as Record<string, PyValue>),
+    userModel:
+      config.user === 'dummy_user'
+        ? null
+        : model(deps.clients.user, config.llm_user, config.llm_args_user as Record<string, PyValue>),
+    judge: model(deps.clients.judge, config.llm_judge, config.llm_args_judge as Record<string, PyValue>),
+    clock: deps.clock,
+    newId: deps.newId,
+    onUnexpectedToolError: deps.onUnexpectedToolError,
+  };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < units.length) {
+      const unit = units[next++]!;
+      const simulation = await runWithRetry(unit, simulationDeps, {
+        maxRetries: config.max_retries,
+        retryDelayMs: config.retry_delay * 1000,
+        sleep: deps.sleep,
+        onAttemptError: (error, attempt) => deps.onAttemptError?.(unit.task, unit.trial, error, attempt),
+      });
+      simulations.push(simulation);
+      deps.onSimulation?.(simulation, simulations.length, units.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(config.max_concurrency, units.length) }, worker));
+  return {
+    timestamp: isoTimestamp(deps.clock.nowMs()),
+    info: runInfo(config, deps),
+    tasks,
+    simulations,
+    simulation_index: null,
+  };
+};

@@ -1,0 +1,67 @@
+// Data checks: every task of a domain, played by the oracle through the real engine, must score 1.0
+// (tasks the reference itself cannot solve are listed per domain with the reason, and must still fail).
+import type { Task } from '../schemas/task.ts';
+import type { SimulationRun } from '../schemas/simulation.ts';
+import type { AnyDomain, DomainData } from '../environment/domain.ts';
+import type { UserGuidelines } from '../user/user-simulator.ts';
+import type { Clock } from '../orchestrator/clock.ts';
+import type { AgentKind } from '../schemas/episode.ts';
+import { createOracleClient } from './oracle-client.ts';
+import { runSimulation } from './simulation.ts';
+
+export interface TaskCheck {
+  readonly taskId: string;
+  readonly reward: number | null;
+  readonly ok: boolean;
+  /** Why the reference task cannot score 1.0, when it is a known broken task. */
+  readonly knownIssue: string | null;
+  readonly problems: readonly string[];
+  readonly simulation: SimulationRun | null;
+}
+
+export interface CheckDeps {
+  readonly domain: AnyDomain;
+  readonly data: DomainData;
+  readonly guidelines: UserGuidelines;
+  readonly clock: Clock;
+  readonly newId: () => string;
+  readonly knownIssues: Readonly<Record<string, string>>;
+  readonly agent?: AgentKind;
+}
+
+export const checkTask = async (task: Task, deps: CheckDeps): Promise<TaskCheck> => {
+  const problems: string[] = [];
+  const oracle = { client: createOracleClient(task), model: 'oracle', llmArgs: {} };
+  const solo = deps.agent === 'llm_agent_solo';
+  // NL assertions need an LLM judge; the data check verifies the gold state, so they count as met.
+  const recorded = (task.evaluation_criteria?.nl_assertions ?? []).map((nl_assertion) => ({
+    nl_assertion,
+    met: true,
+    justification: 'not judged: the data check verifies the gold state',
+  }));
+  let simulation: SimulationRun | null = null;
+  try {
+    simulation = await runSimulation(
+      { task, agent: deps.agent ?? 'llm_agent', trial: 0, seed: null },
+      {
+        domain: deps.domain,
+        data: deps.data,
+        guidelines: deps.guidelines,
+        agentModel: oracle,
+        userModel: solo ? null : oracle,
+        judge: { recorded },
+        clock: deps.clock,
+        newId: deps.newId,
+        onUnexpectedToolError: (name, error) =>
+          problems.push(`unexpected_tool_exception in ${name}: ${error instanceof Error ? error.stack : String(error)}`),
+      },
+    );
+  } catch (error) {
+    problems.push(`simulation failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const reward = simulation?.reward_info?.reward.value ?? null;
+  const knownIssue = Object.hasOwn(deps.knownIssues, task.id) ? deps.knownIssues[task.id]! : null;
+  if (reward !== 1 && knownIssue === null) problems.push(`oracle reward ${reward} (expected 1.0)`);
+  if (reward === 1 && knownIssue !== null) problems.push(`listed as broken (${knownIssue}) but the oracle scores 1.0`);
+  return { taskId: task.id, reward, ok: problems.length === 0, knownIssue, problems, simulation };
+};

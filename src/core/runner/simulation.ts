@@ -1,0 +1,132 @@
+// Running one simulation end to end, with the reference's whole-simulation retries: any exception in an
+// attempt re-runs it from scratch with the same seed; when attempts run out the simulation is recorded as an
+// infrastructure error (excluded from metrics) — never as an agent failure.
+import { pyFloat } from '../py/index.ts';
+import type { SimulationRun } from '../schemas/simulation.ts';
+import type { Task } from '../schemas/task.ts';
+import type { AgentKind, EpisodeState } from '../schemas/episode.ts';
+import { initializeEpisode } from '../orchestrator/initialize.ts';
+import { step } from '../orchestrator/step.ts';
+import { finalizeEpisode } from '../orchestrator/finalize.ts';
+import { environmentOf, isSolo, nowIso } from '../orchestrator/deps.ts';
+import type { EpisodeDeps } from '../orchestrator/deps.ts';
+import { isoTimestamp } from '../orchestrator/clock.ts';
+import { evaluateSimulation } from '../evaluator/evaluator.ts';
+import type { EvaluationContext } from '../evaluator/context.ts';
+
+export interface SimulationSpec {
+  readonly task: Task;
+  readonly agent: AgentKind;
+  readonly trial: number;
+  readonly seed: number | null;
+  readonly maxSteps?: number;
+  readonly maxErrors?: number;
+  readonly timeoutSeconds?: number | null;
+  readonly enforceCommunicationProtocol?: boolean;
+}
+
+export interface SimulationDeps extends EpisodeDeps {
+  readonly newId: () => string;
+  readonly judge: EvaluationContext['judge'];
+  /** Called after every persisted transition; a host may store the state here. */
+  readonly onStep?: (state: EpisodeState) => void | Promise<void>;
+}
+
+/** Evaluates a finished episode and returns its complete SimulationRun. */
+export const completeEpisode = async (state: EpisodeState, deps: SimulationDeps): Promise<SimulationRun> => {
+  const environment = environmentOf(state, deps);
+  const simulation = finalizeEpisode(state, environment.policy, deps.clock);
+  const rewardInfo = await evaluateSimulation(simulation, state.task, {
+    domain: deps.domain,
+    data: deps.data,
+    solo: isSolo(state),
+    strictReplay: true,
+    now: nowIso(deps),
+    judge: deps.judge,
+    onUnexpectedToolError: deps.onUnexpectedToolError,
+  });
+  return { ...simulation, reward_info: rewardInfo };
+};
+
+/** One attempt: initialize, step until done, finalize and evaluate. */
+export const runSimulation = async (spec: SimulationSpec, deps: SimulationDeps): Promise<SimulationRun> => {
+  let state = await initializeEpisode({ ...spec, simulationId: deps.newId() }, deps);
+  await deps.onStep?.(state);
+  while (!state.done) {
+    state = await step(state, deps);
+    await deps.onStep?.(state);
+  }
+  return completeEpisode(state, deps);
+};
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (reference default 3, i.e. 4 attempts). */
+  readonly maxRetries: number;
+  readonly retryDelayMs: number;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly onAttemptError?: (error: unknown, attempt: number) => void;
+}
+
+const describe = (error: unknown): { message: string; type: string; traceback: string } => {
+  if (error instanceof Error) return { message: error.message, type: error.name, traceback: error.stack ?? '' };
+  return { message: String(error), type: typeof error, traceback: '' };
+};
+
+/** The record of a simulation that failed every attempt (reference: run_with_retry's placeholder). */
+export const infrastructureErrorRun = (
+  spec: SimulationSpec,
+  id: string,
+  nowMs: number,
+  error: unknown,
+  attempts: number,
+): SimulationRun => {
+  const now = isoTimestamp(nowMs);
+  const { message, type, traceback } = describe(error);
+  return {
+    id,
+    task_id: spec.task.id,
+    timestamp: now,
+    start_time: now,
+    end_time: now,
+    duration: pyFloat(0),
+    termination_reason: 'infrastructure_error',
+    agent_cost: null,
+    user_cost: null,
+    agent_usage: null,
+    reward_info: null,
+    messages: [],
+    ticks: null,
+    trial: spec.trial,
+    seed: spec.seed,
+    mode: 'half_duplex',
+    speech_environment: null,
+    review: null,
+    user_only_review: null,
+    info: { error: message, error_type: type, error_traceback: traceback, failed_after_attempts: attempts },
+    auth_classification: null,
+    hallucination_retries_used: 0,
+    hallucination_check: null,
+    provider_session_id: null,
+    policy: null,
+    effect_timeline: null,
+  };
+};
+
+export const runWithRetry = async (
+  spec: SimulationSpec,
+  deps: SimulationDeps,
+  retry: RetryPolicy,
+): Promise<SimulationRun> => {
+  const attempts = retry.maxRetries + 1;
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      return await runSimulation(spec, deps);
+    } catch (error) {
+      lastError = error;
+      retry.onAttemptError?.(error, attempt);
+      if (attempt < attempts) await retry.sleep(retry.retryDelayMs);
+    }
+  }
+  return infrastructureErrorRun(spec, deps.newId(), deps.clock.nowMs(), lastError, attempts);
+};

@@ -1,5 +1,6 @@
 # Toolchain environment: puts Node >= 22.12 first on PATH, bootstrapping Node 22 into .tools/ when needed.
-# Source it (`. scripts/env.sh`); every project script does. Idempotent and quiet.
+# Source it (`. scripts/env.sh`), as every project script does, or run a command in it
+# (`bash scripts/env.sh node scripts/fetch-data.ts`), as the npm scripts do. Idempotent and quiet.
 
 TAU2_EDGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 TAU2_EDGE_NODE_VERSION="22.23.3"
@@ -34,16 +35,19 @@ tau2_edge_tools_current() {
 if tau2_edge_tools_current; then
   case ":$PATH:" in *":$TAU2_EDGE_NODE_BIN:"*) ;; *) PATH="$TAU2_EDGE_NODE_BIN:$PATH" ;; esac
 elif ! tau2_edge_node_ok; then
-  tau2_edge_bootstrap_node || return 1
+  tau2_edge_bootstrap_node || return 1 2>/dev/null || exit 1
   PATH="$TAU2_EDGE_NODE_BIN:$PATH"
 fi
 export PATH
 
 if ! tau2_edge_node_ok; then
   echo "env.sh: need Node >= 22.12, found $(node --version 2>/dev/null || echo none)" >&2
-  return 1
+  return 1 2>/dev/null || exit 1
 fi
 
 # Wrangler and miniflare run offline: no telemetry, no Request.cf lookup.
 export WRANGLER_SEND_METRICS=false
 export CLOUDFLARE_CF_FETCH_ENABLED=false
+
+# Run as a command rather than sourced: run the given command in this environment.
+if [ "${BASH_SOURCE[0]}" = "$0" ] && [ $# -gt 0 ]; then exec "$@"; fi

@@ -94,7 +94,7 @@ export class PyRandom {
     return new PyFloat((a * 67108864 + b) / 9007199254740992);
   }
 
-  /** `getrandbits(k)` for k ≤ 53 as a number: the words CPython draws for the same k. */
+  /** `getrandbits(k)` for k ≤ 54 as a number (exact below 2^53): the words CPython draws for the same k. */
   #bits(k: number): number {
     if (k <= 32) return k === 0 ? 0 : this.#next() >>> (32 - k);
     const low = this.#next();
@@ -118,7 +118,9 @@ export class PyRandom {
 
   /** `_randbelow(n)` for 0 < n ≤ 2^53: rejection sampling on n.bit_length() bits. */
   randbelow(n: number): number {
-    if (!Number.isSafeInteger(n) || n <= 0) throw new PyError('ValueError', `randbelow needs 0 < n <= 2**53, got ${n}`);
+    if (!Number.isInteger(n) || n <= 0 || n > 2 ** 53) {
+      throw new PyError('ValueError', `randbelow needs an int 0 < n <= 2**53, got ${n}`);
+    }
     const k = n.toString(2).length;
     let r = this.#bits(k);
     while (r >= n) r = this.#bits(k);

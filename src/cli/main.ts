@@ -40,4 +40,11 @@ export const main = async (argv: string[]): Promise<number> => {
 };
 
 const invokedDirectly = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-if (invokedDirectly) process.exitCode = await main(process.argv.slice(2));
+if (invokedDirectly) {
+  // A closed pipe (e.g. `| head`) ends the command quietly, as command-line tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  process.exitCode = await main(process.argv.slice(2));
+}

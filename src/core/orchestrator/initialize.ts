@@ -1,5 +1,6 @@
 // Episode initialization: environment state, message history and who speaks first
 // (reference: Orchestrator.initialize).
+import { participantMessage } from '../schemas/message.ts';
 import type { Message } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { AgentKind, EpisodeState, Role } from '../schemas/episode.ts';
@@ -32,31 +33,9 @@ export interface EpisodeSpec {
 const restamp = (history: readonly Message[], nowMs: number): Message[] =>
   history.map((m, i) => ({ ...m, turn_idx: null, timestamp: isoTimestamp(nowMs - (history.length - i) * 1000) }));
 
-const greeting = (timestamp: string): Message => ({
-  role: 'assistant',
-  content: GREETING,
-  tool_calls: null,
-  is_audio: false,
-  turn_idx: null,
-  timestamp,
-  // 0.0, not null, so that the greeting does not null the agent's cost.
-  cost: pyFloat(0),
-  usage: null,
-  raw_data: null,
-  generation_time_seconds: null,
-  audio_format: null,
-  audio_path: null,
-  audio_script_gold: null,
-  speech_effects: null,
-  source_effects: null,
-  channel_effects: null,
-  turn_taking_action: null,
-  utterance_ids: null,
-  chunk_id: null,
-  is_final_chunk: true,
-  source: null,
-  contains_speech: true,
-});
+// 0.0, not null, so that the greeting does not null the agent's cost.
+const greeting = (timestamp: string): Message =>
+  participantMessage('assistant', { content: GREETING, tool_calls: null, timestamp, cost: pyFloat(0) });
 
 interface Routing {
   from: Role;

@@ -3,9 +3,9 @@
 // infrastructure error (excluded from metrics) — never as an agent failure.
 import { pyFloat } from '../py/index.ts';
 import type { SimulationRun } from '../schemas/simulation.ts';
-import type { Task } from '../schemas/task.ts';
-import type { AgentKind, EpisodeState } from '../schemas/episode.ts';
+import type { EpisodeState } from '../schemas/episode.ts';
 import { initializeEpisode } from '../orchestrator/initialize.ts';
+import type { EpisodeSpec } from '../orchestrator/initialize.ts';
 import { step } from '../orchestrator/step.ts';
 import { finalizeEpisode } from '../orchestrator/finalize.ts';
 import { environmentOf, isSolo, nowIso } from '../orchestrator/deps.ts';
@@ -14,16 +14,8 @@ import { isoTimestamp } from '../orchestrator/clock.ts';
 import { evaluateSimulation } from '../evaluator/evaluator.ts';
 import type { EvaluationContext } from '../evaluator/context.ts';
 
-export interface SimulationSpec {
-  readonly task: Task;
-  readonly agent: AgentKind;
-  readonly trial: number;
-  readonly seed: number | null;
-  readonly maxSteps?: number;
-  readonly maxErrors?: number;
-  readonly timeoutSeconds?: number | null;
-  readonly enforceCommunicationProtocol?: boolean;
-}
+/** An episode to run; its simulation id is drawn per attempt. */
+export type SimulationSpec = Omit<EpisodeSpec, 'simulationId'>;
 
 export interface SimulationDeps extends EpisodeDeps {
   readonly newId: () => string;

@@ -70,3 +70,37 @@ export const MessageSchema = z.discriminatedUnion('role', [
 export type Message = z.infer<typeof MessageSchema>;
 export type ParticipantMessage = AssistantMessage | UserMessage;
 export type MessageInput = z.input<typeof MessageSchema>;
+
+/** The fields a participant message is built from; every other field takes the reference's default. */
+export type ParticipantFields = Pick<AssistantMessage, 'content' | 'tool_calls' | 'timestamp' | 'cost'> &
+  Partial<Pick<AssistantMessage, 'usage' | 'raw_data' | 'generation_time_seconds'>>;
+
+/** A complete assistant or user message, as the reference's constructors fill it. */
+export const participantMessage = <R extends 'assistant' | 'user'>(
+  role: R,
+  fields: ParticipantFields,
+): R extends 'assistant' ? AssistantMessage : UserMessage =>
+  ({
+    role,
+    content: fields.content,
+    tool_calls: fields.tool_calls,
+    is_audio: false,
+    turn_idx: null,
+    timestamp: fields.timestamp,
+    cost: fields.cost,
+    usage: fields.usage ?? null,
+    raw_data: fields.raw_data ?? null,
+    generation_time_seconds: fields.generation_time_seconds ?? null,
+    audio_format: null,
+    audio_path: null,
+    audio_script_gold: null,
+    speech_effects: null,
+    source_effects: null,
+    channel_effects: null,
+    turn_taking_action: null,
+    utterance_ids: null,
+    chunk_id: null,
+    is_final_chunk: true,
+    source: null,
+    contains_speech: true,
+  }) as R extends 'assistant' ? AssistantMessage : UserMessage;

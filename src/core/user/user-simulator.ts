@@ -1,12 +1,11 @@
 // The LLM user simulator (reference: src/tau2/user/user_simulator.py).
 import type { Message, ParticipantMessage } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
-import type { Environment } from '../environment/environment.ts';
 import type { DataSource } from '../environment/domain.ts';
-import { messageFromResponse, validateParticipantMessage } from '../llm/to-message.ts';
+import { generateParticipantMessage } from '../llm/to-message.ts';
 import { userChatMessages } from '../agents/history.ts';
 import { argsWithSeed } from '../agents/participant.ts';
-import type { ModelConfig, Participant } from '../agents/participant.ts';
+import type { Participant, ParticipantContext } from '../agents/participant.ts';
 import { renderUserScenario } from './scenario.ts';
 
 export const USER_STOP_TOKENS = ['###STOP###', '###TRANSFER###', '###OUT-OF-SCOPE###'] as const;
@@ -36,12 +35,8 @@ export const isUserStop = (message: ParticipantMessage): boolean =>
   message.content !== null &&
   USER_STOP_TOKENS.some((token) => message.content!.includes(token));
 
-export interface UserContext {
-  readonly task: Task;
-  readonly environment: Environment;
+export interface UserContext extends ParticipantContext {
   readonly guidelines: UserGuidelines;
-  readonly model: ModelConfig;
-  readonly now: () => string;
 }
 
 export const createUserSimulator = (ctx: UserContext): Participant => {
@@ -52,16 +47,17 @@ export const createUserSimulator = (ctx: UserContext): Participant => {
   const system = userSystemPrompt(tools === null ? guidelines.plain : guidelines.withTools, task);
   return {
     async respond(trajectory: readonly Message[], seed: number | null): Promise<ParticipantMessage> {
-      const response = await model.client.generate({
-        model: model.model,
-        messages: userChatMessages(system, trajectory),
-        tools,
-        toolChoice: tools === null ? null : 'auto',
-        llmArgs: argsWithSeed(model.llmArgs, seed),
-      });
-      const message = messageFromResponse('user', response, now());
-      validateParticipantMessage(message);
-      return message;
+      return generateParticipantMessage(
+        'user',
+        model,
+        {
+          messages: userChatMessages(system, trajectory),
+          tools,
+          toolChoice: tools === null ? null : 'auto',
+          llmArgs: argsWithSeed(model.llmArgs, seed),
+        },
+        now,
+      );
     },
     isStop: isUserStop,
   };

@@ -1,7 +1,7 @@
 // Copy-on-write domain DBs: a frozen shared base, episodes that hold only what they changed, and a DB verdict
 // that compares changes instead of re-serializing whole documents.
 import { enableMapSet, freeze, produce } from 'immer';
-import { isPyFloat } from '../py/index.ts';
+import { isPlainDict, isPyFloat } from '../py/index.ts';
 
 enableMapSet();
 
@@ -31,9 +31,6 @@ export const partialStateOf = <Db>(error: unknown): Db | undefined =>
   typeof error === 'object' && error !== null ? (error as { partialState?: Db }).partialState : undefined;
 
 const isMap = (v: unknown): v is ReadonlyMap<string, unknown> => v instanceof Map;
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !isMap(v) && !isPyFloat(v);
-
 /** Float identity as Python's JSON would print it: same double, with -0.0 distinct and NaN equal to NaN. */
 const sameFloat = (a: number, b: number): boolean => Object.is(a, b);
 
@@ -63,14 +60,14 @@ export const dbEquals = (a: unknown, b: unknown): boolean => {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => dbEquals(item, b[i]));
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isPlainDict(a) && isPlainDict(b)) {
     const keys = Object.keys(a);
     if (keys.length !== Object.keys(b).length) return false;
     return keys.every((key) => Object.hasOwn(b, key) && dbEquals(a[key], b[key]));
   }
-  if (isMap(a) || isMap(b) || isPlainObject(a) || isPlainObject(b)) {
-    const entriesA = isMap(a) ? a : isPlainObject(a) ? new Map(Object.entries(a)) : undefined;
-    const entriesB = isMap(b) ? b : isPlainObject(b) ? new Map(Object.entries(b)) : undefined;
+  if (isMap(a) || isMap(b) || isPlainDict(a) || isPlainDict(b)) {
+    const entriesA = isMap(a) ? a : isPlainDict(a) ? new Map(Object.entries(a)) : undefined;
+    const entriesB = isMap(b) ? b : isPlainDict(b) ? new Map(Object.entries(b)) : undefined;
     if (!entriesA || !entriesB || entriesA.size !== entriesB.size) return false;
     for (const [key, value] of entriesA) {
       if (!entriesB.has(key) || !dbEquals(value, entriesB.get(key))) return false;
@@ -101,7 +98,7 @@ const hasKey = (container: unknown, key: string): boolean =>
 export const diffFromBase = (base: unknown, current: unknown, path: DbPath = []): DbChange[] => {
   if (base === current) return [];
   const bothDicts =
-    (isPlainObject(base) && isPlainObject(current)) || (isMap(base) && isMap(current));
+    (isPlainDict(base) && isPlainDict(current)) || (isMap(base) && isMap(current));
   if (!bothDicts) return [{ path, value: current }];
   const baseKeys = keysOf(base);
   const currentKeys = keysOf(current);

@@ -42,6 +42,10 @@ export interface EnvironmentOptions {
 
 type Side = 'agent' | 'user';
 
+/** The policy the agent is given: the solo variant in solo mode, where the domain has one. */
+export const domainPolicy = (data: DomainData, solo: boolean): string =>
+  solo ? (data.soloPolicy ?? data.policy) : data.policy;
+
 export class Environment {
   readonly domain: AnyDomain;
   readonly data: DomainData;
@@ -78,7 +82,7 @@ export class Environment {
   }
 
   get policy(): string {
-    return this.solo ? (this.data.soloPolicy ?? this.data.policy) : this.data.policy;
+    return domainPolicy(this.data, this.solo);
   }
 
   /** Agent tool schemas in registration order. */

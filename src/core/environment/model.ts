@@ -1,9 +1,8 @@
 // Building a DB model inside a tool, with pydantic's validation error text when an argument has the wrong type.
 import type { z } from 'zod';
-import { pyRepr } from '../py/index.ts';
+import { pyRepr, pyTypeName } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { ToolError } from './errors.ts';
-import { pyTypeOf } from './python-dict.ts';
 
 /** The pydantic minor version whose documentation URL appears in validation errors. */
 export const PYDANTIC_DOCS_VERSION = '2.12';
@@ -44,7 +43,7 @@ const describeIssue = (issue: z.core.$ZodIssue, data: unknown): string => {
   }
   const loc = path.map(String).join('.');
   return (
-    `${loc}\n  ${message} [type=${type}, input_value=${pyRepr(shown as PyValue)}, input_type=${pyTypeOf(shown as PyValue)}]\n` +
+    `${loc}\n  ${message} [type=${type}, input_value=${pyRepr(shown as PyValue)}, input_type=${pyTypeName(shown)}]\n` +
     `    For further information visit https://errors.pydantic.dev/${PYDANTIC_DOCS_VERSION}/v/${type}`
   );
 };

@@ -1,5 +1,5 @@
 // Turning a model response into a trajectory message (reference: llm_utils.generate).
-import { parsePyJson } from '../py/index.ts';
+import { isPlainDict, parsePyJson } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { participantMessage } from '../schemas/message.ts';
 import type { AssistantMessage, ToolCall, UserMessage } from '../schemas/message.ts';
@@ -8,15 +8,12 @@ import { pyFloat } from '../py/index.ts';
 import { UNPARSED_ARGUMENTS_KEY } from '../environment/toolkit.ts';
 
 
-const isDict = (v: PyValue): v is Record<string, PyValue> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && v.constructor === Object;
-
 /** Parses tool-call arguments keeping int/float kinds; empty text means no arguments. */
 export const parseToolArguments = (text: string): Record<string, PyValue> => {
   if (text.trim() === '') return {};
   try {
     const value = parsePyJson(text);
-    if (isDict(value)) return value;
+    if (isPlainDict(value)) return value as Record<string, PyValue>;
   } catch {
     // fall through: kept verbatim for the error tool message
   }

@@ -7,7 +7,8 @@ import type { AgentKind, EpisodeState, Role } from '../schemas/episode.ts';
 import type { TerminationReason } from '../schemas/simulation.ts';
 import { Environment } from '../environment/environment.ts';
 import { isoTimestamp } from './clock.ts';
-import { agentOf, envOptions, isSolo, nowIso } from './deps.ts';
+import { envOptions, isSolo, nowIso } from './deps.ts';
+import { createAgent } from '../agents/agent.ts';
 import { pyFloat } from '../py/index.ts';
 import type { EpisodeDeps } from './deps.ts';
 import { isUserStop } from '../user/user-simulator.ts';
@@ -65,10 +66,10 @@ const routeFromHistory = (last: Message, solo: boolean): Routing => {
 
 export const initializeEpisode = async (spec: EpisodeSpec, deps: EpisodeDeps): Promise<EpisodeState> => {
   const startMs = deps.clock.nowMs();
-  const solo = isSolo({ agent: spec.agent });
+  const solo = isSolo(spec);
   const initial = spec.task.initial_state;
   const history = restamp(initial?.message_history ?? [], startMs);
-  const environment = new Environment(deps.domain, deps.data, envOptions({ agent: spec.agent }, deps));
+  const environment = new Environment(deps.domain, deps.data, envOptions(spec, deps));
   environment.setState(initial?.initialization_data ?? null, initial?.initialization_actions ?? null, history);
 
   const base = {
@@ -88,51 +89,39 @@ export const initializeEpisode = async (spec: EpisodeSpec, deps: EpisodeDeps): P
     started_at_ms: startMs,
   };
 
-  let state: EpisodeState;
-  if (history.length > 0) {
-    const routing = routeFromHistory(history[history.length - 1]!, solo);
-    state = {
-      ...base,
-      trajectory: history,
-      from_role: routing.from,
-      to_role: routing.to,
-      done: routing.done,
-      termination_reason: routing.reason,
-      environment: environment.changes(),
-    };
-  } else if (!solo) {
-    // The agent never generates the greeting: the user simulator is the first model called.
-    state = {
-      ...base,
-      trajectory: [greeting(nowIso(deps)())],
-      from_role: 'agent',
-      to_role: 'user',
-      done: false,
-      termination_reason: null,
-      environment: environment.changes(),
-    };
-  } else {
-    const draft: EpisodeState = {
-      ...base,
-      trajectory: [],
-      from_role: 'agent',
-      to_role: 'env',
-      done: false,
-      termination_reason: null,
-      environment: environment.changes(),
-    };
-    const agent = agentOf(draft, environment, deps);
-    const first = await agent.respond([], spec.seed);
-    const isToolCall = first.tool_calls !== null;
-    state = {
-      ...draft,
-      trajectory: [first],
-      to_role: isToolCall ? 'env' : 'user',
-      done: !isToolCall,
-      termination_reason: isToolCall ? null : agent.isStop(first) ? 'agent_stop' : 'agent_error',
-    };
-  }
+  const opening = history.length > 0 ? openFromHistory(history, solo) : await openFresh(spec, environment, deps);
   environment.syncTools();
-  return checkCommunication({ ...state, environment: environment.changes() });
+  return checkCommunication({ ...base, ...opening, environment: environment.changes() });
+};
+
+type Opening = Pick<EpisodeState, 'trajectory' | 'from_role' | 'to_role' | 'done' | 'termination_reason'>;
+
+const openFromHistory = (history: Message[], solo: boolean): Opening => {
+  const routing = routeFromHistory(history[history.length - 1]!, solo);
+  return {
+    trajectory: history,
+    from_role: routing.from,
+    to_role: routing.to,
+    done: routing.done,
+    termination_reason: routing.reason,
+  };
+};
+
+/** Without history the user simulator speaks first to the fixed greeting; a solo agent opens itself. */
+const openFresh = async (spec: EpisodeSpec, environment: Environment, deps: EpisodeDeps): Promise<Opening> => {
+  if (!isSolo(spec)) {
+    const first = greeting(nowIso(deps)());
+    return { trajectory: [first], from_role: 'agent', to_role: 'user', done: false, termination_reason: null };
+  }
+  const agent = createAgent({ kind: spec.agent, task: spec.task, environment, model: deps.agentModel, now: nowIso(deps) });
+  const first = await agent.respond([], spec.seed);
+  const isToolCall = first.tool_calls !== null;
+  return {
+    trajectory: [first],
+    from_role: 'agent',
+    to_role: isToolCall ? 'env' : 'user',
+    done: !isToolCall,
+    termination_reason: isToolCall ? null : agent.isStop(first) ? 'agent_stop' : 'agent_error',
+  };
 };
 

@@ -5,7 +5,7 @@ import type { Info, Results, SimulationRun } from '../schemas/simulation.ts';
 import type { Task } from '../schemas/task.ts';
 import type { RunConfig } from '../schemas/run-config.ts';
 import type { AnyDomain, DomainData } from '../environment/domain.ts';
-import { Environment } from '../environment/environment.ts';
+import { domainPolicy } from '../environment/environment.ts';
 import type { LlmClient } from '../llm/types.ts';
 import type { UserGuidelines } from '../user/user-simulator.ts';
 import { isValidTaskFor } from '../agents/agent.ts';
@@ -39,9 +39,7 @@ export const runTasks = (config: RunConfig, data: DomainData): Task[] =>
     numTasks: config.num_tasks,
   }).filter((task) => isValidTaskFor(config.agent, task));
 
-export const runInfo = (config: RunConfig, deps: Pick<BatchDeps, 'domain' | 'data' | 'guidelines' | 'gitCommit' | 'clock'>): Info => {
-  const solo = config.agent === 'llm_agent_solo';
-  const environment = new Environment(deps.domain, deps.data, { solo, now: () => isoTimestamp(deps.clock.nowMs()) });
+export const runInfo = (config: RunConfig, deps: Pick<BatchDeps, 'domain' | 'data' | 'guidelines' | 'gitCommit'>): Info => {
   return {
     git_commit: deps.gitCommit,
     num_trials: config.num_trials,
@@ -62,7 +60,7 @@ export const runInfo = (config: RunConfig, deps: Pick<BatchDeps, 'domain' | 'dat
       llm_args: config.llm_args_agent as Record<string, PyValue>,
       voice_settings: null,
     },
-    environment_info: { domain_name: deps.domain.name, policy: environment.policy, tool_defs: null },
+    environment_info: { domain_name: deps.domain.name, policy: domainPolicy(deps.data, config.agent === 'llm_agent_solo'), tool_defs: null },
     seed: config.seed,
     text_streaming_config: { chunk_by: 'words', chunk_size: 1 },
     speech_complexity: null,

@@ -8,7 +8,8 @@ import { initializeEpisode } from '../orchestrator/initialize.ts';
 import type { EpisodeSpec } from '../orchestrator/initialize.ts';
 import { step } from '../orchestrator/step.ts';
 import { finalizeEpisode } from '../orchestrator/finalize.ts';
-import { environmentOf, isSolo, nowIso } from '../orchestrator/deps.ts';
+import { isSolo, nowIso } from '../orchestrator/deps.ts';
+import { domainPolicy } from '../environment/environment.ts';
 import type { EpisodeDeps } from '../orchestrator/deps.ts';
 import { isoTimestamp } from '../orchestrator/clock.ts';
 import { evaluateSimulation } from '../evaluator/evaluator.ts';
@@ -26,8 +27,7 @@ export interface SimulationDeps extends EpisodeDeps {
 
 /** Evaluates a finished episode and returns its complete SimulationRun. */
 export const completeEpisode = async (state: EpisodeState, deps: SimulationDeps): Promise<SimulationRun> => {
-  const environment = environmentOf(state, deps);
-  const simulation = finalizeEpisode(state, environment.policy, deps.clock);
+  const simulation = finalizeEpisode(state, domainPolicy(deps.data, isSolo(state)), deps.clock);
   const rewardInfo = await evaluateSimulation(simulation, state.task, {
     domain: deps.domain,
     data: deps.data,

@@ -1,0 +1,171 @@
+// The HTTP API's bodies (versioned under /v1), built from the engine's schemas. Bodies that carry Python
+// values (run configs, results, simulations) are JSON written with `dumpsPy`: read them with `parsePyJson`
+// so int/float kinds survive, then parse with these schemas.
+//
+//   GET    /v1/health                         → HealthSchema (no auth)
+//   POST   /v1/runs                           RunRequestSchema → 202 RunCreatedSchema (Idempotency-Key honoured)
+//   GET    /v1/runs?limit&status              → RunListSchema (newest first)
+//   GET    /v1/runs/:id                       → RunSchema
+//   GET    /v1/runs/:id/results               → ResultsSchema (the reference results-file format)
+//   GET    /v1/runs/:id/events                → Server-Sent Events: `simulation` (SimulationEventSchema) and
+//                                               `status` (RunStatusEventSchema); the stream ends after the
+//                                               status event of a finished run. Event ids resume via Last-Event-ID.
+//   POST   /v1/runs/:id/cancel                → RunSchema (409 when the run already completed)
+//   POST   /v1/runs/:id/rerun-infra-errors    → 202 RerunSchema
+//   GET    /v1/simulations/:id                → SimulationRunSchema (messages, reward_info)
+//   POST   /v1/schedules                      ScheduleCreateSchema → 201 ScheduleSchema
+//   GET    /v1/schedules                      → ScheduleListSchema
+//   GET    /v1/schedules/:id                  → ScheduleSchema
+//   PATCH  /v1/schedules/:id                  ScheduleUpdateSchema → ScheduleSchema
+//   DELETE /v1/schedules/:id                  → 204
+// Every failure answers ApiErrorSchema. With an API key configured, every route but /v1/health needs
+// `Authorization: Bearer <key>`.
+import { z } from 'zod';
+import { RunConfigSchema } from './run-config.ts';
+import { TerminationReasonSchema } from './simulation.ts';
+
+export const API_PREFIX = '/v1';
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+export const HealthSchema = z.object({ status: z.literal('ok') });
+
+/** POST /v1/runs: exactly the `tau2 run` configuration. The provider endpoint is the server's, never the caller's. */
+export const RunRequestSchema = RunConfigSchema;
+export type RunRequest = z.input<typeof RunRequestSchema>;
+
+/** `running` until every episode has finished (`completed`) or the run was cancelled. */
+export const RunStatusSchema = z.enum(['running', 'completed', 'cancelled']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+const count = z.number().int().nonnegative();
+
+/**
+ * Episodes of a run by state. `done` = `passed` + `failed` + `infra_error` (finished); `failed` is a scored
+ * simulation whose reward is not 1; `infra_error` ones are excluded from metrics and can be re-run;
+ * `cancelled` never finished because the run was cancelled.
+ */
+export const RunCountsSchema = z.object({
+  total: count,
+  pending: count,
+  running: count,
+  done: count,
+  passed: count,
+  failed: count,
+  infra_error: count,
+  cancelled: count,
+});
+export type RunCounts = z.infer<typeof RunCountsSchema>;
+
+/** The reference's metrics dict over the simulations finished so far: avg_reward, …, pass_hat_1, pass_hat_2, … */
+export const RunMetricsSchema = z
+  .object({
+    avg_reward: z.number(),
+    avg_agent_cost: z.number(),
+    total_simulations: count,
+    total_tasks: count,
+    infra_error_count: count,
+  })
+  .catchall(z.number());
+export type RunMetrics = z.infer<typeof RunMetricsSchema>;
+
+export const RunCreatedSchema = z.object({ run_id: z.string(), status: RunStatusSchema });
+export type RunCreated = z.infer<typeof RunCreatedSchema>;
+
+const RunFieldsSchema = z.object({
+  id: z.string(),
+  status: RunStatusSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** The schedule that launched the run, or null for a run started by POST /v1/runs. */
+  schedule_id: z.string().nullable(),
+  config: RunConfigSchema,
+  counts: RunCountsSchema,
+});
+
+export const RunSchema = RunFieldsSchema.extend({ metrics: RunMetricsSchema });
+export type Run = z.infer<typeof RunSchema>;
+
+export const RunListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  status: RunStatusSchema.optional(),
+});
+export const RunListSchema = z.object({ runs: z.array(RunFieldsSchema) });
+export type RunList = z.infer<typeof RunListSchema>;
+
+export const RerunSchema = RunCreatedSchema.extend({ rerun: count });
+export type Rerun = z.infer<typeof RerunSchema>;
+
+// Server-Sent Events of GET /v1/runs/:id/events.
+export const RUN_EVENT = { simulation: 'simulation', status: 'status' } as const;
+
+export const RunStatusEventSchema = z.object({ run_id: z.string(), status: RunStatusSchema, counts: RunCountsSchema });
+export type RunStatusEvent = z.infer<typeof RunStatusEventSchema>;
+
+/** One finished simulation (scored or infrastructure error). */
+export const SimulationEventSchema = z.object({
+  run_id: z.string(),
+  simulation_id: z.string(),
+  task_id: z.string(),
+  trial: count,
+  termination_reason: TerminationReasonSchema,
+  reward: z.number().nullable(),
+  agent_cost: z.number().nullable(),
+  duration: z.number(),
+  counts: RunCountsSchema,
+});
+export type SimulationEvent = z.infer<typeof SimulationEventSchema>;
+
+// Scheduled evaluations: the cron trigger launches each enabled schedule whose next_run_at has passed.
+export const ScheduleCreateSchema = z.object({
+  name: z.string().min(1),
+  interval_minutes: z.number().int().positive(),
+  enabled: z.boolean().default(true),
+  run: RunConfigSchema,
+});
+export type ScheduleCreate = z.input<typeof ScheduleCreateSchema>;
+
+export const ScheduleUpdateSchema = z
+  .object({
+    name: z.string().min(1),
+    interval_minutes: z.number().int().positive(),
+    enabled: z.boolean(),
+    run: RunConfigSchema,
+  })
+  .partial()
+  .refine((u) => Object.keys(u).length > 0, { message: 'Give at least one field to change' });
+export type ScheduleUpdate = z.input<typeof ScheduleUpdateSchema>;
+
+export const ScheduleSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  interval_minutes: z.number().int().positive(),
+  enabled: z.boolean(),
+  run: RunConfigSchema,
+  next_run_at: z.string(),
+  last_run_at: z.string().nullable(),
+  last_run_id: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Schedule = z.infer<typeof ScheduleSchema>;
+
+export const ScheduleListSchema = z.object({ schedules: z.array(ScheduleSchema) });
+
+export const ApiErrorCodeSchema = z.enum([
+  'invalid_request',
+  'unauthorized',
+  'not_found',
+  'conflict',
+  'idempotency_key_reused',
+  'internal_error',
+]);
+export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
+
+export const ApiIssueSchema = z.object({ path: z.string(), message: z.string() });
+export type ApiIssue = z.infer<typeof ApiIssueSchema>;
+
+/** `message` names the field and the reason, e.g. `num_trials: Too small: expected number to be >0`. */
+export const ApiErrorSchema = z.object({
+  error: z.object({ code: ApiErrorCodeSchema, message: z.string(), issues: z.array(ApiIssueSchema).optional() }),
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;

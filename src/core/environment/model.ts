@@ -1,6 +1,6 @@
 // Building a DB model inside a tool, with pydantic's validation error text when an argument has the wrong type.
 import type { z } from 'zod';
-import { pyRepr, pyTypeName } from '../py/index.ts';
+import { isPyMap, pyRepr, pyTypeName } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { ToolError } from './errors.ts';
 
@@ -15,6 +15,7 @@ const expectedTypes: Record<string, [string, string]> = {
   array: ['list_type', 'Input should be a valid list'],
   object: ['dict_type', 'Input should be a valid dictionary'],
   record: ['dict_type', 'Input should be a valid dictionary'],
+  map: ['dict_type', 'Input should be a valid dictionary'],
 };
 
 const literalList = (values: readonly unknown[]): string => {
@@ -23,7 +24,10 @@ const literalList = (values: readonly unknown[]): string => {
 };
 
 const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown =>
-  path.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key], data);
+  path.reduce<unknown>(
+    (node, key) => (isPyMap(node) ? node.get(String(key)) : (node as Record<PropertyKey, unknown> | undefined)?.[key]),
+    data,
+  );
 
 const describeIssue = (issue: z.core.$ZodIssue, data: unknown): string => {
   const path = issue.path;

@@ -1,5 +1,5 @@
 // The string a model sees for a tool result (reference: Environment.to_json_str).
-import { dumpsPy, pyStr, isPyFloat } from '../py/index.ts';
+import { dictEntries, dumpsPy, pyDictFrom, pyStr, isPyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 
 /**
@@ -7,15 +7,16 @@ import type { PyValue } from '../py/index.ts';
  * when serialized, as the reference does (`{"data_used_gb": "8.7"}`). Plain objects are models.
  */
 export class PyDictResult {
-  readonly entries: Readonly<Record<string, ToolResult>>;
-  constructor(entries: Readonly<Record<string, ToolResult>>) {
+  readonly entries: Readonly<Record<string, ToolResult>> | ReadonlyMap<string, ToolResult>;
+  constructor(entries: Readonly<Record<string, ToolResult>> | ReadonlyMap<string, ToolResult>) {
     this.entries = entries;
   }
 }
 
 export type ToolResult = PyValue | PyDictResult | readonly ToolResult[];
 
-export const pyDict = (entries: Readonly<Record<string, ToolResult>>): PyDictResult => new PyDictResult(entries);
+export const pyDict = (entries: Readonly<Record<string, ToolResult>> | ReadonlyMap<string, ToolResult>): PyDictResult =>
+  new PyDictResult(entries);
 
 const process = (value: ToolResult): PyValue => {
   if (value === null || value === undefined) return null;
@@ -23,10 +24,9 @@ const process = (value: ToolResult): PyValue => {
   if (typeof value === 'number' || typeof value === 'boolean' || isPyFloat(value)) return pyStr(value);
   if (Array.isArray(value)) return value.map(process);
   if (value instanceof PyDictResult) {
-    const out: Record<string, PyValue> = {};
-    for (const [k, v] of Object.entries(value.entries)) out[k] = process(v);
-    return out;
+    return pyDictFrom(dictEntries<ToolResult>(value.entries).map(([k, v]): [string, PyValue] => [k, process(v)]));
   }
+  // Models (plain objects, or Maps for dicts with index-like keys inside them) are dumped as they are.
   return value as PyValue;
 };
 

@@ -43,6 +43,7 @@ type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 const toJson = (value: unknown): Json => {
   if (isPyFloat(value)) return value.value;
   if (Array.isArray(value)) return value.map(toJson);
+  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [k, toJson(v)]));
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJson(v)]));
   }

@@ -1,7 +1,7 @@
 // Python `==` and ordering over the value domain (1 == 1.0 == True, dict equality ignores key order).
 import { PyError } from './errors.ts';
 import { PyFloat, pyTypeName } from './float.ts';
-import { isPlainDict, isPyJsonable } from './value.ts';
+import { dictGet, dictHasKey, dictKeys, isPyDict, isPyJsonable } from './value.ts';
 import type { PyInput } from './value.ts';
 
 const isNumeric = (v: unknown): v is number | boolean | PyFloat =>
@@ -24,10 +24,10 @@ const equals = (a: unknown, b: unknown): boolean => {
     if (!isPyJsonable(a) || !isPyJsonable(b)) return false;
     return Object.getPrototypeOf(a) === Object.getPrototypeOf(b) && equals(a.toPyJson(), b.toPyJson());
   }
-  if (isPlainDict(a) && isPlainDict(b)) {
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((k) => Object.hasOwn(b, k) && memberEquals(a[k], b[k]));
+  if (isPyDict(a) && isPyDict(b)) {
+    const keys = dictKeys(a);
+    if (keys.length !== dictKeys(b).length) return false;
+    return keys.every((k) => dictHasKey(b, k) && memberEquals(dictGet<unknown>(a, k), dictGet<unknown>(b, k)));
   }
   return a === b;
 };

@@ -2,7 +2,7 @@
 import { PyError } from './errors.ts';
 import { floatRepr, roundFloatNumber, scaledRoundHalfEven } from './float-format.ts';
 import { powPositive } from './float-pow.ts';
-import { isPlainDict, jsTypeName } from './value.ts';
+import { isPyDict, jsTypeName } from './value.ts';
 
 /** A Python `float`. Every value that comes from a float source is boxed, whatever its value (`2.0` too). */
 export class PyFloat {
@@ -39,7 +39,7 @@ export const pyTypeName = (v: unknown): string => {
     case 'number':
       return Number.isInteger(v) ? 'int' : 'float';
     default:
-      return isPlainDict(v) ? 'dict' : jsTypeName(v);
+      return isPyDict(v) ? 'dict' : jsTypeName(v);
   }
 };
 

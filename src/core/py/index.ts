@@ -1,7 +1,19 @@
 // Python value semantics for the engine: number kinds, formatting, json, repr, textwrap, random, hashing.
 export { PyError, isPyError } from './errors.ts';
 export type { PyInput, PyJsonable, PyValue } from './value.ts';
-export { intRepr, isPlainDict, isPyJsonable } from './value.ts';
+export {
+  dictEntries,
+  dictGet,
+  dictHasKey,
+  dictKeys,
+  intRepr,
+  isIndexLikeKey,
+  isPlainDict,
+  isPyDict,
+  isPyJsonable,
+  isPyMap,
+  pyDictFrom,
+} from './value.ts';
 export {
   PyFloat,
   add,

@@ -1,6 +1,7 @@
 // Python's json.loads on the value domain: a strict scanner that keeps int/float kinds and Python's errors.
 import { PyError } from './errors.ts';
 import { PyFloat } from './float.ts';
+import { isIndexLikeKey } from './value.ts';
 import type { PyValue } from './value.ts';
 
 /** Python `json.JSONDecodeError`: `message` is `str(err)`, positions count code points like Python's. */
@@ -169,9 +170,11 @@ class Scanner {
     }
   }
 
+  /** A dict: a plain object until an index-like key appears, from then on a Map (see PyValue). */
   object(): PyValue {
     const t = this.text;
     const obj: Record<string, PyValue> = {};
+    let map: Map<string, PyValue> | null = null;
     this.skipWs();
     if (t.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
@@ -185,10 +188,12 @@ class Scanner {
       if (t.charCodeAt(this.pos) !== 0x3a) this.fail("Expecting ':' delimiter", this.pos);
       this.pos++;
       this.skipWs();
-      setKey(obj, key, this.value());
+      if (map === null && isIndexLikeKey(key)) map = new Map(Object.entries(obj));
+      if (map === null) setKey(obj, key, this.value());
+      else map.set(key, this.value());
       this.skipWs();
       const c = t.charCodeAt(this.pos++);
-      if (c === 0x7d) return obj;
+      if (c === 0x7d) return map ?? obj;
       if (c !== 0x2c) this.fail("Expecting ',' delimiter", this.pos - 1);
       this.skipWs();
     }

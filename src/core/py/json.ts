@@ -3,7 +3,7 @@ import { PyError } from './errors.ts';
 import { PyFloat } from './float.ts';
 import { floatRepr } from './float-format.ts';
 import { compareStrings } from './compare.ts';
-import { intRepr, isPlainDict, isPyJsonable, jsTypeName } from './value.ts';
+import { dictKeys, intRepr, isPlainDict, isPyJsonable, isPyMap, jsTypeName } from './value.ts';
 import type { PyInput } from './value.ts';
 
 export type { PyValue } from './value.ts';
@@ -37,8 +37,7 @@ const floatJson = (x: number): string => {
 };
 
 /** Dict keys in Python order: code points (UTF-16 order agrees unless a key has a char ≥ U+D800). */
-const sortedKeys = (obj: object): string[] => {
-  const keys = Object.keys(obj);
+const sortedKeys = (keys: string[]): string[] => {
   return keys.some((k) => HIGH_UNITS.test(k)) ? keys.sort(compareStrings) : keys.sort();
 };
 const HIGH_UNITS = /[\ud800-\uffff]/;
@@ -81,7 +80,7 @@ class Encoder {
       this.stack.delete(v);
       return text;
     }
-    if (isPlainDict(v)) return this.dict(v, level);
+    if (isPlainDict(v) || isPyMap(v)) return this.dict(v, level);
     throw new PyError('TypeError', `Object of type ${jsTypeName(v)} is not JSON serializable`);
   }
 
@@ -105,8 +104,9 @@ class Encoder {
     return `${out}${close}]`;
   }
 
-  dict(obj: { readonly [key: string]: PyInput }, level: number): string {
-    const keys = this.sortKeys ? sortedKeys(obj) : Object.keys(obj);
+  dict(obj: { readonly [key: string]: PyInput } | ReadonlyMap<string, PyInput>, level: number): string {
+    const keys = this.sortKeys ? sortedKeys(dictKeys(obj)) : dictKeys(obj);
+    const valueOf = isPyMap(obj) ? (key: string) => obj.get(key) : (key: string) => obj[key];
     if (keys.length === 0) return '{}';
     this.enter(obj);
     const [open, sep, close] = this.layout(level);
@@ -114,7 +114,7 @@ class Encoder {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
       if (i > 0) out += sep;
-      out += `${this.string(key)}: ${this.encode(obj[key], level + 1)}`;
+      out += `${this.string(key)}: ${this.encode(valueOf(key), level + 1)}`;
     }
     this.stack.delete(obj);
     return `${out}${close}}`;

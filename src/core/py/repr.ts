@@ -2,7 +2,7 @@
 import { PyError } from './errors.ts';
 import { PyFloat } from './float.ts';
 import { floatRepr } from './float-format.ts';
-import { intRepr, isPlainDict, isPyJsonable, jsTypeName } from './value.ts';
+import { dictEntries, intRepr, isPyDict, isPyJsonable, jsTypeName } from './value.ts';
 import type { PyInput } from './value.ts';
 
 /** Characters Python's `str.isprintable` rejects: categories Cc, Cf, Cs, Co, Cn, Zl, Zp, Zs. */
@@ -48,10 +48,10 @@ const reprValue = (v: unknown, seen: Set<object>): string => {
     seen.delete(v);
     return text;
   }
-  if (isPlainDict(v)) {
+  if (isPyDict(v)) {
     if (seen.has(v)) return '{...}';
     seen.add(v);
-    const items = Object.entries(v).map(([k, item]) => `${strRepr(k)}: ${reprValue(item, seen)}`);
+    const items = dictEntries<PyInput>(v).map(([k, item]) => `${strRepr(k)}: ${reprValue(item, seen)}`);
     seen.delete(v);
     return `{${items.join(', ')}}`;
   }

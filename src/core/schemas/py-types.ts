@@ -1,6 +1,6 @@
 // Zod types for Python value kinds: floats stay PyFloat, ints stay integral numbers.
 import { z } from 'zod';
-import { PyFloat, isPyFloat, pyFloat } from '../py/index.ts';
+import { PyFloat, isPlainDict, isPyFloat, pyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 
 /** A pydantic `float` field: accepts ints and floats, always yields a PyFloat. */
@@ -20,6 +20,16 @@ export const PyValueSchema = z.custom<PyValue>(() => true);
 
 /** A Python `dict` with string keys and arbitrary values. */
 export const PyDictSchema = z.record(z.string(), PyValueSchema);
+
+/**
+ * A Python `dict[str, X]` whose keys may look like array indexes (retail's item and product ids): held as a Map
+ * so insertion order survives. Accepts a Map (what the JSON decoder yields for such dicts) or a plain object.
+ */
+export const pyMap = <T extends z.ZodType>(valueSchema: T) =>
+  z.preprocess(
+    (v) => (isPlainDict(v) ? new Map(Object.entries(v)) : v),
+    z.map(z.string(), valueSchema, { error: 'Input should be a valid dictionary' }),
+  );
 
 /** `Optional[X] = None`: absent or null → null, so the key is always present when dumped. */
 export const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);

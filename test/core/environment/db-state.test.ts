@@ -1,7 +1,8 @@
 // Copy-on-write DB state: shared base, partial mutations, change sets and the DB verdict.
 import { describe, expect, it } from 'vitest';
 import { applyChanges, dbEquals, diffFromBase, freezeBase, mutateDb } from '../../../src/core/environment/db-state.ts';
-import { pyFloat } from '../../../src/core/py/index.ts';
+import { dumpsPy, parsePyJson, pyFloat } from '../../../src/core/py/index.ts';
+import type { PyFloat, PyValue } from '../../../src/core/py/index.ts';
 
 const base = () =>
   freezeBase({
@@ -77,5 +78,70 @@ describe('change sets', () => {
   it('an unchanged DB has an empty change set', () => {
     const b = base();
     expect(diffFromBase(b, b)).toEqual([]);
+  });
+});
+
+describe('dicts held as Maps (index-like keys)', () => {
+  type Variant = { item_id: string; price: PyFloat; available: boolean };
+  type Db = { products: Map<string, { name: string; variants: Map<string, Variant> }> };
+  const PRODUCTS =
+    '{"products": {"9523456873": {"name": "T-Shirt", "variants": {"9612497925": {"item_id": "9612497925", "price": 50.88, ' +
+    '"available": true}, "1008292230": {"item_id": "1008292230", "price": 12.0, "available": false}}}, ' +
+    '"1656367028": {"name": "Keyboard", "variants": {"1151293680": {"item_id": "1151293680", "price": 272.33, "available": true}}}}}';
+  const mapBase = (): Db => freezeBase(parsePyJson(PRODUCTS) as unknown as Db);
+  const persist = (v: unknown): unknown => parsePyJson(dumpsPy(v as PyValue));
+
+  it('the base is frozen: a Map cannot be changed outside a draft', () => {
+    const b = mapBase();
+    expect(() => b.products.delete('1656367028')).toThrow();
+  });
+
+  it('copy-on-write through Maps keeps untouched entries shared and the base intact', () => {
+    const b = mapBase();
+    const { db } = mutateDb(b, (d) => {
+      d.products.get('9523456873')!.variants.get('1008292230')!.available = true;
+    });
+    expect(db.products.get('1656367028')).toBe(b.products.get('1656367028'));
+    expect(db.products.get('9523456873')!.variants.get('9612497925')).toBe(b.products.get('9523456873')!.variants.get('9612497925'));
+    expect(b.products.get('9523456873')!.variants.get('1008292230')!.available).toBe(false);
+    expect(db.products).toBeInstanceOf(Map);
+    expect([...db.products.keys()]).toEqual(['9523456873', '1656367028']);
+  });
+
+  it('diff records paths through Map keys; a persisted change set restores the same state and key order', () => {
+    const b = mapBase();
+    const { db } = mutateDb(b, (d) => {
+      d.products.get('9523456873')!.variants.get('1008292230')!.price = pyFloat(13.5);
+      d.products.get('1656367028')!.variants.set('1', { item_id: '1', price: pyFloat(2), available: true });
+      d.products.delete('9523456873');
+      d.products.set('9523456873', { name: 'again', variants: new Map() });
+    });
+    const changes = diffFromBase(b, db);
+    const restored = applyChanges(b, persist(changes) as typeof changes);
+    expect(dbEquals(restored, db)).toBe(true);
+    expect(dumpsPy(restored as unknown as PyValue)).toBe(dumpsPy(db as unknown as PyValue));
+    expect([...restored.products.keys()]).toEqual(['1656367028', '9523456873']);
+  });
+
+  it('a small edit inside a Map yields a change at that path only', () => {
+    const b = mapBase();
+    const { db } = mutateDb(b, (d) => {
+      d.products.get('1656367028')!.variants.get('1151293680')!.available = false;
+    });
+    const changes = diffFromBase(b, db);
+    expect(changes).toEqual([{ path: ['products', '1656367028', 'variants', '1151293680', 'available'], value: false }]);
+    const restored = applyChanges(b, persist(changes) as typeof changes);
+    expect(restored.products.get('9523456873')).toBe(b.products.get('9523456873'));
+    expect(dbEquals(restored, db)).toBe(true);
+  });
+
+  it('the verdict treats a Map and a plain object with the same items as equal, and sees value changes', () => {
+    const b = mapBase();
+    const plain = { products: Object.fromEntries(b.products) };
+    expect(dbEquals(b, plain)).toBe(true);
+    const { db } = mutateDb(b, (d) => {
+      d.products.get('1656367028')!.variants.get('1151293680')!.price = pyFloat(272.34);
+    });
+    expect(dbEquals(b, db)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-// The tau2-edge command line: run, tasks, check-data, evaluate-trajs, view.
+// The tau2-edge command line: run, tasks, check-data, evaluate-trajs, view, generate-tasks.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from './commands/run.ts';
@@ -6,6 +6,7 @@ import { tasksCommand } from './commands/tasks.ts';
 import { checkDataCommand } from './commands/check-data.ts';
 import { evaluateTrajsCommand } from './commands/evaluate-trajs.ts';
 import { viewCommand } from './commands/view.ts';
+import { generateTasksCommand } from './commands/generate-tasks.ts';
 
 type Command = (argv: string[], out: (text: string) => void) => Promise<number>;
 
@@ -15,6 +16,7 @@ export const commands: Readonly<Record<string, Command>> = {
   'check-data': checkDataCommand,
   'evaluate-trajs': evaluateTrajsCommand,
   view: viewCommand,
+  'generate-tasks': generateTasksCommand,
 };
 
 const usage = `usage: tau2-edge <command> [options]
@@ -22,7 +24,8 @@ const usage = `usage: tau2-edge <command> [options]
   tasks           print a domain's tasks as JSON (--domain D [--split S])
   check-data      play every task with the oracle; every task must score 1.0 (--domain D)
   evaluate-trajs  re-grade a results file (FILE [--out FILE] [--judge-llm MODEL])
-  view            show a results file (FILE [--sim ID])`;
+  view            show a results file (FILE [--sim ID])
+  generate-tasks  write a domain's generated task file (--domain telecom [--split full|small] [--out FILE])`;
 
 export const main = async (argv: string[]): Promise<number> => {
   const [name, ...rest] = argv;

@@ -1,4 +1,4 @@
-// The tau2-edge command line: run, tasks, check-data, evaluate-trajs, view, generate-tasks.
+// The tau2-edge command line: run, tasks, check-data, evaluate-trajs, view, generate-tasks, compare-modes.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from './commands/run.ts';
@@ -7,6 +7,7 @@ import { checkDataCommand } from './commands/check-data.ts';
 import { evaluateTrajsCommand } from './commands/evaluate-trajs.ts';
 import { viewCommand } from './commands/view.ts';
 import { generateTasksCommand } from './commands/generate-tasks.ts';
+import { compareModesCommand } from './commands/compare-modes.ts';
 
 type Command = (argv: string[], out: (text: string) => void) => Promise<number>;
 
@@ -17,6 +18,7 @@ export const commands: Readonly<Record<string, Command>> = {
   'evaluate-trajs': evaluateTrajsCommand,
   view: viewCommand,
   'generate-tasks': generateTasksCommand,
+  'compare-modes': compareModesCommand,
 };
 
 const usage = `usage: tau2-edge <command> [options]
@@ -25,7 +27,8 @@ const usage = `usage: tau2-edge <command> [options]
   check-data      play every task with the oracle; every task must score 1.0 (--domain D)
   evaluate-trajs  re-grade a results file (FILE [--out FILE] [--judge-llm MODEL])
   view            show a results file (FILE [--sim ID])
-  generate-tasks  write a domain's generated task file (--domain telecom [--split full|small] [--out FILE])`;
+  generate-tasks  write a domain's generated task file (--domain telecom [--split full|small] [--out FILE])
+  compare-modes   pass^1 with and without the user, per issue type (--default FILE --solo FILE)`;
 
 export const main = async (argv: string[]): Promise<number> => {
   const [name, ...rest] = argv;

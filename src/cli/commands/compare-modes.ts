@@ -1,0 +1,47 @@
+// `tau2-edge compare-modes --default FILE --solo FILE`: pass^1 of the same tasks with and without the simulated
+// user, and the difference, overall and per issue type (telecom: the task's issue family).
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { compareModes } from '../../core/metrics/mode-comparison.ts';
+import type { ModeRow } from '../../core/metrics/mode-comparison.ts';
+import { parsePyJson } from '../../core/py/index.ts';
+import { ResultsSchema } from '../../core/schemas/simulation.ts';
+import type { Results } from '../../core/schemas/simulation.ts';
+import { parseTaskId } from '../../../domains/telecom/tasks/task-id.ts';
+
+/** Per domain whose task ids carry an issue type: the type of a task. */
+const issueTypes: Readonly<Record<string, (taskId: string) => string | null>> = {
+  telecom: (taskId) => parseTaskId(taskId)?.family ?? null,
+};
+
+const readResults = async (file: string): Promise<Results> => ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+
+const describeRun = (results: Results): string =>
+  `${results.info.agent_info.implementation} (${results.info.agent_info.llm ?? 'no llm'})`;
+
+const signed = (x: number): string => `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixed(4)}`;
+
+const formatRow = (row: ModeRow): string =>
+  `${row.group.padEnd(20)} ${String(row.tasks).padStart(5)}  ${row.defaultPass1.toFixed(4).padStart(14)}  ${row.soloPass1.toFixed(4).padStart(11)}  ${signed(row.userCost).padStart(9)}`;
+
+export const compareModesCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
+  const { values } = parseArgs({ args: argv, options: { default: { type: 'string' }, solo: { type: 'string' } } });
+  if (!values.default || !values.solo) throw new Error('usage: tau2-edge compare-modes --default FILE --solo FILE');
+  const [defaultRun, soloRun] = await Promise.all([readResults(values.default), readResults(values.solo)]);
+  const domain = defaultRun.info.environment_info.domain_name;
+  if (soloRun.info.environment_info.domain_name !== domain) {
+    throw new Error(`The runs are of different domains: ${domain} and ${soloRun.info.environment_info.domain_name}`);
+  }
+  const comparison = compareModes(defaultRun, soloRun, Object.hasOwn(issueTypes, domain) ? issueTypes[domain] : undefined);
+  out(`${domain}: default ${describeRun(defaultRun)} vs solo ${describeRun(soloRun)}`);
+  out(`${'issue type'.padEnd(20)} ${'tasks'.padStart(5)}  default pass^1  solo pass^1  solo - default`);
+  for (const row of [comparison.overall, ...comparison.groups]) out(formatRow(row));
+  const { onlyDefault, onlySolo, infraErrors } = comparison;
+  if (onlyDefault.length + onlySolo.length > 0) {
+    out(`left out: ${onlyDefault.length} task(s) evaluated only in default, ${onlySolo.length} only in solo`);
+  }
+  if (infraErrors.default + infraErrors.solo > 0) {
+    out(`infrastructure errors excluded: ${infraErrors.default} in default, ${infraErrors.solo} in solo`);
+  }
+  return 0;
+};

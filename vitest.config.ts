@@ -1,5 +1,6 @@
 // Test projects: `core` runs in Node, `worker` runs in the Workers runtime against wrangler.toml.
-import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import path from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -18,10 +19,27 @@ export default defineConfig({
         },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+        plugins: [
+          // The Worker's provider is the scripted fake started by the global setup; keys are test values.
+          cloudflareTest(async ({ inject }) => ({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                OPENAI_BASE_URL: inject('fakeProviderBaseURL'),
+                OPENAI_API_KEY: 'sk-test-provider-key',
+                API_KEY: 'test-api-key',
+                PROVIDER_MAX_CONCURRENCY: '4',
+                TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, 'migrations')),
+              },
+            },
+          })),
+        ],
         test: {
           name: 'worker',
           include: ['test/worker/**/*.test.ts'],
+          globalSetup: ['test/worker/support/fake-provider.setup.ts'],
+          setupFiles: ['test/worker/support/apply-migrations.ts'],
+          testTimeout: 60_000,
         },
       },
     ],

@@ -4,6 +4,7 @@ import type { LlmClient } from '../core/llm/types.ts';
 import type { PyValue } from '../core/py/index.ts';
 import type { ModelConfig } from '../core/agents/participant.ts';
 import { createAiSdkClient } from '../core/llm/ai-sdk-client.ts';
+import { modelName } from '../core/llm/model-name.ts';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -26,8 +27,6 @@ export const clientFor = (baseUrl: string | undefined): LlmClient => {
   return { generate: (request) => client.generate({ ...request, model: modelName(request.model) }) };
 };
 
-/** A litellm-style `openai/<model>` name addresses the model `<model>` on the endpoint. */
-export const modelName = (name: string): string => name.replace(/^openai\//, '');
 
 export const modelFromFlags = (name: string, argsText: string | undefined, baseUrl: string | undefined): ModelConfig => ({
   client: clientFor(baseUrl),

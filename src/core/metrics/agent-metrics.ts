@@ -43,7 +43,11 @@ const mean = (values: readonly number[]): number =>
 
 const rewardOf = (sim: SimulationRun): number | null => (sim.reward_info ? sim.reward_info.reward.value : null);
 
-export const computeMetrics = (results: Pick<Results, 'info' | 'simulations'>): AgentMetrics => {
+/** Only `info.num_trials` is read, so a run in progress can be measured before its info is complete. */
+export const computeMetrics = (results: {
+  readonly info: Pick<Results['info'], 'num_trials'>;
+  readonly simulations: Results['simulations'];
+}): AgentMetrics => {
   const infra = results.simulations.filter((s) => s.termination_reason === 'infrastructure_error');
   const sims = results.simulations.filter((s) => s.termination_reason !== 'infrastructure_error');
   const byTask = new Map<string, SimulationRun[]>();

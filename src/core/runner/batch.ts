@@ -14,7 +14,7 @@ import type { Clock } from '../orchestrator/clock.ts';
 import { isoTimestamp } from '../orchestrator/clock.ts';
 import { trialSeeds } from './seeds.ts';
 import { runWithRetry } from './simulation.ts';
-import type { SimulationSpec } from './simulation.ts';
+import type { SimulationDeps, SimulationSpec } from './simulation.ts';
 
 export interface BatchDeps {
   readonly domain: AnyDomain;
@@ -87,14 +87,13 @@ export const workUnits = (config: RunConfig, tasks: readonly Task[]): Simulation
   );
 };
 
-/** Runs every unit with at most `max_concurrency` in flight; simulations are kept in completion order. */
-export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Results> => {
-  const tasks = runTasks(config, deps.data);
-  if (tasks.length === 0) throw new Error('No tasks to run');
-  const units = workUnits(config, tasks);
-  const simulations: SimulationRun[] = [];
+/** What every simulation of a run needs: the run's models (agent, user unless solo, judge) on the given clients. */
+export const simulationDepsFor = (
+  config: RunConfig,
+  deps: Pick<BatchDeps, 'domain' | 'data' | 'guidelines' | 'clients' | 'clock' | 'newId' | 'onUnexpectedToolError'>,
+): SimulationDeps => {
   const model = (client: LlmClient, name: string, args: Record<string, PyValue>) => ({ client, model: name, llmArgs: args });
-  const simulationDeps = {
+  return {
     domain: deps.domain,
     data: deps.data,
     guidelines: deps.guidelines,
@@ -108,6 +107,15 @@ export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Resu
     newId: deps.newId,
     onUnexpectedToolError: deps.onUnexpectedToolError,
   };
+};
+
+/** Runs every unit with at most `max_concurrency` in flight; simulations are kept in completion order. */
+export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Results> => {
+  const tasks = runTasks(config, deps.data);
+  if (tasks.length === 0) throw new Error('No tasks to run');
+  const units = workUnits(config, tasks);
+  const simulations: SimulationRun[] = [];
+  const simulationDeps = simulationDepsFor(config, deps);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < units.length) {

@@ -23,6 +23,7 @@
 import { z } from 'zod';
 import { RunConfigSchema } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
+import { PyFloatSchema } from './py-types.ts';
 
 export const API_PREFIX = '/v1';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -38,6 +39,9 @@ export const RunStatusSchema = z.enum(['running', 'completed', 'cancelled']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 const count = z.number().int().nonnegative();
+
+/** A float metric: a plain number, or the PyFloat `parsePyJson` yields for it (e.g. `0.0`). */
+const metric = z.union([z.number(), PyFloatSchema]).transform((v): number => (typeof v === 'number' ? v : v.value));
 
 /**
  * Episodes of a run by state. `done` = `passed` + `failed` + `infra_error` (finished); `failed` is a scored
@@ -59,13 +63,13 @@ export type RunCounts = z.infer<typeof RunCountsSchema>;
 /** The reference's metrics dict over the simulations finished so far: avg_reward, …, pass_hat_1, pass_hat_2, … */
 export const RunMetricsSchema = z
   .object({
-    avg_reward: z.number(),
-    avg_agent_cost: z.number(),
+    avg_reward: metric,
+    avg_agent_cost: metric,
     total_simulations: count,
     total_tasks: count,
     infra_error_count: count,
   })
-  .catchall(z.number());
+  .catchall(metric);
 export type RunMetrics = z.infer<typeof RunMetricsSchema>;
 
 export const RunCreatedSchema = z.object({ run_id: z.string(), status: RunStatusSchema });

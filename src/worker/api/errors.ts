@@ -1,0 +1,42 @@
+// API errors: each carries its status and a stable code; one handler turns every error into
+// `{"error": {"code", "message", "issues"?}}`.
+import { HTTPException } from 'hono/http-exception';
+import type { ErrorHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
+import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../core/schemas/api.ts';
+
+export class ApiError extends HTTPException {
+  readonly code: ApiErrorCode;
+  readonly issues: readonly ApiIssue[] | undefined;
+
+  constructor(status: ContentfulStatusCode, code: ApiErrorCode, message: string, issues?: readonly ApiIssue[]) {
+    super(status, { message });
+    this.code = code;
+    this.issues = issues;
+  }
+
+  body(): ApiErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.issues ? { issues: [...this.issues] } : {}) } };
+  }
+}
+
+export const notFound = (what: string, id: string): ApiError => new ApiError(404, 'not_found', `${what} ${id} not found`);
+
+/** A 400 naming each offending field and the reason, e.g. `num_trials: Too small: expected number to be >0`. */
+export const invalidRequest = (issues: readonly ApiIssue[]): ApiError =>
+  new ApiError(400, 'invalid_request', issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '), issues);
+
+export const zodIssues = (error: z.ZodError): ApiIssue[] =>
+  error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+
+export const onError: ErrorHandler = (err, c) => {
+  if (err instanceof ApiError) return c.json(err.body(), err.status);
+  if (err instanceof HTTPException) {
+    const body: ApiErrorBody = { error: { code: err.status === 401 ? 'unauthorized' : 'invalid_request', message: err.message } };
+    return c.json(body, err.status);
+  }
+  console.error('unhandled error', err);
+  const body: ApiErrorBody = { error: { code: 'internal_error', message: 'Internal error' } };
+  return c.json(body, 500);
+};

@@ -1,0 +1,48 @@
+// GET /v1/runs/:id/events: Server-Sent Events, one `simulation` event per finished simulation (its id is
+// the completion sequence, so Last-Event-ID resumes) and one `status` event per status change. D1 is
+// polled, so any isolate can serve the stream; it ends after the status event of a finished run.
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { RUN_EVENT } from '../../core/schemas/api.ts';
+import type { RunStatusEvent, SimulationEvent } from '../../core/schemas/api.ts';
+import { findRun } from '../db/runs.ts';
+import type { RunRow } from '../db/runs.ts';
+import { simulationSummaries } from '../db/simulations.ts';
+import { runCounts } from '../runs/read.ts';
+
+export const POLL_MS = 500;
+
+export const runEvents = (c: Context<{ Bindings: Env }>, initial: RunRow): Response =>
+  streamSSE(c, async (stream) => {
+    const env = c.env;
+    let lastSeq = Number.parseInt(c.req.header('last-event-id') ?? '0', 10) || 0;
+    let lastStatus: string | null = null;
+    while (!stream.aborted) {
+      // The status is read before the simulations: a finished run's simulations are all written by then.
+      const row = (await findRun(env.DB, initial.id)) ?? initial;
+      const fresh = await simulationSummaries(env.DB, row.id, lastSeq);
+      const counts = fresh.length > 0 || row.status !== lastStatus ? await runCounts(env, row, await simulationSummaries(env.DB, row.id)) : null;
+      for (const s of fresh) {
+        const event: SimulationEvent = {
+          run_id: row.id,
+          simulation_id: s.id,
+          task_id: s.taskId,
+          trial: s.trial,
+          termination_reason: s.terminationReason as SimulationEvent['termination_reason'],
+          reward: s.reward,
+          agent_cost: s.agentCost,
+          duration: s.duration,
+          counts: counts!,
+        };
+        await stream.writeSSE({ event: RUN_EVENT.simulation, id: String(s.seq), data: JSON.stringify(event) });
+        lastSeq = s.seq;
+      }
+      if (row.status !== lastStatus) {
+        const event: RunStatusEvent = { run_id: row.id, status: row.status, counts: counts! };
+        await stream.writeSSE({ event: RUN_EVENT.status, data: JSON.stringify(event) });
+        lastStatus = row.status;
+      }
+      if (row.status !== 'running') return;
+      await stream.sleep(POLL_MS);
+    }
+  });

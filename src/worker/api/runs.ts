@@ -1,0 +1,68 @@
+// /v1/runs: launch a run (202, idempotent with an Idempotency-Key), list, inspect, results, cancel, re-run
+// infrastructure errors. Events are in run-events.ts.
+import { Hono } from 'hono';
+import { sha256Hex } from '../../core/py/index.ts';
+import { IDEMPOTENCY_KEY_HEADER, RunListQuerySchema, RunRequestSchema } from '../../core/schemas/api.ts';
+import type { Rerun, RunCreated, RunList } from '../../core/schemas/api.ts';
+import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns } from '../db/runs.ts';
+import type { RunRow } from '../db/runs.ts';
+import { deleteInfraErrors } from '../db/simulations.ts';
+import { launchRun, selectEpisodes } from '../runs/launch.ts';
+import { runListing, runResults, runView } from '../runs/read.ts';
+import { ApiError, invalidRequest, notFound, zodIssues } from './errors.ts';
+import { pyJson, readBody } from './body.ts';
+import { runEvents } from './run-events.ts';
+
+export const requireRun = async (env: Env, id: string): Promise<RunRow> => {
+  const row = await findRun(env.DB, id);
+  if (!row) throw notFound('Run', id);
+  return row;
+};
+
+const reusedKey = (key: string): ApiError =>
+  new ApiError(422, 'idempotency_key_reused', `Idempotency-Key ${key} was already used with a different request body`);
+
+export const runsApi = new Hono<{ Bindings: Env }>()
+  .post('/', async (c) => {
+    const { value: config } = await readBody(c, RunRequestSchema);
+    const key = c.req.header(IDEMPOTENCY_KEY_HEADER);
+    const requestHash = sha256Hex(encodeConfig(config));
+    if (key !== undefined) {
+      const existing = await findRunByIdempotencyKey(c.env.DB, key);
+      if (existing && existing.requestHash !== requestHash) throw reusedKey(key);
+    }
+    const selection = await selectEpisodes(c.env, config);
+    if (!selection.ok) throw invalidRequest([selection.issue]);
+    const { run } = await launchRun(c.env, config, selection.episodes, {
+      ...(key === undefined ? {} : { idempotencyKey: key }),
+      requestHash,
+    });
+    if (run.requestHash !== requestHash) throw reusedKey(key!);
+    c.header('Location', `/v1/runs/${run.id}`);
+    const body: RunCreated = { run_id: run.id, status: run.status };
+    return pyJson(c, body, 202);
+  })
+  .get('/', async (c) => {
+    const query = RunListQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw invalidRequest(zodIssues(query.error));
+    const rows = await listRuns(c.env.DB, query.data.limit, query.data.status);
+    const body: RunList = { runs: await Promise.all(rows.map((row) => runListing(c.env, row))) };
+    return pyJson(c, body);
+  })
+  .get('/:id', async (c) => pyJson(c, await runView(c.env, await requireRun(c.env, c.req.param('id')))))
+  .get('/:id/results', async (c) => pyJson(c, await runResults(c.env, await requireRun(c.env, c.req.param('id')))))
+  .get('/:id/events', async (c) => runEvents(c, await requireRun(c.env, c.req.param('id'))))
+  .post('/:id/cancel', async (c) => {
+    const row = await requireRun(c.env, c.req.param('id'));
+    if (row.status === 'completed') throw new ApiError(409, 'conflict', `Run ${row.id} already completed`);
+    if (row.status === 'running') await c.env.RUN.getByName(row.id).cancel();
+    return pyJson(c, await runView(c.env, await requireRun(c.env, row.id)));
+  })
+  .post('/:id/rerun-infra-errors', async (c) => {
+    const row = await requireRun(c.env, c.req.param('id'));
+    if (row.status === 'cancelled') throw new ApiError(409, 'conflict', `Run ${row.id} was cancelled`);
+    const episodes = await deleteInfraErrors(c.env.DB, row.id);
+    if (episodes.length > 0) await c.env.RUN.getByName(row.id).rerun(episodes);
+    const body: Rerun = { run_id: row.id, status: episodes.length > 0 ? 'running' : row.status, rerun: episodes.length };
+    return pyJson(c, body, 202);
+  });

@@ -1,0 +1,64 @@
+// /v1/schedules: CRUD of scheduled evaluations (the cron trigger launches the due ones). A new schedule
+// is due at once, then every `interval_minutes`.
+import { Hono } from 'hono';
+import { ScheduleCreateSchema, ScheduleUpdateSchema } from '../../core/schemas/api.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
+import { encodeConfig } from '../db/runs.ts';
+import { deleteSchedule, findSchedule, insertSchedule, listSchedules, scheduleView, updateSchedule } from '../db/schedules.ts';
+import type { ScheduleRow } from '../db/schedules.ts';
+import { selectEpisodes } from '../runs/launch.ts';
+import { invalidRequest, notFound } from './errors.ts';
+import { pyJson, readBody } from './body.ts';
+
+const requireSchedule = async (env: Env, id: string): Promise<ScheduleRow> => {
+  const row = await findSchedule(env.DB, id);
+  if (!row) throw notFound('Schedule', id);
+  return row;
+};
+
+/** A schedule's run must select tasks now, as POST /v1/runs would check. */
+const checkRun = async (env: Env, run: RunConfig): Promise<void> => {
+  const selection = await selectEpisodes(env, run);
+  if (!selection.ok) throw invalidRequest([{ ...selection.issue, path: `run.${selection.issue.path}` }]);
+};
+
+export const schedulesApi = new Hono<{ Bindings: Env }>()
+  .post('/', async (c) => {
+    const { value } = await readBody(c, ScheduleCreateSchema);
+    await checkRun(c.env, value.run);
+    const now = new Date().toISOString();
+    const row: ScheduleRow = {
+      id: crypto.randomUUID(),
+      name: value.name,
+      intervalMinutes: value.interval_minutes,
+      enabled: value.enabled,
+      runConfig: encodeConfig(value.run),
+      nextRunAt: now,
+      lastRunAt: null,
+      lastRunId: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await insertSchedule(c.env.DB, row);
+    c.header('Location', `/v1/schedules/${row.id}`);
+    return pyJson(c, scheduleView(row), 201);
+  })
+  .get('/', async (c) => pyJson(c, { schedules: (await listSchedules(c.env.DB)).map(scheduleView) }))
+  .get('/:id', async (c) => pyJson(c, scheduleView(await requireSchedule(c.env, c.req.param('id')))))
+  .patch('/:id', async (c) => {
+    const row = await requireSchedule(c.env, c.req.param('id'));
+    const { value } = await readBody(c, ScheduleUpdateSchema);
+    if (value.run) await checkRun(c.env, value.run);
+    await updateSchedule(c.env.DB, row.id, {
+      ...(value.name === undefined ? {} : { name: value.name }),
+      ...(value.interval_minutes === undefined ? {} : { intervalMinutes: value.interval_minutes }),
+      ...(value.enabled === undefined ? {} : { enabled: value.enabled }),
+      ...(value.run === undefined ? {} : { runConfig: encodeConfig(value.run) }),
+      updatedAt: new Date().toISOString(),
+    });
+    return pyJson(c, scheduleView(await requireSchedule(c.env, row.id)));
+  })
+  .delete('/:id', async (c) => {
+    if (!(await deleteSchedule(c.env.DB, c.req.param('id')))) throw notFound('Schedule', c.req.param('id'));
+    return c.body(null, 204);
+  });

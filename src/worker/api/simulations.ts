@@ -1,0 +1,11 @@
+// /v1/simulations/:id: one finished simulation with its messages and reward_info.
+import { Hono } from 'hono';
+import { findSimulation } from '../db/simulations.ts';
+import { notFound } from './errors.ts';
+import { pyJson } from './body.ts';
+
+export const simulationsApi = new Hono<{ Bindings: Env }>().get('/:id', async (c) => {
+  const simulation = await findSimulation(c.env.DB, c.req.param('id'));
+  if (!simulation) throw notFound('Simulation', c.req.param('id'));
+  return pyJson(c, simulation);
+});

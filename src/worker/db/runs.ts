@@ -1,0 +1,42 @@
+// Runs in D1: creation (with its Idempotency-Key), status changes and reads.
+import { drizzle } from 'drizzle-orm/d1';
+import { and, desc, eq } from 'drizzle-orm';
+import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
+import { RunConfigSchema } from '../../core/schemas/run-config.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
+import type { RunStatus } from '../../core/schemas/api.ts';
+import { runs } from './schema.ts';
+
+export type RunRow = typeof runs.$inferSelect;
+
+export const encodeConfig = (config: RunConfig): string => dumpsPy(config as unknown as PyInput);
+export const decodeConfig = (text: string): RunConfig => RunConfigSchema.parse(parsePyJson(text));
+
+/** Inserts the run; returns false when its Idempotency-Key is already taken. */
+export const insertRun = async (d1: D1Database, row: typeof runs.$inferInsert): Promise<boolean> => {
+  const inserted = await drizzle(d1).insert(runs).values(row).onConflictDoNothing().returning({ id: runs.id });
+  return inserted.length === 1;
+};
+
+export const findRun = async (d1: D1Database, id: string): Promise<RunRow | null> =>
+  (await drizzle(d1).select().from(runs).where(eq(runs.id, id)).get()) ?? null;
+
+export const findRunByIdempotencyKey = async (d1: D1Database, key: string): Promise<RunRow | null> =>
+  (await drizzle(d1).select().from(runs).where(eq(runs.idempotencyKey, key)).get()) ?? null;
+
+export const listRuns = (d1: D1Database, limit: number, status?: RunStatus): Promise<RunRow[]> =>
+  drizzle(d1)
+    .select()
+    .from(runs)
+    .where(status === undefined ? undefined : eq(runs.status, status))
+    .orderBy(desc(runs.createdAt), desc(runs.id))
+    .limit(limit);
+
+/** Moves the run to `status`; with `from`, only a run currently in that status moves. */
+export const setRunStatus = async (d1: D1Database, id: string, status: RunStatus, from?: RunStatus): Promise<void> => {
+  await drizzle(d1)
+    .update(runs)
+    .set({ status, updatedAt: new Date().toISOString() })
+    .where(from === undefined ? eq(runs.id, id) : and(eq(runs.id, id), eq(runs.status, from)));
+};

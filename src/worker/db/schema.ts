@@ -1,0 +1,73 @@
+// D1 tables (drizzle): runs, their simulations (one row each, messages apart), messages (one row per
+// message, so no row nears D1's 1 MB limit) and scheduled evaluations. Python values are stored as `dumpsPy`
+// JSON text so int/float kinds survive; src/worker/db/rows.ts maps rows to API and engine types.
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const runs = sqliteTable(
+  'runs',
+  {
+    id: text('id').primaryKey(),
+    status: text('status', { enum: ['running', 'completed', 'cancelled'] }).notNull(),
+    /** The validated RunConfig. */
+    config: text('config').notNull(),
+    /** Episodes in the run: selected tasks × trials. */
+    total: integer('total').notNull(),
+    scheduleId: text('schedule_id'),
+    idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the request body, to refuse a reused Idempotency-Key with another body. */
+    requestHash: text('request_hash'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('runs_idempotency_key').on(t.idempotencyKey), index('runs_created_at').on(t.createdAt)],
+);
+
+export const simulations = sqliteTable(
+  'simulations',
+  {
+    /** Completion order of the run's simulations. */
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull(),
+    runId: text('run_id').notNull(),
+    taskId: text('task_id').notNull(),
+    trial: integer('trial').notNull(),
+    terminationReason: text('termination_reason').notNull(),
+    reward: real('reward'),
+    agentCost: real('agent_cost'),
+    duration: real('duration').notNull(),
+    /** The SimulationRun without its messages. */
+    record: text('record').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('simulations_id').on(t.id), uniqueIndex('simulations_episode').on(t.runId, t.taskId, t.trial)],
+);
+
+export const messages = sqliteTable(
+  'messages',
+  {
+    simulationId: text('simulation_id').notNull(),
+    idx: integer('idx').notNull(),
+    role: text('role').notNull(),
+    /** The Message. */
+    body: text('body').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.simulationId, t.idx] })],
+);
+
+export const schedules = sqliteTable(
+  'schedules',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    intervalMinutes: integer('interval_minutes').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+    /** The RunConfig each launch uses. */
+    runConfig: text('run_config').notNull(),
+    nextRunAt: text('next_run_at').notNull(),
+    lastRunAt: text('last_run_at'),
+    lastRunId: text('last_run_id'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('schedules_due').on(t.enabled, t.nextRunAt)],
+);

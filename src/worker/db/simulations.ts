@@ -1,0 +1,120 @@
+// Simulations in D1: written once per episode (a replayed write changes nothing), read back as the
+// engine's SimulationRun with its messages.
+import { drizzle } from 'drizzle-orm/d1';
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
+import { SimulationRunSchema } from '../../core/schemas/simulation.ts';
+import type { SimulationRun } from '../../core/schemas/simulation.ts';
+import { MessageSchema } from '../../core/schemas/message.ts';
+import type { Message } from '../../core/schemas/message.ts';
+import { messages, simulations } from './schema.ts';
+
+// D1 binds at most 100 parameters per statement; a message row takes 4.
+const MESSAGE_ROWS_PER_STATEMENT = 25;
+
+const pyText = (value: unknown): string => dumpsPy(value as PyInput);
+
+const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/** Stores a finished simulation and its messages in one transaction; a second write of the same episode is a no-op. */
+export const writeSimulation = async (d1: D1Database, runId: string, simulation: SimulationRun): Promise<void> => {
+  const db = drizzle(d1);
+  const list = simulation.messages ?? [];
+  const row = db
+    .insert(simulations)
+    .values({
+      id: simulation.id,
+      runId,
+      taskId: simulation.task_id,
+      trial: simulation.trial ?? 0,
+      terminationReason: simulation.termination_reason,
+      reward: simulation.reward_info?.reward.value ?? null,
+      agentCost: simulation.agent_cost?.value ?? null,
+      duration: simulation.duration.value,
+      record: pyText({ ...simulation, messages: null }),
+      createdAt: new Date().toISOString(),
+    })
+    .onConflictDoNothing();
+  const messageRows = chunks(
+    list.map((message, idx) => ({ simulationId: simulation.id, idx, role: message.role, body: pyText(message) })),
+    MESSAGE_ROWS_PER_STATEMENT,
+  ).map((rows) => db.insert(messages).values(rows).onConflictDoNothing());
+  await db.batch([row, ...messageRows]);
+};
+
+/** A simulation row's record, with `messages` still null. */
+const recordOf = (text: string): SimulationRun => SimulationRunSchema.parse(parsePyJson(text));
+
+const messagesBySimulation = async (d1: D1Database, ids: readonly string[]): Promise<Map<string, Message[]>> => {
+  const byId = new Map<string, Message[]>(ids.map((id) => [id, []]));
+  for (const part of chunks(ids, 90)) {
+    const rows = await drizzle(d1)
+      .select({ simulationId: messages.simulationId, body: messages.body })
+      .from(messages)
+      .where(inArray(messages.simulationId, part))
+      .orderBy(asc(messages.simulationId), asc(messages.idx));
+    for (const row of rows) byId.get(row.simulationId)!.push(MessageSchema.parse(parsePyJson(row.body)));
+  }
+  return byId;
+};
+
+export interface SimulationSummary {
+  readonly seq: number;
+  readonly id: string;
+  readonly taskId: string;
+  readonly trial: number;
+  readonly terminationReason: string;
+  readonly reward: number | null;
+  readonly agentCost: number | null;
+  readonly duration: number;
+}
+
+/** The run's simulations finished after `afterSeq`, in completion order, without records (counts and events). */
+export const simulationSummaries = (d1: D1Database, runId: string, afterSeq = 0): Promise<SimulationSummary[]> =>
+  drizzle(d1)
+    .select({
+      seq: simulations.seq,
+      id: simulations.id,
+      taskId: simulations.taskId,
+      trial: simulations.trial,
+      terminationReason: simulations.terminationReason,
+      reward: simulations.reward,
+      agentCost: simulations.agentCost,
+      duration: simulations.duration,
+    })
+    .from(simulations)
+    .where(and(eq(simulations.runId, runId), gt(simulations.seq, afterSeq)))
+    .orderBy(asc(simulations.seq));
+
+/** The run's simulations in completion order; with `withMessages` false their `messages` stay null. */
+export const runSimulations = async (d1: D1Database, runId: string, withMessages: boolean): Promise<SimulationRun[]> => {
+  const rows = await drizzle(d1)
+    .select({ id: simulations.id, record: simulations.record })
+    .from(simulations)
+    .where(eq(simulations.runId, runId))
+    .orderBy(asc(simulations.seq));
+  const records = rows.map((r) => recordOf(r.record));
+  if (!withMessages) return records;
+  const byId = await messagesBySimulation(d1, records.map((r) => r.id));
+  return records.map((r) => ({ ...r, messages: byId.get(r.id) ?? [] }));
+};
+
+export const findSimulation = async (d1: D1Database, id: string): Promise<SimulationRun | null> => {
+  const row = await drizzle(d1).select({ record: simulations.record }).from(simulations).where(eq(simulations.id, id)).get();
+  if (!row) return null;
+  const byId = await messagesBySimulation(d1, [id]);
+  return { ...recordOf(row.record), messages: byId.get(id) ?? [] };
+};
+
+/** Removes the run's infrastructure-error simulations (so they can be re-run) and returns their episodes. */
+export const deleteInfraErrors = async (d1: D1Database, runId: string): Promise<Array<{ task_id: string; trial: number }>> => {
+  const db = drizzle(d1);
+  const where = and(eq(simulations.runId, runId), eq(simulations.terminationReason, 'infrastructure_error'));
+  const rows = await db.select({ id: simulations.id, taskId: simulations.taskId, trial: simulations.trial }).from(simulations).where(where);
+  if (rows.length === 0) return [];
+  // Infrastructure-error records carry no messages.
+  await db.delete(simulations).where(where);
+  return rows.map((r) => ({ task_id: r.taskId, trial: r.trial }));
+};

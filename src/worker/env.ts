@@ -1,0 +1,11 @@
+// Secrets of the Worker, which `wrangler types` cannot see: set them with `wrangler secret put` (or .dev.vars).
+declare global {
+  interface Env {
+    /** When set, every route but /v1/health requires `Authorization: Bearer <API_KEY>`. */
+    API_KEY?: string;
+    /** Sent to OPENAI_BASE_URL only. */
+    OPENAI_API_KEY?: string;
+  }
+}
+
+export {};

@@ -1,0 +1,20 @@
+// The engine's dependencies inside the Worker: domain data from the isolate's cache, the configured
+// provider for every role, the system clock and random ids.
+import type { RunConfig } from '../../core/schemas/run-config.ts';
+import { systemClock } from '../../core/orchestrator/clock.ts';
+import { simulationDepsFor } from '../../core/runner/batch.ts';
+import type { SimulationDeps } from '../../core/runner/simulation.ts';
+import { loadDomain } from '../data/domains.ts';
+import { providerClient } from '../runs/models.ts';
+
+export const episodeDeps = async (env: Env, config: RunConfig): Promise<SimulationDeps> => {
+  const loaded = await loadDomain(env.ASSETS, config.domain);
+  const client = providerClient(env);
+  return simulationDepsFor(config, {
+    ...loaded,
+    clients: { agent: client, user: client, judge: client },
+    clock: systemClock,
+    newId: () => crypto.randomUUID(),
+    onUnexpectedToolError: (toolName, error) => console.error(`unexpected_tool_exception in ${toolName}`, error),
+  });
+};

@@ -1,0 +1,36 @@
+// What starts an episode: its run, the run's configuration and which task × trial it plays.
+import { z } from 'zod';
+import { RunConfigSchema } from '../../core/schemas/run-config.ts';
+import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
+import type { DomainData } from '../../core/environment/domain.ts';
+import { workUnits } from '../../core/runner/batch.ts';
+import type { SimulationSpec } from '../../core/runner/simulation.ts';
+
+export const EpisodeLaunchSchema = z.object({
+  run_id: z.string(),
+  config: RunConfigSchema,
+  task_id: z.string(),
+  trial: z.number().int().nonnegative(),
+});
+export type EpisodeLaunch = z.infer<typeof EpisodeLaunchSchema>;
+
+export interface EpisodeRef {
+  readonly task_id: string;
+  readonly trial: number;
+}
+
+/** The Durable Object name of an episode: a retried launch reaches the same object. */
+export const episodeKey = (runId: string, ref: EpisodeRef): string => `${runId}/${ref.trial}/${ref.task_id}`;
+
+export const encodeLaunch = (launch: EpisodeLaunch): string => dumpsPy(launch as unknown as PyInput);
+export const decodeLaunch = (text: string): EpisodeLaunch => EpisodeLaunchSchema.parse(parsePyJson(text));
+
+/** The engine's spec of the episode: the run's work unit for this task and trial (same seed as a batch run). */
+export const episodeSpec = (launch: EpisodeLaunch, data: DomainData): SimulationSpec => {
+  const task = data.tasks.find((t) => t.id === launch.task_id);
+  if (!task) throw new Error(`Task ${launch.task_id} is not in domain ${launch.config.domain}`);
+  const unit = workUnits(launch.config, [task])[launch.trial];
+  if (!unit) throw new Error(`Trial ${launch.trial} is beyond the run's ${launch.config.num_trials} trials`);
+  return unit;
+};

@@ -1,0 +1,49 @@
+// Calling the Worker's API from the tests: through its own default export, with the test API key, reading
+// bodies as Python JSON (number kinds kept) and waiting for runs to finish.
+import { exports } from 'cloudflare:workers';
+import { parsePyJson } from '../../../src/core/py/index.ts';
+import { RunSchema } from '../../../src/core/schemas/api.ts';
+import type { Run } from '../../../src/core/schemas/api.ts';
+import { API_KEY } from './script.ts';
+
+export const BASE = 'http://tau2-edge.test';
+
+export interface CallOptions {
+  readonly method?: string;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  /** Leave out the Authorization header. */
+  readonly anonymous?: boolean;
+}
+
+export const call = (path: string, options: CallOptions = {}): Promise<Response> =>
+  exports.default.fetch(`${BASE}${path}`, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: {
+      ...(options.anonymous ? {} : { authorization: `Bearer ${API_KEY}` }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+  });
+
+export const pyBody = async (response: Response): Promise<unknown> => parsePyJson(await response.text());
+
+export const getRun = async (id: string): Promise<Run> => RunSchema.parse(await pyBody(await call(`/v1/runs/${id}`)));
+
+/** Polls the run until it leaves `running`. */
+export const waitForRun = async (id: string, timeoutMs = 45_000): Promise<Run> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await getRun(id);
+    if (run.status !== 'running') return run;
+    if (Date.now() > deadline) throw new Error(`Run ${id} still running: ${JSON.stringify(run.counts)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+export const startRun = async (body: unknown, headers: Record<string, string> = {}): Promise<string> => {
+  const response = await call('/v1/runs', { body, headers });
+  if (response.status !== 202) throw new Error(`POST /v1/runs answered ${response.status}: ${await response.text()}`);
+  return (JSON.parse(await response.text()) as { run_id: string }).run_id;
+};

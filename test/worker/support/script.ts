@@ -1,0 +1,22 @@
+// Model names the scripted provider (fake-provider.setup.ts) answers, and the run bodies the tests post.
+import type { RunRequest } from '../../../src/core/schemas/api.ts';
+
+export const SCRIPT_MODELS = {
+  agent: 'script-agent',
+  /** The same agent, answering after 400 ms: keeps episodes running long enough to cancel or evict. */
+  slowAgent: 'script-agent-slow',
+  user: 'script-user',
+  /** Always answers HTTP 400, so every attempt fails and the episode ends as an infrastructure error. */
+  brokenAgent: 'script-agent-broken',
+} as const;
+
+export const API_KEY = 'test-api-key';
+
+export const scriptedRun = (overrides: Partial<RunRequest> = {}): RunRequest => ({
+  domain: 'mock',
+  llm_agent: SCRIPT_MODELS.agent,
+  llm_user: SCRIPT_MODELS.user,
+  llm_judge: SCRIPT_MODELS.agent,
+  max_retries: 0,
+  ...overrides,
+});

@@ -40,5 +40,6 @@ export { PyJsonDecodeError, dumpsPy, encodeJsonString, parsePyJson } from './jso
 export type { DumpsOptions } from './json.ts';
 export { pyRepr, pyStr, strRepr } from './repr.ts';
 export { hasNonSpace, splitlines, textwrapIndent } from './textwrap.ts';
+export { TomlDecodeError, parseToml } from './toml.ts';
 export { PyRandom } from './random.ts';
 export { pyDictHash, sha256Hex } from './hash.ts';

@@ -15,6 +15,8 @@ export const UNPARSED_ARGUMENTS_KEY = '__unparsed_arguments__';
 
 /** A parameter JSON schema exactly as the reference sends it to the model (pydantic's `model_json_schema()`). */
 export interface ToolParameters {
+  /** Shared sub-schemas referenced from properties (pydantic emits them for enum and model parameters). */
+  readonly $defs?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly required?: readonly string[];
   readonly title: 'parameters';

@@ -52,11 +52,24 @@ const describeIssue = (issue: z.core.$ZodIssue, data: unknown): string => {
   );
 };
 
+/** An extra key of a model that forbids extras, reported per key as pydantic does. */
+const describeExtraKey = (path: readonly PropertyKey[], data: unknown): string => {
+  const input = valueAt(data, path);
+  return (
+    `${path.map(String).join('.')}\n  Extra inputs are not permitted [type=extra_forbidden, input_value=${pyRepr(input as PyValue)}, input_type=${pyTypeName(input)}]\n` +
+    `    For further information visit https://errors.pydantic.dev/${PYDANTIC_DOCS_VERSION}/v/extra_forbidden`
+  );
+};
+
 /** `Model(**data)`: returns the validated model or throws pydantic's ValidationError text as a ToolError. */
 export const constructModel = <S extends z.ZodType>(modelName: string, schema: S, data: unknown): z.output<S> => {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues;
-  const header = `${issues.length} validation error${issues.length === 1 ? '' : 's'} for ${modelName}`;
-  throw new ToolError([header, ...issues.map((i) => describeIssue(i, data))].join('\n'));
+  const errors = parsed.error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => describeExtraKey([...issue.path, key], data))
+      : [describeIssue(issue, data)],
+  );
+  const header = `${errors.length} validation error${errors.length === 1 ? '' : 's'} for ${modelName}`;
+  throw new ToolError([header, ...errors].join('\n'));
 };

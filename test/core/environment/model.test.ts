@@ -1,0 +1,22 @@
+// constructModel: pydantic's ValidationError text for models that forbid extra keys (verified with pydantic 2.13,
+// whose documentation URL differs only in the version the engine pins).
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { constructModel } from '../../../src/core/environment/model.ts';
+
+const M = z.strictObject({ a: z.number().default(1) });
+
+describe('constructModel', () => {
+  it('reports each extra key of an extra="forbid" model as extra_forbidden, with its value', () => {
+    expect(() => constructModel('M', M, { a: 2, colour: 'red', n: [1] })).toThrow(
+      "2 validation errors for M\ncolour\n  Extra inputs are not permitted [type=extra_forbidden, input_value='red', input_type=str]\n" +
+        '    For further information visit https://errors.pydantic.dev/2.12/v/extra_forbidden\n' +
+        'n\n  Extra inputs are not permitted [type=extra_forbidden, input_value=[1], input_type=list]\n' +
+        '    For further information visit https://errors.pydantic.dev/2.12/v/extra_forbidden',
+    );
+  });
+
+  it('returns the validated model with defaults filled in', () => {
+    expect(constructModel('M', M, {})).toEqual({ a: 1 });
+  });
+});

@@ -1,5 +1,5 @@
 // The telecom task set: every family's composed tasks with personas assigned round-robin, as released in
-// `tasks.json` and split `full`, and its single-issue tasks (split `small`)
+// `tasks.json` (split `full`), and its single-issue tasks (`tasks_small.json`, split `small`)
 // (reference: TaskManager.create_tasks and src/tau2/domains/telecom/tasks/create_tasks.py).
 import { dumpsPy } from '../../../src/core/py/index.ts';
 import type { PyValue } from '../../../src/core/py/index.ts';
@@ -19,15 +19,22 @@ export const FAMILIES: readonly IssueFamily[] = [mobileDataIssues, serviceIssues
 /** Composed but withheld from the released tasks (after it has taken its persona turn). */
 const WITHHELD_ISSUE = 'data_usage_exceeded_no_refuel';
 
+export const isWithheld = (taskId: string): boolean => parseTaskId(taskId)!.issues.includes(WITHHELD_ISSUE);
+
 /** A family's tasks, fewest issues first; the i-th task in that order plays persona i mod 3. */
 export const familyTasks = (family: IssueFamily): GeneratedTask[] =>
   composeIssues(family.selectionSets, family.isValid)
     .sort((a, b) => a.issues.length - b.issues.length)
     .map((composed, i) => buildTask(family, composed, PERSONAS[i % PERSONAS.length]!));
 
+/** Every composed task of every family, withheld ones included, in file order. */
+export const composedTelecomTasks = (): GeneratedTask[] => FAMILIES.flatMap(familyTasks);
+
 /** The released telecom tasks (split `full`), in file order. */
-export const generateTelecomTasks = (): GeneratedTask[] =>
-  FAMILIES.flatMap((family) => familyTasks(family).filter((task) => !parseTaskId(task.id)!.issues.includes(WITHHELD_ISSUE)));
+export const releasedTasks = (composed: readonly GeneratedTask[]): GeneratedTask[] =>
+  composed.filter((task) => !isWithheld(task.id));
+
+export const generateTelecomTasks = (): GeneratedTask[] => releasedTasks(composedTelecomTasks());
 
 /** The single-issue tasks (split `small`, `tasks_small.json`), in file order. */
 export const singleIssueTasks = (tasks: readonly GeneratedTask[]): GeneratedTask[] =>

@@ -173,7 +173,7 @@ describe('both sides act: roaming abroad needs the line allowance (agent) and th
     );
     agentSays(text('Please turn on data roaming on your phone.'));
     const sim = await runSimulation(spec(task(ROAMING)), deps());
-    expect(sim.messages!.find((m) => m.id === 'u_speed')!.content).toBe('Speed test failed: No Connection.');
+    expect(sim.messages!.find((m) => m.role === 'tool' && m.id === 'u_speed')!.content).toBe('Speed test failed: No Connection.');
     expect(sim.reward_info!.reward.value).toBe(0);
     expect(sim.reward_info!.env_assertions!.map((a) => a.met)).toEqual([false, false]);
   });

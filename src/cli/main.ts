@@ -27,7 +27,7 @@ const usage = `usage: tau2-edge <command> [options]
   check-data      play every task with the oracle; every task must score 1.0 (--domain D)
   evaluate-trajs  re-grade a results file (FILE [--out FILE] [--judge-llm MODEL])
   view            show a results file (FILE [--sim ID])
-  generate-tasks  write a generated data file (--domain telecom [--file tasks.json|tasks_small.json|split_tasks.json] [--out PATH])
+  generate-tasks  write a generated data file (--domain telecom [--file tasks.json|tasks_small.json|split_tasks.json] [--out PATH] | --verify)
   compare-modes   pass^1 with and without the user, per issue type (--default FILE --solo FILE)`;
 
 export const main = async (argv: string[]): Promise<number> => {

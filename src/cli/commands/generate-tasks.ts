@@ -1,12 +1,32 @@
 // `tau2-edge generate-tasks --domain telecom [--file tasks.json|tasks_small.json|split_tasks.json] [--out PATH]`:
-// runs a domain's task generator and writes one of the data files it reproduces.
+// runs a domain's task generator and writes one of the data files it reproduces. `--verify` instead plays
+// every generated task on the domain's environment (init breaks it, the gold actions fix it).
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { Environment } from '../../core/environment/environment.ts';
+import { isoTimestamp } from '../../core/orchestrator/clock.ts';
+import { composedTelecomTasks } from '../../../domains/telecom/tasks/generate.ts';
 import { telecomTaskFiles } from '../../../domains/telecom/tasks/files.ts';
+import { verifyTasks } from '../../../domains/telecom/tasks/verify.ts';
+import { loadDomain } from '../data.ts';
 
-/** Per domain with a generator: the text of each file it makes. */
-const generators: Readonly<Record<string, Readonly<Record<string, () => string>>>> = {
-  telecom: telecomTaskFiles,
+interface TaskGenerator {
+  /** The text of each file the generator makes. */
+  readonly files: Readonly<Record<string, () => string>>;
+  /** Plays every generated task; returns how many and what failed. */
+  readonly verify: () => Promise<{ readonly tasks: number; readonly problems: readonly string[] }>;
+}
+
+const generators: Readonly<Record<string, TaskGenerator>> = {
+  telecom: {
+    files: telecomTaskFiles,
+    verify: async () => {
+      const { domain, data } = await loadDomain('telecom');
+      const tasks = composedTelecomTasks();
+      const newEnvironment = () => new Environment(domain, data, { now: () => isoTimestamp(Date.now()) });
+      return { tasks: tasks.length, problems: verifyTasks(tasks, newEnvironment) };
+    },
+  },
 };
 
 export const generateTasksCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
@@ -16,11 +36,19 @@ export const generateTasksCommand = async (argv: string[], out: (text: string) =
       domain: { type: 'string', short: 'd' },
       file: { type: 'string', default: 'tasks.json' },
       out: { type: 'string' },
+      verify: { type: 'boolean', default: false },
     },
   });
   if (!values.domain) throw new Error('--domain is required');
-  const files = Object.hasOwn(generators, values.domain) ? generators[values.domain] : undefined;
-  if (!files) throw new Error(`No task generator for domain ${values.domain}. Available: ${Object.keys(generators).join(', ')}`);
+  const generator = Object.hasOwn(generators, values.domain) ? generators[values.domain] : undefined;
+  if (!generator) throw new Error(`No task generator for domain ${values.domain}. Available: ${Object.keys(generators).join(', ')}`);
+  if (values.verify) {
+    const { tasks, problems } = await generator.verify();
+    for (const problem of problems) out(problem);
+    out(`verified ${values.domain}: ${tasks} generated tasks, ${problems.length} problem(s)`);
+    return problems.length === 0 ? 0 : 1;
+  }
+  const { files } = generator;
   const generate = Object.hasOwn(files, values.file) ? files[values.file] : undefined;
   if (!generate) throw new Error(`The ${values.domain} generator makes ${Object.keys(files).join(', ')}, not ${values.file}`);
   const text = generate();

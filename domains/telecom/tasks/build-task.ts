@@ -6,7 +6,7 @@ import type { PyNumber } from '../../../src/core/py/index.ts';
 import type { Action, EnvFunctionCall, Task } from '../../../src/core/schemas/task.ts';
 import type { ComposedIssue } from './compose.ts';
 import type { IssueFamily } from './family.ts';
-import { subscriber, userCall } from './issue.ts';
+import { isAssertion, setUserInfo, subscriber } from './issue.ts';
 import type { BrokenWorld, FixCall } from './issue.ts';
 import { formatTaskId } from './task-id.ts';
 import type { Persona } from './user-texts.ts';
@@ -57,8 +57,10 @@ const fill = (template: string, fields: Readonly<Record<string, string>>): strin
 
 export const buildTask = (family: IssueFamily, composed: ComposedIssue, persona: Persona): GeneratedTask => {
   const init = [
-    userCall('set_user_info', { name: subscriber.name, phone_number: subscriber.phoneNumber }),
-    ...composed.issues.flatMap((issue) => issue.init.map((call) => ({ ...call, arguments: { ...call.arguments } }))),
+    setUserInfo(),
+    ...composed.issues.flatMap((issue) =>
+      issue.init.filter((step) => !isAssertion(step)).map((call) => ({ ...call, arguments: { ...call.arguments } })),
+    ),
   ];
   const world = brokenWorld(init);
   const fixable = composed.issues.every((issue) => issue.fix !== 'transfer');

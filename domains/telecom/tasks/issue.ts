@@ -29,10 +29,18 @@ export interface BrokenWorld {
   readonly dataRefuelingGb: number;
 }
 
+/**
+ * A step of an issue's set-up: a call that breaks the world, or an assertion that the break took effect
+ * (checked when the task is verified, never stored in the task).
+ */
+export type InitStep = EnvFunctionCall | EnvAssertion;
+
+export const isAssertion = (step: InitStep): step is EnvAssertion => 'assert_value' in step;
+
 export interface AtomicIssue {
   readonly name: string;
-  /** Calls that break the world, run in order after the user's info is set. */
-  readonly init: readonly EnvFunctionCall[];
+  /** Set-up steps, run in order after the user's info is set. */
+  readonly init: readonly InitStep[];
   /** The gold fix, or `transfer` when the agent cannot fix it and must transfer to a human. */
   readonly fix: readonly FixCall[] | 'transfer';
   /** Assertions added to the family's success assertions when the task is fixable. */
@@ -63,6 +71,10 @@ export const assertion = (call: EnvFunctionCall, message: string | null = null):
   assert_value: true,
   message,
 });
+
+/** The first set-up call of every task: who the user is. */
+export const setUserInfo = (): EnvFunctionCall =>
+  userCall('set_user_info', { name: subscriber.name, phone_number: subscriber.phoneNumber });
 
 /** The subscriber's customer and line, as the agent-side tools take them. */
 export const subscriberLine = (): Arguments => ({ customer_id: subscriber.customerId, line_id: subscriber.lineId });

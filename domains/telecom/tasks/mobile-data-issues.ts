@@ -5,46 +5,59 @@ import type { EnvAssertion } from '../../../src/core/schemas/task.ts';
 import { choosesFrom } from './family.ts';
 import type { IssueFamily } from './family.ts';
 import { agentCall, agentFix, assertion, subscriberLine, userCall, userFix } from './issue.ts';
-import type { AtomicIssue, SelectionSet } from './issue.ts';
+import type { AtomicIssue, InitStep, SelectionSet } from './issue.ts';
 import { airplaneModeIssues } from './service-issues.ts';
 import { withToolCallGuidance } from './user-texts.ts';
 
 /** The data the user is willing to buy, in GB. */
 const REFUEL_GB = 2;
 
+const usageExceeded = assertion(userCall('assert_mobile_data_usage_exceeded', { expected_status: true }));
+
 const goAbroad = userCall('set_user_location', { abroad: true });
-const disallowRoaming = [agentCall('disable_roaming', subscriberLine()), userCall('simulate_network_search')];
+const roaming = (on: boolean): InitStep[] => [
+  userCall(on ? 'turn_roaming_on' : 'turn_roaming_off'),
+  assertion(userCall('assert_mobile_roaming_status', { expected_status: on })),
+];
+const disallowRoaming: InitStep[] = [
+  agentCall('disable_roaming', subscriberLine()),
+  userCall('simulate_network_search'),
+  assertion(userCall('assert_internet_speed', { expected_speed: 0, expected_desc: 'No Connection' })),
+];
 
 /** Abroad, roaming allowed on the line but off on the phone. */
 const roamingEnabledOff: AtomicIssue = {
   name: 'user_abroad_roaming_enabled_off',
-  init: [goAbroad, userCall('turn_roaming_off'), agentCall('enable_roaming', subscriberLine())],
+  init: [goAbroad, ...roaming(false), agentCall('enable_roaming', subscriberLine())],
   fix: [userFix('toggle_roaming')],
 };
 
 /** Abroad, roaming on on the phone but not allowed on the line. */
 const roamingDisabledOn: AtomicIssue = {
   name: 'user_abroad_roaming_disabled_on',
-  init: [goAbroad, userCall('turn_roaming_on'), ...disallowRoaming],
+  init: [goAbroad, ...roaming(true), ...disallowRoaming],
   fix: [agentFix('enable_roaming', subscriberLine())],
 };
 
 /** Abroad, roaming neither allowed on the line nor on on the phone. */
 const roamingDisabledOff: AtomicIssue = {
   name: 'user_abroad_roaming_disabled_off',
-  init: [goAbroad, userCall('turn_roaming_off'), ...disallowRoaming],
+  init: [goAbroad, ...roaming(false), ...disallowRoaming],
   fix: [agentFix('enable_roaming', subscriberLine()), userFix('toggle_roaming')],
 };
 
 const dataModeOff: AtomicIssue = {
   name: 'data_mode_off',
-  init: [userCall('turn_data_off')],
+  init: [userCall('turn_data_off'), assertion(userCall('assert_mobile_data_status', { expected_status: false }))],
   fix: [userFix('toggle_data')],
 };
 
 const dataSaverModeOn: AtomicIssue = {
   name: 'data_saver_mode_on',
-  init: [userCall('turn_data_saver_mode_on')],
+  init: [
+    userCall('turn_data_saver_mode_on'),
+    assertion(userCall('assert_mobile_data_saver_mode_status', { expected_status: true })),
+  ],
   fix: [userFix('toggle_data_saver_mode')],
 };
 
@@ -57,13 +70,13 @@ const badNetworkPreference: AtomicIssue = {
 /** A VPN to a slow server. */
 const badVpn: AtomicIssue = {
   name: 'bad_vpn',
-  init: [userCall('break_vpn')],
+  init: [userCall('break_vpn'), assertion(userCall('assert_internet_not_excellent'))],
   fix: [userFix('disconnect_vpn')],
 };
 
 const dataUsageExceeded: AtomicIssue = {
   name: 'data_usage_exceeded',
-  init: [agentCall('set_data_usage', { ...subscriberLine(), data_used_gb: pyFloat(15.1) })],
+  init: [agentCall('set_data_usage', { ...subscriberLine(), data_used_gb: pyFloat(15.1) }), usageExceeded],
   fix: [agentFix('refuel_data', { ...subscriberLine(), gb_amount: pyFloat(REFUEL_GB) })],
   extraSuccessAssertions: (world) => [
     assertion(
@@ -81,6 +94,7 @@ const dataUsageExceededNoRefuel: AtomicIssue = {
   init: [
     agentCall('refuel_data', { ...subscriberLine(), gb_amount: pyFloat(REFUEL_GB) }),
     agentCall('set_data_usage', { ...subscriberLine(), data_used_gb: pyFloat(17.1) }),
+    usageExceeded,
   ],
   fix: 'transfer',
 };

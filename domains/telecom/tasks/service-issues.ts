@@ -2,43 +2,57 @@
 import type { EnvAssertion } from '../../../src/core/schemas/task.ts';
 import type { IssueFamily } from './family.ts';
 import { agentCall, agentFix, assertion, subscriber, subscriberLine, userCall, userFix } from './issue.ts';
-import type { AtomicIssue, SelectionSet } from './issue.ts';
+import type { AtomicIssue, InitStep, SelectionSet } from './issue.ts';
 import { withToolCallGuidance } from './user-texts.ts';
 
 /** The id of the overdue bill a suspension creates. */
 export const OVERDUE_BILL_ID = 'B1234321';
 
+/** The check that a break took effect: the phone has no service. */
+const noService = (message: string): EnvAssertion =>
+  assertion(userCall('assert_service_status', { expected_status: 'no_service' }), message);
+
 export const airplaneModeOn: AtomicIssue = {
   name: 'airplane_mode_on',
-  init: [userCall('turn_airplane_mode_on')],
+  init: [
+    userCall('turn_airplane_mode_on'),
+    assertion(userCall('assert_airplane_mode_status', { expected_status: true })),
+    noService('Airplane mode is on but service is not broken'),
+  ],
   fix: [userFix('toggle_airplane_mode')],
 };
 
 export const unseatSimCard: AtomicIssue = {
   name: 'unseat_sim_card',
-  init: [userCall('unseat_sim_card')],
+  init: [userCall('unseat_sim_card'), noService('SIM card is unseated but service is not broken')],
   fix: [userFix('reseat_sim_card')],
 };
 
 const lockSimCardPin: AtomicIssue = {
   name: 'lock_sim_card_pin',
-  init: [userCall('lock_sim_card', { mode: 'pin' })],
+  init: [userCall('lock_sim_card', { mode: 'pin' }), noService('SIM card is locked with pin but service is not broken')],
   fix: 'transfer',
 };
 
 const breakApnSettings: AtomicIssue = {
   name: 'break_apn_settings',
-  init: [userCall('break_apn_settings')],
+  init: [userCall('break_apn_settings'), noService('APN settings are broken but service is not broken')],
   fix: [userFix('reset_apn_settings'), userFix('reboot_device')],
 };
 
-const suspendForOverdueBill = (contractEnded: boolean) => [
+const suspendForOverdueBill = (contractEnded: boolean): InitStep[] => [
   agentCall('suspend_line_for_overdue_bill', {
     ...subscriberLine(),
     new_bill_id: OVERDUE_BILL_ID,
     contract_ended: contractEnded,
   }),
   userCall('simulate_network_search'),
+  noService('User is suspended for an overdue bill but service is not broken'),
+  assertion(
+    agentCall('assert_overdue_bill_exists', { customer_id: subscriber.customerId, overdue_bill_id: OVERDUE_BILL_ID }),
+    'Overdue bill does not exist',
+  ),
+  assertion(agentCall('assert_line_status', { ...subscriberLine(), expected_status: 'Suspended' }), 'Line is not suspended'),
 ];
 
 const overdueBillSuspension: AtomicIssue = {

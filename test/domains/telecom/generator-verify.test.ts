@@ -1,4 +1,4 @@
-// Generated tasks played on the telecom environment: init breaks the phone or line, the gold actions fix it.
+// Generated tasks played on the telecom environment: each break takes effect, the gold actions fix it.
 import { describe, expect, it } from 'vitest';
 import { Environment } from '../../../src/core/environment/environment.ts';
 import { composedTelecomTasks, releasedTasks } from '../../../domains/telecom/tasks/generate.ts';
@@ -11,7 +11,7 @@ const { domain, data } = await loaded('telecom');
 const newEnvironment = () => new Environment(domain, data, { now: () => '2026-01-01T00:00:00' });
 
 describe('generated telecom tasks on the telecom environment', () => {
-  // All 3,405 composed tasks take ~10 s (`tau2-edge generate-tasks --domain telecom --verify`); CI plays the
+  // All 3,405 composed tasks take ~12 s (`tau2-edge generate-tasks --domain telecom --verify`); CI plays the
   // evaluated splits and every 20th composed task, withheld ones included.
   it('the base and small splits and a spread of the rest verify', { timeout: 30_000 }, () => {
     const splits = telecomSplits(composed);

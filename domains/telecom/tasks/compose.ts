@@ -1,14 +1,13 @@
 // Composing atomic issues into multi-issue tasks (reference: compose_tasks in
 // src/tau2/domains/telecom/tasks/utils.py).
+import { compareStrings } from '../../../src/core/py/index.ts';
 import type { AtomicIssue, SelectionSet } from './issue.ts';
 
 /** One choice per selection set, `null` where the set contributes nothing. */
 export type Choice = readonly (AtomicIssue | null)[];
 
 export interface ComposedIssue {
-  /** The chosen issues' names, sorted, joined by `|`. */
-  readonly name: string;
-  /** The chosen issues, sorted by name. */
+  /** The chosen issues, sorted by name (the task id lists them in this order). */
   readonly issues: readonly AtomicIssue[];
 }
 
@@ -19,7 +18,7 @@ const choices = (sets: readonly SelectionSet[]): Choice[] =>
     [[]],
   );
 
-const byName = (a: AtomicIssue, b: AtomicIssue): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byName = (a: AtomicIssue, b: AtomicIssue): number => compareStrings(a.name, b.name);
 
 /**
  * The composed tasks of every valid choice. Without a validator, any non-empty choice is valid; with one,
@@ -33,10 +32,5 @@ export const composeIssues = (
     if (isValid && !isValid(choice)) return [];
     const issues = choice.filter((issue): issue is AtomicIssue => issue !== null).sort(byName);
     if (!isValid && issues.length === 0) return [];
-    return [
-      {
-        name: issues.map((i) => i.name).join('|'),
-        issues,
-      },
-    ];
+    return [{ issues }];
   });

@@ -34,8 +34,6 @@ export const composedTelecomTasks = (): GeneratedTask[] => FAMILIES.flatMap(fami
 export const releasedTasks = (composed: readonly GeneratedTask[]): GeneratedTask[] =>
   composed.filter((task) => !isWithheld(task.id));
 
-export const generateTelecomTasks = (): GeneratedTask[] => releasedTasks(composedTelecomTasks());
-
 /** The single-issue tasks (split `small`, `tasks_small.json`), in file order. */
 export const singleIssueTasks = (tasks: readonly GeneratedTask[]): GeneratedTask[] =>
   tasks.filter((task) => parseTaskId(task.id)!.issues.length === 1);

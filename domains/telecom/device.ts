@@ -163,9 +163,10 @@ export const toggleWifi = (device: Device): boolean | null => {
 };
 
 /**
- * The VPN profile a connection uses. The reference assigns one shared class-level object, which `break_vpn`
- * later mutates in place (so in a long-lived Python process a reconnect after any `break_vpn` is "poor");
- * here every connection gets a fresh copy of the default profile.
+ * The VPN profile a connection uses: always the unbroken default here. The reference assigns one shared
+ * class-level object that `break_vpn` degrades in place, so there a reconnect after any `break_vpn` in the
+ * same Python process (the same episode, or an earlier one) gets the "poor" profile. Keeping that would need
+ * state outside both DBs; no gold action reconnects, so the oracle and DB hashes are unaffected.
  */
 const defaultVpnDetails = (): VpnDetails => ({ server_address: '192.168.1.1', protocol: 'OpenVPN', server_performance: 'excellent' });
 

@@ -2,6 +2,7 @@
 // src/tau2/domains/telecom/user_data_model.py). Every model forbids extra keys; field order is the reference's.
 import { z } from 'zod';
 import { PyFloatSchema, PyIntSchema, nullable } from '../../src/core/schemas/py-types.ts';
+import { pyEnum } from '../../src/core/environment/model.ts';
 
 export const SimStatusSchema = z.enum(['active', 'missing', 'locked_pin', 'locked_puk']);
 export type SimStatus = z.infer<typeof SimStatusSchema>;
@@ -13,7 +14,8 @@ export const SignalStrengthSchema = z.enum(['none', 'poor', 'fair', 'good', 'exc
 export type SignalStrength = z.infer<typeof SignalStrengthSchema>;
 export const PerformanceLevelSchema = z.enum(['unknown', 'poor', 'fair', 'good', 'excellent']);
 export const NetworkStatusSchema = z.enum(['connected', 'searching', 'no_service', 'emergency_only']);
-export const APNNamesSchema = z.enum(['internet', 'broken']);
+// A str Enum in the reference: an invalid name is reported as pydantic's `enum` error.
+export const APNNamesSchema = pyEnum(['internet', 'broken']);
 
 export const APNSettingsSchema = z.strictObject({
   apn_name: APNNamesSchema.default('internet'),

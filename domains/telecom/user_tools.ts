@@ -74,6 +74,7 @@ const enumMember = (enumName: string, value: string): PyJsonable => ({
 });
 
 const NETWORK_MODES = NetworkModePreferenceSchema.options;
+const isNetworkMode = (mode: string): boolean => (NETWORK_MODES as readonly string[]).includes(mode);
 
 const optionalStr = (title: string, defaultValue: string | null, description: string) => ({
   anyOf: [{ type: 'string' }, { type: 'null' }],
@@ -149,7 +150,11 @@ export const telecomUserTools = defineToolkit<TelecomUserDB>({
     ),
     check_network_mode_preference: check(
       'Shows the current network mode preference.',
-      ({ device }) => `Network Mode Preference: ${device.network_mode_preference}`,
+      ({ device }) => {
+        const mode: PyValue = device.network_mode_preference;
+        if (typeof mode !== 'string') throw new ToolError(`'${pyTypeName(mode)}' object has no attribute 'value'`);
+        return `Network Mode Preference: ${mode}`;
+      },
     ),
     set_network_mode_preference: {
       type: 'write',
@@ -167,18 +172,14 @@ export const telecomUserTools = defineToolkit<TelecomUserDB>({
         type: 'object',
       },
       run: (db, { mode }) => {
-        if (typeof mode === 'string') {
-          if (!(NETWORK_MODES as readonly string[]).includes(mode)) {
-            return withStatusBar(
-              db,
-              `Failed to set network mode: '${mode}' is not a valid option. Please use one of: ${NETWORK_MODES.join(', ')}`,
-            );
-          }
-        }
-        // A non-str mode is stored as given and searched with (the reference only converts str), then
-        // reading its `.value` fails, after the change.
+        const refused = (shown: string) =>
+          withStatusBar(db, `Failed to set network mode: '${shown}' is not a valid option. Please use one of: ${NETWORK_MODES.join(', ')}`);
+        if (typeof mode === 'string' && !isNetworkMode(mode)) return refused(mode);
+        // Only a str is converted: any other value is stored as given and searched with (4G fallback); None
+        // then reads as a refusal, and anything else fails reading its `.value`, after the change.
         (db.device as { network_mode_preference: PyValue | undefined }).network_mode_preference = mode;
         simulateNetworkSearch(db);
+        if (mode === null) return refused('None');
         if (typeof mode !== 'string') throw new ToolError(`'${pyTypeName(mode)}' object has no attribute 'value'`);
         return withStatusBar(db, `Preferred Network Mode set to: ${mode}`);
       },

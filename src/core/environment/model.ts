@@ -1,11 +1,17 @@
 // Building a DB model inside a tool, with pydantic's validation error text when an argument has the wrong type.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isPyMap, pyRepr, pyTypeName } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { ToolError } from './errors.ts';
 
 /** The pydantic minor version whose documentation URL appears in validation errors. */
 export const PYDANTIC_DOCS_VERSION = '2.12';
+
+/** Marks the issues of `pyEnum` fields, which pydantic reports as `enum` rather than `literal_error`. */
+const PY_ENUM_ISSUE = 'python enum value';
+
+/** A pydantic field typed by a `str` Enum class (as opposed to a `Literal`): same values, its own error type. */
+export const pyEnum = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: PY_ENUM_ISSUE });
 
 const expectedTypes: Record<string, [string, string]> = {
   string: ['string_type', 'Input should be a valid string'],
@@ -39,7 +45,8 @@ const describeIssue = (issue: z.core.$ZodIssue, data: unknown): string => {
     [type, message] = ['missing', 'Field required'];
     shown = valueAt(data, path.slice(0, -1));
   } else if (issue.code === 'invalid_value') {
-    [type, message] = ['literal_error', `Input should be ${literalList(issue.values)}`];
+    const kind = issue.message === PY_ENUM_ISSUE ? 'enum' : 'literal_error';
+    [type, message] = [kind, `Input should be ${literalList(issue.values)}`];
   } else if (issue.code === 'invalid_type') {
     [type, message] = expectedTypes[issue.expected] ?? ['value_error', issue.message];
   } else {

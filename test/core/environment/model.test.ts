@@ -2,7 +2,7 @@
 // whose documentation URL differs only in the version the engine pins).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { constructModel } from '../../../src/core/environment/model.ts';
+import { constructModel, pyEnum } from '../../../src/core/environment/model.ts';
 
 const M = z.strictObject({ a: z.number().default(1) });
 
@@ -13,6 +13,16 @@ describe('constructModel', () => {
         '    For further information visit https://errors.pydantic.dev/2.12/v/extra_forbidden\n' +
         'n\n  Extra inputs are not permitted [type=extra_forbidden, input_value=[1], input_type=list]\n' +
         '    For further information visit https://errors.pydantic.dev/2.12/v/extra_forbidden',
+    );
+  });
+
+  it('a str-Enum field reports type=enum, a Literal field literal_error', () => {
+    const E = z.strictObject({ e: pyEnum(['internet', 'broken']), l: z.enum(['a', 'b']).default('a') });
+    expect(() => constructModel('E', E, { e: 'x', l: 'c' })).toThrow(
+      "2 validation errors for E\ne\n  Input should be 'internet' or 'broken' [type=enum, input_value='x', input_type=str]\n" +
+        '    For further information visit https://errors.pydantic.dev/2.12/v/enum\n' +
+        "l\n  Input should be 'a' or 'b' [type=literal_error, input_value='c', input_type=str]\n" +
+        '    For further information visit https://errors.pydantic.dev/2.12/v/literal_error',
     );
   });
 

@@ -407,13 +407,18 @@ describe('user tool details', () => {
     expect(say(no5g, 'set_network_mode_preference', { mode: '4g_5g_preferred' })).toContain('📶³ Good | 4G');
   });
 
-  it('a non-str network mode is stored, searched with (4G fallback), then fails reading its value', async () => {
+  it('a non-str network mode is stored and searched with (4G fallback); then reading its value fails (None: refused)', async () => {
     const env = await telecomEnv();
     expect(user(env, 'set_network_mode_preference', { mode: 5 })).toMatchObject({
       error: true,
       content: "Error: 'int' object has no attribute 'value'",
     });
     expect(userDb(env).device).toMatchObject({ network_mode_preference: 5, network_technology_connected: '4G' });
+    expect(user(env, 'check_network_mode_preference')).toMatchObject({ error: true, content: "Error: 'int' object has no attribute 'value'" });
+    expect(say(env, 'set_network_mode_preference', { mode: null })).toBe(
+      "Failed to set network mode: 'None' is not a valid option. Please use one of: 4g_5g_preferred, 4g_only, 3g_only, 2g_only\nStatus Bar: 📶³ Good | 4G | 📱 Data Enabled | 🔋 80%",
+    );
+    expect(userDb(env).device.network_mode_preference).toBeNull();
   });
 
   it('set_apn_settings validates the dict as the APNSettings model; a broken APN means no service', async () => {
@@ -421,6 +426,12 @@ describe('user tool details', () => {
     expect(user(env, 'set_apn_settings', { apn_settings: { apn_name: 'internet', colour: 'red' } })).toMatchObject({
       error: true,
       content: expect.stringContaining('1 validation error for APNSettings\ncolour'),
+    });
+    expect(user(env, 'set_apn_settings', { apn_settings: { apn_name: 'x' } })).toMatchObject({
+      error: true,
+      content:
+        "Error: 1 validation error for APNSettings\napn_name\n  Input should be 'internet' or 'broken' [type=enum, input_value='x', input_type=str]\n" +
+        '    For further information visit https://errors.pydantic.dev/2.12/v/enum',
     });
     expect(user(env, 'set_apn_settings', { apn_settings: 'internet' })).toMatchObject({
       error: true,

@@ -1,10 +1,22 @@
 // The simulated phone: network search, mobile data, speed test, MMS capability, status bar and the settings
 // toggles the user tools and the task set-up functions share (reference: TelecomUserTools in
 // src/tau2/domains/telecom/user_tools.py).
-import { pyRound } from '../../src/core/py/index.ts';
+import { isPlainDict, pyRound, pyTypeName } from '../../src/core/py/index.ts';
 import type { PyFloat } from '../../src/core/py/index.ts';
+import { ToolError } from '../../src/core/environment/errors.ts';
 import { APNSettingsSchema } from './user_data_model.ts';
-import type { Device, NetworkTechnology, SignalStrength, SimStatus, TelecomUserDB, VpnDetails } from './user_data_model.ts';
+import type { APNSettings, Device, NetworkTechnology, SignalStrength, SimStatus, TelecomUserDB, VpnDetails } from './user_data_model.ts';
+
+/**
+ * The phone's APN settings, read for `attribute`. `set_apn_settings` stores a non-dict argument as given (the
+ * reference converts only dicts), and from then on every use of the settings fails as Python's attribute
+ * access would, until a dict replaces them.
+ */
+export const apnSettings = (device: Device, attribute: string): APNSettings => {
+  const settings: unknown = device.active_apn_settings;
+  if (!isPlainDict(settings)) throw new ToolError(`'${pyTypeName(settings)}' object has no attribute '${attribute}'`);
+  return settings as APNSettings;
+};
 
 export const simStatus = (device: Device): SimStatus => (device.sim_card_missing ? 'missing' : device.sim_card_status);
 
@@ -31,7 +43,7 @@ export const simulateNetworkSearch = ({ device, surroundings }: TelecomUserDB): 
     noService(device);
   }
   if (device.airplane_mode) noService(device);
-  if (device.active_apn_settings.apn_name === 'broken') noService(device);
+  if (apnSettings(device, 'apn_name').apn_name === 'broken') noService(device);
   if (!surroundings.line_active) noService(device);
 };
 
@@ -73,7 +85,7 @@ export const canSendMms = (db: TelecomUserDB): boolean => {
   if (device.network_technology_connected === '2G') return false;
   // Wi-Fi calling with MMS over Wi-Fi is a device option the carrier does not support.
   if (device.wifi_calling_enabled && device.wifi_calling_mms_over_wifi) return false;
-  if (device.active_apn_settings.mmsc_url === null) return false;
+  if (apnSettings(device, 'mmsc_url').mmsc_url === null) return false;
   const messaging = device.app_statuses.messaging;
   return messaging !== undefined && messaging.permissions.storage && messaging.permissions.sms;
 };
@@ -188,7 +200,7 @@ export const disconnectVpn = (device: Device): boolean => {
 /** Resets the APN first if a reset was scheduled, then restarts network services (a fresh search). */
 export const rebootDevice = (db: TelecomUserDB): string => {
   const lines: string[] = [];
-  if (db.device.active_apn_settings.reset_at_reboot) {
+  if (apnSettings(db.device, 'reset_at_reboot').reset_at_reboot) {
     lines.push('Resetting APN settings...');
     db.device.active_apn_settings = APNSettingsSchema.parse({});
   }

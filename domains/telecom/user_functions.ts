@@ -5,6 +5,7 @@ import type { PyNumber, PyValue } from '../../src/core/py/index.ts';
 import type { EnvFunctionSpec, Param } from '../../src/core/environment/toolkit.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
 import {
+  apnSettings,
   canSendMms,
   connectVpn,
   mobileDataWorking,
@@ -80,13 +81,13 @@ export const telecomUserFunctions: Readonly<Record<string, Fn>> = {
   turn_data_saver_mode_on: turn((db) => toggleDataSaver(db.device), true, 'Data Saver Mode is now ON.'),
   turn_data_saver_mode_off: turn((db) => toggleDataSaver(db.device), false, 'Data Saver Mode is now OFF.'),
   break_apn_settings: fn([], (db) => {
-    db.device.active_apn_settings.apn_name = 'broken';
+    apnSettings(db.device, 'apn_name').apn_name = 'broken';
     simulateNetworkSearch(db);
     ensure(db.device.network_connection_status === 'no_service');
     return 'APN settings broken. Please call reset_apn_settings() to fix.';
   }),
   break_apn_mms_setting: fn([], (db) => {
-    db.device.active_apn_settings.mmsc_url = null;
+    apnSettings(db.device, 'mmsc_url').mmsc_url = null;
     ensure(!canSendMms(db));
     return 'APN MMS setting broken. Please call reset_apn_settings() to fix.';
   }),

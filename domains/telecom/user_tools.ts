@@ -8,6 +8,7 @@ import { constructModel } from '../../src/core/environment/model.ts';
 import { defineToolkit } from '../../src/core/environment/toolkit.ts';
 import type { ToolParameters, ToolSpec } from '../../src/core/environment/toolkit.ts';
 import {
+  apnSettings,
   canSendMms,
   connectVpn,
   disconnectVpn,
@@ -228,7 +229,7 @@ export const telecomUserTools = defineToolkit<TelecomUserDB>({
     check_apn_settings: check(
       "Checks the technical APN settings your phone uses to connect to your carrier's mobile data network. Shows current APN name and MMSC URL for picture messaging.",
       ({ device }) => {
-        const apn = device.active_apn_settings;
+        const apn = apnSettings(device, 'model_copy');
         return `Current APN Name: ${apn.apn_name}\nMMSC URL (for picture messages): ${apn.mmsc_url || 'Not Set'}\n(These are technical settings, usually best left unchanged.)`;
       },
     ),
@@ -237,8 +238,11 @@ export const telecomUserTools = defineToolkit<TelecomUserDB>({
       description: 'Sets the APN settings for the phone.',
       parameters: SET_APN_PARAMETERS,
       run: (db, { apn_settings }) => {
-        // Only a dict is converted; anything else fails where the reference first reads `.apn_name` from it.
-        if (!isPlainDict(apn_settings)) throw new ToolError(`'${pyTypeName(apn_settings)}' object has no attribute 'apn_name'`);
+        if (!isPlainDict(apn_settings)) {
+          // Only a dict is converted: anything else is stored as given, then reading its name fails.
+          (db.device as { active_apn_settings: PyValue | undefined }).active_apn_settings = apn_settings;
+          return apnSettings(db.device, 'apn_name'); // throws: what was stored is not a settings model
+        }
         const settings = constructModel('APNSettings', APNSettingsSchema, apn_settings);
         db.device.active_apn_settings = settings;
         simulateNetworkSearch(db);
@@ -247,7 +251,7 @@ export const telecomUserTools = defineToolkit<TelecomUserDB>({
     },
     reset_apn_settings: action('Resets your APN settings to the default settings.', (db) => {
       // Only scheduled: the defaults come back at the next reboot.
-      db.device.active_apn_settings.reset_at_reboot = true;
+      apnSettings(db.device, 'reset_at_reboot').reset_at_reboot = true;
       simulateNetworkSearch(db);
       return 'APN settings will reset at reboot.';
     }),

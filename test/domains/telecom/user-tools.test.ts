@@ -2,7 +2,7 @@
 // (tests/test_domains/test_telecom/test_user_tools_telecom.py), the verified outputs F45–F70 of the spec's
 // Appendix B, the exact speed-test strings, the tool schemas of Appendix A.3 and the set-up functions tasks use.
 import { describe, expect, it } from 'vitest';
-import { dumpsPy } from '../../../src/core/py/index.ts';
+import { dumpsPy, pyDictHash } from '../../../src/core/py/index.ts';
 import type { PyValue } from '../../../src/core/py/index.ts';
 import type { Environment } from '../../../src/core/environment/environment.ts';
 import { mutateDb } from '../../../src/core/environment/db-state.ts';
@@ -441,6 +441,30 @@ describe('user tool details', () => {
       'APN settings set to: broken\nStatus Bar: 📵 No Signal | 📵 Data Disabled | 🔋 80%',
     );
     expect(say(env, 'check_network_status')).toContain('Cellular Connection: no_service');
+  });
+
+  it('a non-dict APN setting is stored as given and breaks every later use of the APN until a dict replaces it', async () => {
+    // Replies verified against the reference's toolkits, step by step.
+    const env = await telecomEnv();
+    userFunction(env, 'set_user_info', { name: 'John Smith', phone_number: '555-123-2002' });
+    const steps: [string, Record<string, PyValue>, boolean, string][] = [
+      ['set_apn_settings', { apn_settings: 'internet' }, true, "Error: 'str' object has no attribute 'apn_name'"],
+      ['check_status_bar', {}, false, 'Status Bar: 📶³ Good | 5G | 📱 Data Enabled | 🔋 80%'],
+      ['toggle_data', {}, true, "Error: 'str' object has no attribute 'apn_name'"],
+      ['check_apn_settings', {}, true, "Error: 'str' object has no attribute 'model_copy'"],
+      ['reset_apn_settings', {}, true, "Error: 'str' object has no attribute 'reset_at_reboot'"],
+      ['reboot_device', {}, true, "Error: 'str' object has no attribute 'reset_at_reboot'"],
+      ['can_send_mms', {}, false, 'Your messaging app cannot send MMS messages.'],
+      ['toggle_airplane_mode', {}, true, "Error: 'str' object has no attribute 'apn_name'"],
+      ['check_network_status', {}, false, 'Airplane Mode: ON\nSIM Card Status: active\nCellular Connection: no_service\nCellular Signal: none\nCellular Network Type: none\nMobile Data Enabled: No\nData Roaming Enabled: No\nWi-Fi Radio: OFF\nWi-Fi Connected: No'],
+      ['set_apn_settings', { apn_settings: { apn_name: 'internet' } }, false, 'APN settings set to: internet\nStatus Bar: ✈️ Airplane Mode | 🔋 80%'],
+      ['toggle_data', {}, false, 'Mobile Data is now ON.\nStatus Bar: ✈️ Airplane Mode | 🔋 80%'],
+      ['set_apn_settings', { apn_settings: null }, true, "Error: 'NoneType' object has no attribute 'apn_name'"],
+      ['toggle_wifi', {}, false, 'Cannot change Wi-Fi settings while Airplane Mode is ON.\nStatus Bar: ✈️ Airplane Mode | 🔋 80%'],
+      ['set_apn_settings', { apn_settings: [1] }, true, "Error: 'list' object has no attribute 'apn_name'"],
+    ];
+    for (const [name, args, error, content] of steps) expect(user(env, name, args), name).toMatchObject({ error, content });
+    expect(pyDictHash(userDb(env) as never)).toBe('0dc8bce5fd85d637b17e77216259ec6bc5a4ad8e6f5f6e41567c74b4a741aad1');
   });
 
   it('grant_app_permission: a non-str permission fails before the app lookup result is used', async () => {

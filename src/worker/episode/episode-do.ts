@@ -21,10 +21,12 @@ import { writeSimulation } from '../db/simulations.ts';
 /** running → written (in D1) → finished (the run knows); or cancelled. */
 export type EpisodePhase = 'running' | 'written' | 'finished' | 'cancelled';
 
+/** Where an episode stands (plain values: an RPC result cannot carry PyFloats). */
 export interface EpisodeSnapshot {
   readonly phase: EpisodePhase | null;
   readonly attempt: number;
-  readonly state: EpisodeState | null;
+  readonly stepCount: number | null;
+  readonly done: boolean | null;
 }
 
 const GATE_WAIT_MS = 250;
@@ -53,7 +55,13 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   async snapshot(): Promise<EpisodeSnapshot> {
-    return { phase: (await this.phase()) ?? null, attempt: (await this.ctx.storage.get<number>('attempt')) ?? 0, state: await this.state() };
+    const state = await this.state();
+    return {
+      phase: (await this.phase()) ?? null,
+      attempt: (await this.ctx.storage.get<number>('attempt')) ?? 0,
+      stepCount: state?.step_count ?? null,
+      done: state?.done ?? null,
+    };
   }
 
   override async alarm(): Promise<void> {

@@ -1,0 +1,107 @@
+// The API's contract at its edges: validation (400 naming the field and the reason), unknown ids (404),
+// bearer authentication, listing and Idempotency-Key.
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { ApiErrorSchema, RunListSchema } from '../../src/core/schemas/api.ts';
+import { call, pyBody, startRun } from './support/api.ts';
+import { scriptedRun } from './support/script.ts';
+
+const errorOf = async (response: Response) => ApiErrorSchema.parse(await response.json()).error;
+
+const rejects = async (body: unknown, path: string, reason: RegExp) => {
+  const response = await call('/v1/runs', { body });
+  expect(response.status).toBe(400);
+  const error = await errorOf(response);
+  expect(error.code).toBe('invalid_request');
+  expect(error.issues?.map((i) => i.path)).toContain(path);
+  expect(error.message).toMatch(new RegExp(`${path}: ${reason.source}`));
+};
+
+describe('POST /v1/runs validation', () => {
+  it('a missing domain → 400 naming `domain`', () => rejects({ num_trials: 1 }, 'domain', /Invalid input/));
+  it('num_trials 0 → 400 naming `num_trials` and the bound', () => rejects(scriptedRun({ num_trials: 0 }), 'num_trials', /Too small/));
+  it('an unknown agent kind → 400 naming `agent`', () => rejects({ ...scriptedRun(), agent: 'llm_agent_x' }, 'agent', /Invalid option/));
+  it('a solo agent with a user simulator → 400 naming `user`', () =>
+    rejects(scriptedRun({ agent: 'llm_agent_solo' }), 'user', /llm_agent_solo runs with dummy_user/));
+  it('an unknown domain → 400 naming `domain`', () => rejects(scriptedRun({ domain: 'nowhere' }), 'domain', /Unknown domain nowhere/));
+  it('an unknown task id → 400 naming `task_ids`', () => rejects(scriptedRun({ task_ids: ['no_such_task'] }), 'task_ids', /Not all tasks were found for task set mock: missing no_such_task/));
+  it('an unknown split → 400 naming `task_split_name`', () =>
+    rejects(scriptedRun({ task_split_name: 'nope' }), 'task_split_name', /Invalid task split name: nope/));
+
+  it('a body that is not JSON → 400 invalid_request', async () => {
+    const response = await call('/v1/runs', { body: '{"domain": ' });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toMatch(/^Body is not valid JSON/);
+  });
+
+  it('a bad list query → 400 naming `limit`', async () => {
+    const response = await call('/v1/runs?limit=0');
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).issues?.[0]?.path).toBe('limit');
+  });
+});
+
+describe('unknown ids', () => {
+  for (const [method, path] of [
+    ['GET', '/v1/runs/nope'],
+    ['GET', '/v1/runs/nope/results'],
+    ['GET', '/v1/runs/nope/events'],
+    ['POST', '/v1/runs/nope/cancel'],
+    ['POST', '/v1/runs/nope/rerun-infra-errors'],
+    ['GET', '/v1/simulations/nope'],
+    ['GET', '/v1/schedules/nope'],
+    ['DELETE', '/v1/schedules/nope'],
+  ] as const) {
+    it(`${method} ${path} → 404 not_found`, async () => {
+      const response = await call(path, { method });
+      expect(response.status).toBe(404);
+      expect((await errorOf(response)).code).toBe('not_found');
+    });
+  }
+});
+
+describe('authentication', () => {
+  it('a request without a key → 401 unauthorized', async () => {
+    const response = await call('/v1/runs', { anonymous: true });
+    expect(response.status).toBe(401);
+    expect((await errorOf(response)).code).toBe('unauthorized');
+  });
+
+  it('a wrong key → 401, and nothing is launched', async () => {
+    const before = await env.DB.prepare('SELECT count(*) AS n FROM runs').first<{ n: number }>();
+    const response = await call('/v1/runs', { anonymous: true, body: scriptedRun(), headers: { authorization: 'Bearer wrong' } });
+    expect(response.status).toBe(401);
+    const after = await env.DB.prepare('SELECT count(*) AS n FROM runs').first<{ n: number }>();
+    expect(after?.n).toBe(before?.n);
+  });
+});
+
+describe('launching', () => {
+  it('answers 202 with the run id and its Location; the run is listed', async () => {
+    const response = await call('/v1/runs', { body: scriptedRun({ task_ids: ['create_task_1'] }) });
+    expect(response.status).toBe(202);
+    const created = (await response.json()) as { run_id: string; status: string };
+    expect(created.status).toBe('running');
+    expect(response.headers.get('location')).toBe(`/v1/runs/${created.run_id}`);
+    const list = RunListSchema.parse(await pyBody(await call('/v1/runs?limit=200')));
+    expect(list.runs.map((r) => r.id)).toContain(created.run_id);
+  });
+
+  it('the same Idempotency-Key and body → the same run, launched once', async () => {
+    const headers = { 'Idempotency-Key': 'same-key-1' };
+    const body = scriptedRun({ task_ids: ['create_task_1'] });
+    const first = await startRun(body, headers);
+    const second = await startRun(body, headers);
+    expect(second).toBe(first);
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM runs WHERE idempotency_key = 'same-key-1'").first<{ n: number }>();
+    expect(rows?.n).toBe(1);
+  });
+
+  it('the same Idempotency-Key with another body → 422 idempotency_key_reused', async () => {
+    const headers = { 'Idempotency-Key': 'same-key-2' };
+    await startRun(scriptedRun({ task_ids: ['create_task_1'] }), headers);
+    const response = await call('/v1/runs', { body: scriptedRun({ task_ids: ['update_task_1'] }), headers });
+    expect(response.status).toBe(422);
+    expect((await errorOf(response)).code).toBe('idempotency_key_reused');
+  });
+});

@@ -1,0 +1,64 @@
+// The per-provider cap: at most `cap` leases at once over all runs; a released or expired lease frees a slot.
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { LEASE_TTL_MS, ProviderGateDO } from '../../src/worker/runs/provider-gate.ts';
+import { getRun, startRun } from './support/api.ts';
+import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
+
+describe('ProviderGateDO', () => {
+  it('grants at most `cap` holders, renews a holder, and frees a slot on release', async () => {
+    const gate = env.PROVIDER_GATE.getByName('gate-test-1');
+    expect(await gate.acquire('a', 2)).toBe(true);
+    expect(await gate.acquire('b', 2)).toBe(true);
+    expect(await gate.acquire('c', 2)).toBe(false);
+    expect(await gate.acquire('a', 2)).toBe(true);
+    await gate.release('a');
+    expect(await gate.acquire('c', 2)).toBe(true);
+    expect(await gate.inFlight()).toBe(2);
+  });
+
+  it('frees the slot of a lease whose holder never released it', async () => {
+    const gate = env.PROVIDER_GATE.getByName('gate-test-2');
+    expect(await gate.acquire('lost', 1)).toBe(true);
+    expect(await gate.acquire('next', 1)).toBe(false);
+    await runInDurableObject(gate, (_instance: ProviderGateDO, state) => {
+      state.storage.sql.exec('UPDATE leases SET expires_at = ?', Date.now() - LEASE_TTL_MS);
+    });
+    expect(await gate.acquire('next', 1)).toBe(true);
+  });
+});
+
+describe('concurrency', () => {
+  it("never runs more episodes of a run at once than its max_concurrency", async () => {
+    const runId = await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.slowAgent, max_concurrency: 2 }));
+    let run = await getRun(runId);
+    let peak = 0;
+    while (run.status === 'running') {
+      peak = Math.max(peak, run.counts.running);
+      expect(run.counts.running).toBeLessThanOrEqual(2);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      run = await getRun(runId);
+    }
+    expect(peak).toBe(2);
+    expect(run.counts.done).toBe(10);
+  });
+
+  it('shares the provider cap (4 in the tests) among all runs', async () => {
+    const gate = env.PROVIDER_GATE.getByName(new URL(env.OPENAI_BASE_URL).host);
+    const body = scriptedRun({ llm_agent: SCRIPT_MODELS.slowAgent, max_concurrency: 4 });
+    const runIds = await Promise.all([startRun(body), startRun(body)]);
+    let peakLeases = 0;
+    let peakRunning = 0;
+    for (;;) {
+      const runs = await Promise.all(runIds.map(getRun));
+      peakLeases = Math.max(peakLeases, await gate.inFlight());
+      peakRunning = Math.max(peakRunning, runs[0]!.counts.running + runs[1]!.counts.running);
+      if (runs.every((r) => r.status !== 'running')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(peakRunning).toBeGreaterThan(4);
+    expect(peakLeases).toBeLessThanOrEqual(4);
+    expect(peakLeases).toBeGreaterThan(0);
+  });
+});

@@ -222,6 +222,17 @@ describe('agent tool details', () => {
     expect(content(agent(env, 'refuel_data', { customer_id: 'C1001', line_id: 'L1002', gb_amount: 0 }))).toBe(
       'Error: Refuel amount must be positive',
     );
+    expect(content(agent(env, 'refuel_data', { customer_id: 'C1001', line_id: 'L1002', gb_amount: false }))).toBe(
+      'Error: Refuel amount must be positive',
+    );
+    expect(content(agent(env, 'refuel_data', { customer_id: 'C1001', line_id: 'L1002', gb_amount: null }))).toBe(
+      "Error: '<=' not supported between instances of 'NoneType' and 'int'",
+    );
+    expect(json(agent(env, 'refuel_data', { customer_id: 'C1001', line_id: 'L1002', gb_amount: true }))).toEqual({
+      message: 'Successfully added True GB of data for line L1002 for $2.00',
+      new_data_refueling_gb: '1.0',
+      charge: '2.0',
+    });
     expect(content(agent(env, 'get_bills_for_customer', { customer_id: 'C1001', limit: pyFloat(1) }))).toBe(
       'Error: slice indices must be integers or None or have an __index__ method',
     );

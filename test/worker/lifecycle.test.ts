@@ -39,6 +39,13 @@ describe('cancel', () => {
   });
 });
 
+describe('provider failures', () => {
+  it('429 and 5xx answers are retried with backoff; the simulation is scored as usual', async () => {
+    const run = await waitForRun(await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.flakyAgent, task_ids: ['create_task_1'] })));
+    expect(run.counts).toMatchObject({ done: 1, passed: 1, infra_error: 0 });
+  });
+});
+
 describe('infrastructure errors', () => {
   const body = scriptedRun({ llm_agent: SCRIPT_MODELS.brokenAgent, task_ids: ['create_task_1', 'update_task_1'], max_retries: 1, retry_delay: 0 });
 

@@ -23,7 +23,7 @@ export const assetsDataSource = (assets: Fetcher): DataSource => ({
 const cache = new Map<string, Promise<LoadedDomain>>();
 
 /** The domain with its data; throws for an unknown domain name. */
-export const loadDomain = (assets: Fetcher, name: string): Promise<LoadedDomain> => {
+export const loadDomain = async (assets: Fetcher, name: string): Promise<LoadedDomain> => {
   let loaded = cache.get(name);
   if (!loaded) {
     const domain = getDomain(name);

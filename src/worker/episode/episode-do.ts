@@ -8,6 +8,7 @@ import type { PyInput } from '../../core/py/index.ts';
 import { EpisodeStateSchema } from '../../core/schemas/episode.ts';
 import type { EpisodeState } from '../../core/schemas/episode.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
+import type { DomainData } from '../../core/environment/domain.ts';
 import { initializeEpisode } from '../../core/orchestrator/initialize.ts';
 import { step } from '../../core/orchestrator/step.ts';
 import { completeEpisode, infrastructureErrorRun } from '../../core/runner/simulation.ts';
@@ -104,7 +105,7 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   /** The reference's whole-simulation retry: start over with the same seed, or record an infrastructure error. */
-  private async failAttempt(launch: EpisodeLaunch, error: unknown, data: Parameters<typeof episodeSpec>[1]): Promise<void> {
+  private async failAttempt(launch: EpisodeLaunch, error: unknown, data: DomainData): Promise<void> {
     const attempt = (await this.ctx.storage.get<number>('attempt')) ?? 1;
     console.warn(`episode ${episodeKey(launch.run_id, launch)} attempt ${attempt} failed: ${error instanceof Error ? error.message : String(error)}`);
     if (attempt <= launch.config.max_retries) {

@@ -94,7 +94,15 @@ export class RunDO extends DurableObject<Env> {
       .toArray();
     for (const row of next) this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'running' WHERE key = ?`, row.key);
     await Promise.all(
-      next.map((row) => this.env.EPISODE.getByName(row.key).start(encodeLaunch({ run_id: runId, config, task_id: row.task_id, trial: row.trial }))),
+      next.map(async (row) => {
+        try {
+          await this.env.EPISODE.getByName(row.key).start(encodeLaunch({ run_id: runId, config, task_id: row.task_id, trial: row.trial }));
+        } catch (error) {
+          // Back to pending, so the next fill (the caller's retry) starts it.
+          this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'pending' WHERE key = ? AND status = 'running'`, row.key);
+          throw error;
+        }
+      }),
     );
   }
 

@@ -32,6 +32,9 @@ const userReply = (messages: readonly WireMessage[]): FakeReply =>
     ? text('Thanks! ###STOP###')
     : text('Hi, please create a task called Important Meeting for user_1.');
 
+/** Request bodies the flaky agent has already refused once. */
+const refusedOnce = new Set<string>();
+
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const reply = async (request: CapturedRequest): Promise<FakeReply> => {
@@ -45,6 +48,12 @@ const reply = async (request: CapturedRequest): Promise<FakeReply> => {
       return agentReply(messages);
     case SCRIPT_MODELS.user:
       return userReply(messages);
+    case SCRIPT_MODELS.flakyAgent:
+      if (!refusedOnce.has(request.bodyText)) {
+        refusedOnce.add(request.bodyText);
+        return httpError(request.bodyText.length % 2 === 0 ? 429 : 503, 'scripted: try again');
+      }
+      return agentReply(messages);
     case SCRIPT_MODELS.brokenAgent:
       return httpError(400, 'scripted: this model always fails');
     default:

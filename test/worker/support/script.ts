@@ -6,6 +6,8 @@ export const SCRIPT_MODELS = {
   /** The same agent, answering after 400 ms: keeps episodes running long enough to cancel or evict. */
   slowAgent: 'script-agent-slow',
   user: 'script-user',
+  /** Refuses each request once (429 or 503), then answers as the agent: the client's retries absorb it. */
+  flakyAgent: 'script-agent-flaky',
   /** Always answers HTTP 400, so every attempt fails and the episode ends as an infrastructure error. */
   brokenAgent: 'script-agent-broken',
 } as const;

@@ -1,0 +1,32 @@
+// Reference data in the Worker: read from the static assets, parsed once per isolate, never served to callers.
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { loadDomain } from '../../src/worker/data/domains.ts';
+import { call } from './support/api.ts';
+import { domains } from '../../domains/registry.ts';
+
+describe('domain data', () => {
+  it('is loaded from the assets once and shared by every later use in the isolate', async () => {
+    const first = await loadDomain(env.ASSETS, 'mock');
+    const second = await loadDomain(env.ASSETS, 'mock');
+    expect(second).toBe(first);
+    expect(second.data.tasks.map((t) => t.id)).toContain('create_task_1');
+    expect(second.guidelines.plain.length).toBeGreaterThan(0);
+  });
+
+  it('every registered domain loads from the assets', async () => {
+    for (const name of Object.keys(domains)) {
+      const { data } = await loadDomain(env.ASSETS, name);
+      expect(data.tasks.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  it('an unknown domain is refused', async () => {
+    await expect(loadDomain(env.ASSETS, 'nowhere')).rejects.toThrow(/Unknown domain: nowhere/);
+  });
+
+  it('is not served over HTTP', async () => {
+    const response = await call('/domains/mock/db.json');
+    expect(response.status).toBe(404);
+  });
+});

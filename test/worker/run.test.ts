@@ -78,6 +78,12 @@ describe('a mock-domain run through the API', () => {
     const statuses = stream.filter((e) => e.event === 'status').map((e) => RunStatusEventSchema.parse(e.data).status);
     expect(statuses).toEqual(['running', 'completed']);
 
+    // A reconnect with Last-Event-ID gets only what followed that event.
+    const ids = stream.filter((e) => e.event === 'simulation').map((e) => e.id!);
+    const resumed = await readEvents(await call(`/v1/runs/${runId}/events`, { headers: { 'last-event-id': ids[4]! } }));
+    expect(resumed.filter((e) => e.event === 'simulation').map((e) => e.id)).toEqual(ids.slice(5));
+    expect(resumed.filter((e) => e.event === 'status').map((e) => RunStatusEventSchema.parse(e.data).status)).toEqual(['completed']);
+
     const first = results.simulations[0]!;
     const simulation = SimulationRunSchema.parse(await pyBody(await call(`/v1/simulations/${first.id}`)));
     expect(simulation).toEqual(first);

@@ -13,7 +13,7 @@ import { ApiError, invalidRequest, notFound, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
 
-export const requireRun = async (env: Env, id: string): Promise<RunRow> => {
+const requireRun = async (env: Env, id: string): Promise<RunRow> => {
   const row = await findRun(env.DB, id);
   if (!row) throw notFound('Run', id);
   return row;

@@ -1,7 +1,7 @@
 // Telecom agent-side DB model: plans, customers, lines, bills, devices (reference:
 // src/tau2/domains/telecom/data_model.py). Every model forbids extra keys; field order is the reference's.
 import { z } from 'zod';
-import { PyFloatSchema, nullable } from '../../src/core/schemas/py-types.ts';
+import { PyBoolSchema, PyFloatSchema, nullable } from '../../src/core/schemas/py-types.ts';
 import { DateSchema, DateTimeSchema } from './dates.ts';
 
 export const AddressSchema = z.strictObject({
@@ -25,8 +25,8 @@ export const DeviceSchema = z.strictObject({
   device_type: z.enum(['phone', 'router', 'tablet', 'watch', 'other']),
   model: z.string(),
   imei: nullable(z.string()),
-  is_esim_capable: z.boolean(),
-  activated: z.boolean().default(false),
+  is_esim_capable: PyBoolSchema,
+  activated: PyBoolSchema.default(false),
   activation_date: nullable(DateTimeSchema),
   last_esim_transfer_date: nullable(DateTimeSchema),
 });
@@ -42,7 +42,7 @@ export const LineSchema = z.strictObject({
   device_id: nullable(z.string()),
   data_used_gb: PyFloatSchema.prefault(0),
   data_refueling_gb: PyFloatSchema.prefault(0),
-  roaming_enabled: z.boolean().default(false),
+  roaming_enabled: PyBoolSchema.default(false),
   contract_end_date: nullable(DateSchema),
   last_plan_change_date: nullable(DateSchema),
   last_sim_replacement_date: nullable(DateSchema),

@@ -1,7 +1,7 @@
 // Telecom user-side DB: the user's phone and physical surroundings (reference:
 // src/tau2/domains/telecom/user_data_model.py). Every model forbids extra keys; field order is the reference's.
 import { z } from 'zod';
-import { PyFloatSchema, PyIntSchema, nullable } from '../../src/core/schemas/py-types.ts';
+import { PyBoolSchema, PyFloatSchema, PyIntSchema, nullable } from '../../src/core/schemas/py-types.ts';
 import { pyEnum } from '../../src/core/environment/model.ts';
 
 export const SimStatusSchema = z.enum(['active', 'missing', 'locked_pin', 'locked_puk']);
@@ -19,7 +19,7 @@ export const APNNamesSchema = pyEnum(['internet', 'broken']);
 
 export const APNSettingsSchema = z.strictObject({
   apn_name: APNNamesSchema.default('internet'),
-  reset_at_reboot: z.boolean().default(false),
+  reset_at_reboot: PyBoolSchema.default(false),
   mms_apn: z.string().nullable().default('mms'),
   mmsc_url: z.string().nullable().default('http://mms.carrier.com/mms/wapenc'),
   mms_proxy: nullable(z.string()),
@@ -35,10 +35,10 @@ export const VpnDetailsSchema = z.strictObject({
 export type VpnDetails = z.infer<typeof VpnDetailsSchema>;
 
 export const AppPermissionsSchema = z.strictObject({
-  sms: z.boolean().default(false),
-  storage: z.boolean().default(false),
-  phone: z.boolean().default(false),
-  network: z.boolean().default(false),
+  sms: PyBoolSchema.default(false),
+  storage: PyBoolSchema.default(false),
+  phone: PyBoolSchema.default(false),
+  network: PyBoolSchema.default(false),
 });
 export type AppPermissions = z.infer<typeof AppPermissionsSchema>;
 
@@ -49,25 +49,25 @@ export const AppStatusSchema = z.strictObject({
 
 export const MockPhoneAttributesSchema = z.strictObject({
   sim_card_status: SimStatusSchema.default('active'),
-  sim_card_missing: z.boolean().default(false),
-  airplane_mode: z.boolean().default(false),
+  sim_card_missing: PyBoolSchema.default(false),
+  airplane_mode: PyBoolSchema.default(false),
   network_signal_strength: SignalStrengthSchema.default('good'),
   network_technology_connected: NetworkTechnologySchema.default('5G'),
   network_connection_status: NetworkStatusSchema.default('connected'),
   battery_level: PyIntSchema.prefault(80),
-  data_enabled: z.boolean().default(true),
-  roaming_enabled: z.boolean().default(false),
+  data_enabled: PyBoolSchema.default(true),
+  roaming_enabled: PyBoolSchema.default(false),
   network_mode_preference: NetworkModePreferenceSchema.default('4g_5g_preferred'),
   active_apn_settings: APNSettingsSchema.prefault({}),
-  wifi_enabled: z.boolean().default(false),
-  wifi_connected: z.boolean().default(false),
+  wifi_enabled: PyBoolSchema.default(false),
+  wifi_connected: PyBoolSchema.default(false),
   wifi_ssid: nullable(z.string()),
   wifi_signal_strength: SignalStrengthSchema.default('none'),
-  wifi_calling_enabled: z.boolean().default(false),
-  wifi_calling_mms_over_wifi: z.boolean().default(false),
-  data_saver_mode: z.boolean().default(false),
-  vpn_enabled_setting: z.boolean().default(false),
-  vpn_connected: z.boolean().default(false),
+  wifi_calling_enabled: PyBoolSchema.default(false),
+  wifi_calling_mms_over_wifi: PyBoolSchema.default(false),
+  data_saver_mode: PyBoolSchema.default(false),
+  vpn_enabled_setting: PyBoolSchema.default(false),
+  vpn_connected: PyBoolSchema.default(false),
   vpn_details: nullable(VpnDetailsSchema),
   app_statuses: z.record(z.string(), AppStatusSchema).prefault({
     messaging: { app_name: 'messaging', permissions: { sms: true, storage: true, phone: true } },
@@ -79,19 +79,19 @@ export type Device = z.infer<typeof MockPhoneAttributesSchema>;
 export const PaymentRequestSchema = z.strictObject({
   bill_id: z.string(),
   amount_due: PyFloatSchema,
-  paid: z.boolean().default(false),
+  paid: PyBoolSchema.default(false),
 });
 
 export const UserSurroundingsSchema = z.strictObject({
   name: nullable(z.string()),
   phone_number: nullable(z.string()),
-  is_abroad: z.boolean().default(false),
-  roaming_allowed: z.boolean().default(false),
+  is_abroad: PyBoolSchema.default(false),
+  roaming_allowed: PyBoolSchema.default(false),
   signal_strength: z
     .partialRecord(NetworkTechnologySchema, SignalStrengthSchema)
     .prefault({ '2G': 'poor', '3G': 'fair', '4G': 'good', '5G': 'excellent' }),
-  mobile_data_usage_exceeded: z.boolean().default(false),
-  line_active: z.boolean().default(true),
+  mobile_data_usage_exceeded: PyBoolSchema.default(false),
+  line_active: PyBoolSchema.default(true),
   payment_request: nullable(PaymentRequestSchema),
 });
 export type Surroundings = z.infer<typeof UserSurroundingsSchema>;

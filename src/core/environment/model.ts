@@ -41,9 +41,12 @@ const describeIssue = (issue: z.core.$ZodIssue, data: unknown): string => {
   let type: string;
   let message: string;
   let shown: unknown = input;
+  const pydanticType = issue.code === 'custom' ? (issue.params as { pydanticType?: unknown } | undefined)?.pydanticType : undefined;
   if (input === undefined) {
     [type, message] = ['missing', 'Field required'];
     shown = valueAt(data, path.slice(0, -1));
+  } else if (typeof pydanticType === 'string') {
+    [type, message] = [pydanticType, issue.message];
   } else if (issue.code === 'invalid_value') {
     const kind = issue.message === PY_ENUM_ISSUE ? 'enum' : 'literal_error';
     [type, message] = [kind, `Input should be ${literalList(issue.values)}`];

@@ -3,17 +3,79 @@ import { z } from 'zod';
 import { PyFloat, isPlainDict, isPyFloat, pyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 
-/** A pydantic `float` field: accepts ints and floats, always yields a PyFloat. */
-export const PyFloatSchema = z.custom<PyFloat | number>(
-  (v) => isPyFloat(v) || (typeof v === 'number' && Number.isFinite(v)),
-  { message: 'Input should be a valid number' },
-).transform((v): PyFloat => (isPyFloat(v) ? v : pyFloat(v)));
+/**
+ * Reports a value a pydantic field rejects, with pydantic's error type and message (rendered by
+ * `constructModel`, environment/model.ts).
+ */
+const rejectAs = (ctx: z.core.$RefinementCtx, pydanticType: string, message: string): never => {
+  ctx.addIssue({ code: 'custom', message, params: { pydanticType } });
+  return z.NEVER;
+};
 
-/** A pydantic `int` field: accepts integral numbers (and integral floats, as pydantic's lax mode does). */
-export const PyIntSchema = z.custom<PyFloat | number>(
-  (v) => (isPyFloat(v) ? Number.isInteger(v.value) : typeof v === 'number' && Number.isInteger(v)),
-  { message: 'Input should be a valid integer' },
-).transform((v): number => (isPyFloat(v) ? v.value : v));
+const INT_TEXT = /^[+-]?\d+(?:_\d+)*(?:\.0+)?$/;
+const FLOAT_TEXT = /^[+-]?(?:(?:\d+(?:_\d+)*)?\.?\d+(?:_\d+)*|\d+(?:_\d+)*\.)(?:[eE][+-]?\d+)?$/;
+const FLOAT_WORDS: Readonly<Record<string, number>> = { inf: Infinity, infinity: Infinity, nan: NaN };
+
+/** `float(text)` as pydantic parses a str for a float field; `undefined` when it cannot. */
+const parseFloatText = (text: string): number | undefined => {
+  const t = text.trim();
+  if (FLOAT_TEXT.test(t)) return Number(t.replaceAll('_', ''));
+  const sign = t.startsWith('-') ? -1 : 1;
+  const word = t.replace(/^[+-]/, '').toLowerCase();
+  return Object.hasOwn(FLOAT_WORDS, word) ? sign * FLOAT_WORDS[word]! : undefined;
+};
+
+/** A pydantic `float` field (lax mode): ints, bools and numeric str become a PyFloat. */
+export const PyFloatSchema = z.custom<PyFloat | number>(() => true).transform((v: unknown, ctx): PyFloat => {
+  if (isPyFloat(v)) return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return pyFloat(Number(v));
+  if (typeof v === 'string') {
+    const n = parseFloatText(v);
+    return n === undefined ? rejectAs(ctx, 'float_parsing', 'Input should be a valid number, unable to parse string as a number') : pyFloat(n);
+  }
+  return rejectAs(ctx, 'float_type', 'Input should be a valid number');
+});
+
+/** A pydantic `int` field (lax mode): integral floats, bools and integer str become an int. */
+export const PyIntSchema = z.custom<PyFloat | number>(() => true).transform((v: unknown, ctx): number => {
+  if (typeof v === 'boolean') return Number(v);
+  if (typeof v === 'number' || isPyFloat(v)) {
+    const n = isPyFloat(v) ? v.value : v;
+    if (!Number.isFinite(n)) return rejectAs(ctx, 'finite_number', 'Input should be a finite number');
+    if (!Number.isInteger(n)) return rejectAs(ctx, 'int_from_float', 'Input should be a valid integer, got a number with a fractional part');
+    return n === 0 ? 0 : n;
+  }
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (!INT_TEXT.test(t)) return rejectAs(ctx, 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer');
+    const n = Number.parseInt(t.replaceAll('_', ''), 10);
+    return n === 0 ? 0 : n;
+  }
+  return rejectAs(ctx, 'int_type', 'Input should be a valid integer');
+});
+
+const BOOL_WORDS: Readonly<Record<string, boolean>> = {
+  '0': false, off: false, f: false, false: false, n: false, no: false,
+  '1': true, on: true, t: true, true: true, y: true, yes: true,
+};
+
+/** A pydantic `bool` field (lax mode): 0/1 and the usual yes/no words (any case) are accepted. */
+export const PyBoolSchema = z.custom<boolean>(() => true).transform((v: unknown, ctx): boolean => {
+  if (typeof v === 'boolean') return v;
+  const n = isPyFloat(v) ? v.value : v;
+  if (typeof n === 'number') {
+    if (n === 0 || n === 1) return n === 1;
+    return Number.isInteger(n)
+      ? rejectAs(ctx, 'bool_parsing', 'Input should be a valid boolean, unable to interpret input')
+      : rejectAs(ctx, 'bool_type', 'Input should be a valid boolean');
+  }
+  if (typeof v === 'string') {
+    const word = v.toLowerCase();
+    if (Object.hasOwn(BOOL_WORDS, word)) return BOOL_WORDS[word]!;
+    return rejectAs(ctx, 'bool_parsing', 'Input should be a valid boolean, unable to interpret input');
+  }
+  return rejectAs(ctx, 'bool_type', 'Input should be a valid boolean');
+});
 
 /** Any JSON-compatible Python value, passed through unchanged (number kinds preserved). */
 export const PyValueSchema = z.custom<PyValue>(() => true);

@@ -433,6 +433,11 @@ describe('user tool details', () => {
         "Error: 1 validation error for APNSettings\napn_name\n  Input should be 'internet' or 'broken' [type=enum, input_value='x', input_type=str]\n" +
         '    For further information visit https://errors.pydantic.dev/2.12/v/enum',
     });
+    // pydantic's lax mode: "8080" is an int, "false" a bool
+    expect(say(env, 'set_apn_settings', { apn_settings: { apn_name: 'internet', mms_port: '8080', reset_at_reboot: 'false' } })).toContain(
+      'APN settings set to: internet',
+    );
+    expect(userDb(env).device.active_apn_settings).toMatchObject({ mms_port: 8080, reset_at_reboot: false });
     expect(user(env, 'set_apn_settings', { apn_settings: 'internet' })).toMatchObject({
       error: true,
       content: "Error: 'str' object has no attribute 'apn_name'",

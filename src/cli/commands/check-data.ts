@@ -39,9 +39,15 @@ export const checkDataCommand = async (argv: string[], out: (text: string) => vo
   const failed = checks.filter((c) => !c.ok).length;
   const known = checks.filter((c) => c.ok && c.knownIssue !== null);
   for (const c of known) out(`KNOWN ${c.taskId}: reference task cannot score 1.0 — ${c.knownIssue}`);
+  const goldFailing = checks.filter((c) => c.ok && c.goldErrorReason !== null);
+  for (const c of goldFailing) {
+    out(`KNOWN ${c.taskId}: gold actions fail in the reference too [${c.goldErrors.join(' | ')}] — ${c.goldErrorReason}`);
+  }
   out(
     `check-data ${values.domain}: ${checks.length - failed} / ${checks.length} tasks ok` +
-      ` (${known.length} known reference issues), ${failed} failed, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      ` (${known.length} known reference issues` +
+      `${goldFailing.length > 0 ? `, ${goldFailing.length} with gold actions failing in the reference too` : ''}),` +
+      ` ${failed} failed, ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   return failed === 0 ? 0 : 1;
 };

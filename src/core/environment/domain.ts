@@ -18,6 +18,12 @@ export interface DomainData<Db = unknown, UserDb = unknown> {
   readonly splits: TaskSplits | null;
 }
 
+/** The failures a task's gold actions are known to produce, in order as `tool_name: message`, and why. */
+export interface GoldActionErrors {
+  readonly errors: readonly string[];
+  readonly reason: string;
+}
+
 /** Both DBs of an environment as drafts, for domains whose state must be kept in sync across them. */
 export interface SyncDrafts<Db, UserDb> {
   readonly db: Db;
@@ -31,6 +37,8 @@ export interface Domain<Db = unknown, UserDb = unknown> {
   readonly supportsSolo: boolean;
   /** Reference tasks that cannot score 1.0 even when played perfectly, with the reason. */
   readonly knownIssues?: Readonly<Record<string, string>>;
+  /** Reference tasks whose gold actions raise in the reference too (the gold DB skips them), by task id. */
+  readonly goldActionErrors?: Readonly<Record<string, GoldActionErrors>>;
   /** The DB model's validation (pydantic `model_validate`), used after an `initialization_data` update. */
   readonly parseDb: (value: unknown) => Db;
   readonly parseUserDb: ((value: unknown) => UserDb) | null;

@@ -2,7 +2,7 @@
 // (tasks the reference itself cannot solve are listed per domain with the reason, and must still fail).
 import type { Task } from '../schemas/task.ts';
 import type { SimulationRun } from '../schemas/simulation.ts';
-import type { AnyDomain, DomainData } from '../environment/domain.ts';
+import type { AnyDomain, DomainData, GoldActionErrors } from '../environment/domain.ts';
 import type { UserGuidelines } from '../user/user-simulator.ts';
 import type { Clock } from '../orchestrator/clock.ts';
 import type { AgentKind } from '../schemas/episode.ts';
@@ -15,6 +15,10 @@ export interface TaskCheck {
   readonly ok: boolean;
   /** Why the reference task cannot score 1.0, when it is a known broken task. */
   readonly knownIssue: string | null;
+  /** The gold actions that failed, as `tool_name: message`, in order. */
+  readonly goldErrors: readonly string[];
+  /** Why gold actions of this task fail in the reference too, when it is listed as such. */
+  readonly goldErrorReason: string | null;
   readonly problems: readonly string[];
   readonly simulation: SimulationRun | null;
 }
@@ -26,8 +30,24 @@ export interface CheckDeps {
   readonly clock: Clock;
   readonly newId: () => string;
   readonly knownIssues: Readonly<Record<string, string>>;
+  /** Tasks whose gold actions are known to fail (see Domain.goldActionErrors); defaults to the domain's list. */
+  readonly goldActionErrors?: Readonly<Record<string, GoldActionErrors>>;
   readonly agent?: AgentKind;
 }
+
+/** The failed tool calls of a trajectory as `tool_name: message` (the oracle only calls gold actions). */
+const failedCalls = (simulation: SimulationRun): string[] => {
+  const names = new Map<string, string>();
+  const failed: string[] = [];
+  for (const message of simulation.messages ?? []) {
+    if (message.role === 'tool') {
+      if (message.error) failed.push(`${names.get(message.id) ?? '?'}: ${(message.content ?? '').replace(/^Error: /, '')}`);
+    } else if (message.role === 'assistant' || message.role === 'user') {
+      for (const call of message.tool_calls ?? []) names.set(call.id, call.name);
+    }
+  }
+  return failed;
+};
 
 export const checkTask = async (task: Task, deps: CheckDeps): Promise<TaskCheck> => {
   const problems: string[] = [];
@@ -63,5 +83,24 @@ export const checkTask = async (task: Task, deps: CheckDeps): Promise<TaskCheck>
   const knownIssue = Object.hasOwn(deps.knownIssues, task.id) ? deps.knownIssues[task.id]! : null;
   if (reward !== 1 && knownIssue === null) problems.push(`oracle reward ${reward} (expected 1.0)`);
   if (reward === 1 && knownIssue !== null) problems.push(`listed as broken (${knownIssue}) but the oracle scores 1.0`);
-  return { taskId: task.id, reward, ok: problems.length === 0, knownIssue, problems, simulation };
+  const goldErrors = simulation ? failedCalls(simulation) : [];
+  const listed = (deps.goldActionErrors ?? deps.domain.goldActionErrors ?? {})[task.id];
+  const expected = listed?.errors ?? [];
+  if (simulation && (goldErrors.length !== expected.length || goldErrors.some((e, i) => e !== expected[i]))) {
+    problems.push(
+      listed
+        ? `gold actions listed to fail with [${expected.join(' | ')}] (${listed.reason}) but failed with [${goldErrors.join(' | ')}]`
+        : `gold actions failed: ${goldErrors.join(' | ')}`,
+    );
+  }
+  return {
+    taskId: task.id,
+    reward,
+    ok: problems.length === 0,
+    knownIssue,
+    goldErrors,
+    goldErrorReason: listed?.reason ?? null,
+    problems,
+    simulation,
+  };
 };

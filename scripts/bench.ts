@@ -2,11 +2,12 @@
 // Run with `npm run bench` (node --expose-gc). Figures are printed, not asserted.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parsePyJson, pyFloat } from '../src/core/py/index.ts';
+import { dictGet, dictKeys, parsePyJson, pyFloat } from '../src/core/py/index.ts';
 import { dbEquals, diffFromBase, freezeBase, mutateDb } from '../src/core/environment/db-state.ts';
 import { dataDir } from '../src/cli/data.ts';
 
-type Db = Record<string, Record<string, Record<string, unknown>>>;
+type Table = Record<string, Record<string, unknown>> | Map<string, Record<string, unknown>>;
+type Db = Record<string, Table>;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
@@ -25,10 +26,11 @@ const episode = (base: Db, i: number): Db => {
   let db = base;
   for (let w = 0; w < 4; w++) {
     const table = tables[(i + w) % tables.length]!;
-    const keys = Object.keys(base[table]!);
+    // Tables keyed by index-like ids (retail products) are Maps.
+    const keys = dictKeys(base[table]!);
     const key = keys[(i * 7919 + w * 104729) % keys.length]!;
     db = mutateDb(db, (draft) => {
-      const record = draft[table]![key]!;
+      const record = dictGet(draft[table]!, key)!;
       record.status = `changed-${i}-${w}`;
       record.amount = pyFloat(i + w + 0.5);
     }).db;

@@ -1,11 +1,11 @@
 // Retail domain DB model (reference: src/tau2/domains/retail/data_model.py). Field order = dump order.
 import { z } from 'zod';
-import { PyFloatSchema, nullable, pyMap } from '../../src/core/schemas/py-types.ts';
+import { PyBoolSchema, PyFloatSchema, nullable, pyMap } from '../../src/core/schemas/py-types.ts';
 
 export const VariantSchema = z.object({
   item_id: z.string(),
   options: z.record(z.string(), z.string()),
-  available: z.boolean(),
+  available: PyBoolSchema,
   price: PyFloatSchema,
 });
 export type Variant = z.infer<typeof VariantSchema>;

@@ -8,6 +8,7 @@ import { constructModel } from '../../src/core/environment/model.ts';
 import { defineToolkit } from '../../src/core/environment/toolkit.ts';
 import type { ToolParameters } from '../../src/core/environment/toolkit.ts';
 import { transferToHumanAgents } from '../../src/core/environment/common-tools.ts';
+import { calculate } from '../../src/core/environment/calculate.ts';
 import { OrderPaymentSchema, UserAddressSchema } from './data_model.ts';
 import type { GiftCard, Order, OrderItem, PaymentMethod, RetailDB, Variant } from './data_model.ts';
 import { getItem, getOrder, getPaymentMethod, getProduct, getUser, getVariant } from './lookups.ts';
@@ -99,6 +100,7 @@ const CANCEL_REASONS: Readonly<Record<string, true>> = { 'no longer needed': tru
 export const retailTools = defineToolkit<RetailDB>({
   className: 'RetailTools',
   tools: {
+    calculate,
     cancel_pending_order: {
       type: 'write',
       description:

@@ -1,4 +1,5 @@
-// Re-grading hand-written retail trajectories: `tau2-edge evaluate-trajs` reproduces every recorded verdict.
+// Re-grading hand-written retail trajectories: `tau2-edge evaluate-trajs` reproduces every recorded verdict;
+// and the CLI data check of the retail tasks.
 // The fixture's reward_info values were produced by the reference's evaluator and retail tools (LLM-judge
 // verdicts scripted per simulation), not by this engine; the tasks and policy come from the fetched data.
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -96,5 +97,18 @@ describe('retail re-grading (evaluate-trajs)', () => {
     const bad = await capture(['evaluate-trajs', tampered]);
     expect(bad.lines.some((l) => l.startsWith('DIFF task 81') && l.includes('db_match: true -> false'))).toBe(true);
     expect(bad.code).toBe(1);
+  });
+});
+
+describe('retail check-data (CLI)', () => {
+  it('passes on all 114 tasks, naming the 15 whose gold actions fail in the reference too', async () => {
+    const { code, lines } = await capture(['check-data', '--domain', 'retail']);
+    expect(lines.filter((l) => l.startsWith('KNOWN')).map((l) => l.split(':')[0])).toEqual(
+      ['2', '3', '4', '35', '37', '38', '39', '46', '47', '54', '55', '64', '67', '68', '105'].map((id) => `KNOWN ${id}`),
+    );
+    expect(lines.at(-1)).toMatch(
+      /^check-data retail: 114 \/ 114 tasks ok \(0 known reference issues, 15 with gold actions failing in the reference too\), 0 failed/,
+    );
+    expect(code).toBe(0);
   });
 });

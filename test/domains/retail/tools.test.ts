@@ -235,19 +235,25 @@ describe('the reference tests (test_tools_retail.py, fixture DB)', () => {
     expect(env.getResponse(call('return_delivered_order_items', args)).content).toBe('Error: Non-delivered order cannot be returned');
   });
 
+  it('calculate', async () => {
+    const env = await fixtureEnvironment();
+    expect(env.getResponse(call('calculate', { expression: '2 + 2' })).content).toBe('4.0');
+  });
+
   it('transfer_to_human_agents', async () => {
     const env = await fixtureEnvironment();
     expect(env.getResponse(call('transfer_to_human_agents', { summary: 'The user wants to cancel the order.' })).content).toBe('Transfer successful');
   });
 });
 
-describe('verified tool outputs (spec Appendix B, F26–F32)', () => {
+describe('verified tool outputs (spec Appendix B, F26–F33)', () => {
   it.each([
     ['F26', 'find_user_id_by_email', { email: 'noah.brown7922@example.com' }, false, 'noah_brown_6181'],
     ['F27', 'find_user_id_by_email', { email: 'x@y.z' }, true, 'Error: User not found'],
     ['F29', 'get_item_details', { item_id: '1008292230' }, true, 'Error: Item not found'],
     ['F31', 'get_order_details', { order_id: 'W2611340' }, true, 'Error: Order not found'],
     ['F32', 'cancel_pending_order', { order_id: '#W2611340', reason: 'x' }, true, 'Error: Non-pending order cannot be cancelled'],
+    ['F33', 'calculate', { expression: '3*1.1' }, false, '3.3'],
   ] as const)('%s %s', async (_, name, args, error, content) => {
     const env = await newEnvironment('retail');
     expect(env.getResponse(call(name, args))).toMatchObject({ error, content });

@@ -13,6 +13,8 @@ import { domainToolTypes } from '../../../src/core/environment/domain.ts';
 import { mutatesState, toolSchemas } from '../../../src/core/environment/toolkit.ts';
 import { isoTimestamp } from '../../../src/core/orchestrator/clock.ts';
 import { RetailDBSchema } from '../../../domains/retail/data_model.ts';
+import { agentSystemPrompt } from '../../../src/core/agents/prompts.ts';
+import { fileDataSource } from '../../../src/cli/data.ts';
 import type { Order, RetailDB, User } from '../../../domains/retail/data_model.ts';
 import { RETAIL_AGENT_TOOLS, RETAIL_TOOL_TYPES } from './tool-schemas.ts';
 import { RETAIL_INITIAL_DB_HASH } from './gold-hashes.ts';
@@ -68,6 +70,14 @@ describe('retail schemas, tags and data', () => {
     const env = await newEnvironment('retail');
     expect(pyDictHash(env.agentDb as PyValue)).toBe(RETAIL_INITIAL_DB_HASH);
     expect((await loaded('retail')).data.db).toBe((await loaded('retail')).data.db);
+  });
+
+  it('renders the policy file verbatim (its trailing newline included) into the agent prompt', async () => {
+    const { data } = await loaded('retail');
+    const file = await fileDataSource().readText('domains/retail/policy.md');
+    expect(file.endsWith('\n')).toBe(true);
+    expect(data.policy).toBe(file);
+    expect(agentSystemPrompt(data.policy).endsWith(`\n</instructions>\n<policy>\n${file}\n</policy>`)).toBe(true);
   });
 
   it('loads 114 tasks; splits train 74, test 40, base 114; no solo mode', async () => {

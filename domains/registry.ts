@@ -1,11 +1,13 @@
 // The registry of domains by name (reference: src/tau2/registry.py).
 import type { AnyDomain } from '../src/core/environment/domain.ts';
+import { airlineDomain } from './airline/index.ts';
 import { mockDomain } from './mock/index.ts';
 import { retailDomain } from './retail/index.ts';
 import { telecomDomain, telecomWorkflowDomain } from './telecom/index.ts';
 
 export const domains: Readonly<Record<string, AnyDomain>> = {
   mock: mockDomain,
+  airline: airlineDomain,
   retail: retailDomain,
   telecom: telecomDomain,
   'telecom-workflow': telecomWorkflowDomain,

@@ -1,13 +1,15 @@
-// Benchmarks: memory held per live episode beyond the shared base DB, and p50 time of one DB verdict.
-// Run with `npm run bench` (node --expose-gc). Figures are printed, not asserted.
-import { readFile } from 'node:fs/promises';
+// Benchmarks, for every registered domain whose data is present: memory held per live episode beyond the
+// shared base DB, p50 time of one DB verdict, and the time of check-data over all the domain's tasks.
+// Episodes are real: an environment with a task's gold actions applied. Run with `npm run bench`
+// (node --expose-gc). Figures are printed, not asserted.
+import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { dictGet, dictKeys, parsePyJson, pyFloat } from '../src/core/py/index.ts';
-import { dbEquals, diffFromBase, freezeBase, mutateDb } from '../src/core/environment/db-state.ts';
-import { dataDir } from '../src/cli/data.ts';
-
-type Table = Record<string, Record<string, unknown>> | Map<string, Record<string, unknown>>;
-type Db = Record<string, Table>;
+import { domains } from '../domains/registry.ts';
+import { dataDir, loadDomain } from '../src/cli/data.ts';
+import type { LoadedDomain } from '../src/cli/data.ts';
+import { Environment } from '../src/core/environment/environment.ts';
+import { checkTask } from '../src/core/runner/check-data.ts';
+import type { Task } from '../src/core/schemas/task.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
@@ -20,53 +22,82 @@ const heapUsed = (): number => {
 
 const p50 = (samples: number[]): number => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 
-/** A typical episode: a handful of writes on a few records, as a conversation's write tools make them. */
-const episode = (base: Db, i: number): Db => {
-  const tables = Object.keys(base);
-  let db = base;
-  for (let w = 0; w < 4; w++) {
-    const table = tables[(i + w) % tables.length]!;
-    // Tables keyed by index-like ids (retail products) are Maps.
-    const keys = dictKeys(base[table]!);
-    const key = keys[(i * 7919 + w * 104729) % keys.length]!;
-    db = mutateDb(db, (draft) => {
-      const record = dictGet(draft[table]!, key)!;
-      record.status = `changed-${i}-${w}`;
-      record.amount = pyFloat(i + w + 0.5);
-    }).db;
+const LIVE_EPISODES = 200;
+const VERDICTS = 400;
+
+/** An environment in the state a task's gold actions leave it (failing actions are skipped, as the evaluator does). */
+const goldEpisode = ({ domain, data }: LoadedDomain, task: Task): Environment => {
+  const env = new Environment(domain, data, { now: () => '2026-01-01T00:00:00' });
+  const init = task.initial_state;
+  env.setState(init?.initialization_data ?? null, init?.initialization_actions ?? null, init?.message_history ?? []);
+  for (const action of task.evaluation_criteria?.actions ?? []) {
+    try {
+      env.makeToolCall(action.name, action.requestor, action.arguments);
+    } catch {
+      // as the reference's gold run
+    }
   }
-  return db;
+  return env;
 };
 
-const benchDomain = async (name: string, file: string): Promise<void> => {
-  const text = await readFile(path.join(dataDir(), file), 'utf8');
+const benchDomain = async (name: string): Promise<void> => {
   const before = heapUsed();
-  const base = freezeBase(parsePyJson(text) as Db);
+  const t0 = performance.now();
+  const loaded = await loadDomain(name);
+  const loadMs = performance.now() - t0;
   const baseBytes = heapUsed() - before;
+  const { tasks } = loaded.data;
+  const writing = tasks.filter((t) => (t.evaluation_criteria?.actions ?? []).length > 0);
+  const pick = (i: number): Task => (writing.length > 0 ? writing : tasks)[i % (writing.length || tasks.length)]!;
 
-  const live: Db[] = [];
-  const episodes = 200;
   const start = heapUsed();
-  for (let i = 0; i < episodes; i++) live.push(episode(base, i));
-  const perEpisode = (heapUsed() - start) / episodes;
+  const live: Environment[] = [];
+  for (let i = 0; i < LIVE_EPISODES; i++) live.push(goldEpisode(loaded, pick(i)));
+  const perEpisode = (heapUsed() - start) / LIVE_EPISODES;
 
   const verdictMs: number[] = [];
-  for (let i = 0; i < 400; i++) {
-    const gold = live[i % episodes]!;
-    const predicted = episode(base, i % episodes);
-    const t0 = performance.now();
-    dbEquals(gold, predicted);
-    verdictMs.push(performance.now() - t0);
+  for (let i = 0; i < VERDICTS; i++) {
+    const predicted = goldEpisode(loaded, pick(i));
+    const t = performance.now();
+    predicted.dbMatches(live[i % LIVE_EPISODES]!);
+    verdictMs.push(performance.now() - t);
   }
-  const changes = diffFromBase(base, live[0]).length;
+
+  const c0 = performance.now();
+  let passed = 0;
+  let counter = 0;
+  let clockMs = Date.UTC(2026, 0, 1);
+  for (const task of tasks) {
+    const result = await checkTask(task, {
+      ...loaded,
+      clock: { nowMs: () => (clockMs += 1) },
+      newId: () => `bench-${++counter}`,
+      knownIssues: loaded.domain.knownIssues ?? {},
+    });
+    if (result.ok) passed++;
+  }
+  const checkSeconds = (performance.now() - c0) / 1000;
+
   console.log(
-    `${name.padEnd(8)} base ${(baseBytes / 2 ** 20).toFixed(1)} MB parsed once | ` +
-      `per live episode ${(perEpisode / 1024).toFixed(1)} KB beyond the base (${changes} changed paths) | ` +
-      `DB verdict p50 ${p50(verdictMs).toFixed(3)} ms`,
+    `${name.padEnd(17)} base ${(baseBytes / 2 ** 20).toFixed(1)} MB parsed once (${loadMs.toFixed(0)} ms) | ` +
+      `per live episode ${(perEpisode / 1024).toFixed(1)} KB beyond the base | ` +
+      `DB verdict p50 ${p50(verdictMs).toFixed(3)} ms | ` +
+      `check-data ${tasks.length} tasks ${checkSeconds.toFixed(1)} s (${passed} ok)`,
   );
+  live.length = 0;
 };
 
-console.log('tau2-edge benchmarks (targets: < 1 MB per episode, <= 2 ms per verdict on retail)');
-await benchDomain('mock', 'domains/mock/db.json');
-await benchDomain('retail', 'domains/retail/db.json');
-await benchDomain('airline', 'domains/airline/db.json');
+/** A domain is benchmarked when its data folder was fetched. */
+const hasData = async (name: string): Promise<boolean> => {
+  try {
+    await access(path.join(dataDir(), 'domains', name.replace(/-workflow$/, '')));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+console.log('tau2-edge benchmarks (targets: < 1 MB per live episode, <= 2 ms per DB verdict)');
+for (const name of Object.keys(domains)) {
+  if (await hasData(name)) await benchDomain(name);
+}

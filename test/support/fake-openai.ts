@@ -1,5 +1,7 @@
-// A scripted OpenAI-compatible chat-completions server on 127.0.0.1 for tests: replies are queued in order,
-// optionally routed by a predicate on the request, and every request body is captured.
+// A scripted OpenAI-compatible chat-completions server on 127.0.0.1 for tests and load/fault scripts: replies
+// are queued in order, optionally routed by a predicate on the request, and every request body is captured.
+// Handlers can also play a whole mock-domain conversation instantly, and inject seeded provider faults.
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -59,7 +61,7 @@ export interface FakeOpenAI {
   /** Appends replies to a queue used only for requests `matcher` accepts; routed queues are tried first. */
   enqueueFor(matcher: RequestMatcher, ...replies: FakeReply[]): void;
   /** Answers requests that no queued reply is left for (instead of the default HTTP 500). */
-  setHandler(handler: ((request: CapturedRequest) => FakeReply | Promise<FakeReply>) | null): void;
+  setHandler(handler: FakeHandler | null): void;
   /** Replies still queued, over all queues. */
   pending(): number;
   close(): Promise<void>;
@@ -126,11 +128,106 @@ const send = (res: ServerResponse, status: number, body: string, headers: Readon
   res.end(body);
 };
 
+export type FakeHandler = (request: CapturedRequest) => FakeReply | Promise<FakeReply>;
+
+interface WireMessage {
+  readonly role?: unknown;
+  readonly content?: unknown;
+}
+const messagesOf = (request: CapturedRequest): readonly WireMessage[] =>
+  (request.body as { messages?: WireMessage[] } | undefined)?.messages ?? [];
+
+export const isUserSimulator = systemPromptStartsWith('# User Simulation Guidelines');
+export const isAgent = systemPromptStartsWith('<instructions>');
+
+/**
+ * Plays the same short mock-domain conversation in every episode, instantly and deterministically: the user
+ * asks for the users, the agent calls `get_users` and answers, the user stops. Four model calls per episode.
+ */
+export const mockConversation = (): FakeHandler => (request) => {
+  const messages = messagesOf(request);
+  if (isUserSimulator(request)) {
+    // The user simulator's own earlier turns are the `assistant` messages of its history.
+    const spoken = messages.some((m) => m.role === 'assistant');
+    return text(spoken ? 'Thanks, that is all I needed. ###STOP###' : 'Hi! Could you list the users, please?');
+  }
+  if (isAgent(request)) {
+    return messages.at(-1)?.role === 'tool' ? text('Those are all the users.') : toolCall('get_users', '{}', 'call_get_users');
+  }
+  return text('ok');
+};
+
+export const FAULT_KINDS = ['429', '500', 'hang', 'garbage'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface FaultPlan {
+  readonly seed: number;
+  /** The fraction of calls answered with a fault, in [0, 1]. */
+  readonly rate: number;
+  readonly kinds?: readonly FaultKind[];
+}
+
+export interface FaultStats {
+  readonly requests: number;
+  readonly faults: Readonly<Record<FaultKind, number>>;
+  /** Faulted request bodies that were never sent again and answered normally afterwards. */
+  readonly unretried: number;
+}
+
+export interface FaultyHandler {
+  readonly handler: FakeHandler;
+  stats(): FaultStats;
+}
+
+const unitInterval = (text: string): number => Number.parseInt(createHash('sha256').update(text).digest('hex').slice(0, 12), 16) / 2 ** 48;
+
+const faultReply = (kind: FaultKind): FakeReply => {
+  switch (kind) {
+    case '429':
+      return httpError(429, 'Rate limit reached (injected fault)', { 'retry-after': '0' });
+    case '500':
+      return httpError(500, 'Internal server error (injected fault)');
+    case 'hang':
+      return hang();
+    case 'garbage':
+      return garbage();
+  }
+};
+
+/**
+ * Answers a seeded fraction of calls with 429 / 500 / a hang / a non-JSON body, and the rest with `inner`. The
+ * decision depends on the seed, the request body and how often that body was seen before — not on arrival
+ * order — so concurrent runs fault the same calls, and a retried call is decided afresh.
+ */
+export const withFaults = (inner: FakeHandler, plan: FaultPlan): FaultyHandler => {
+  const kinds = plan.kinds ?? FAULT_KINDS;
+  const seen = new Map<string, number>();
+  const pendingRetry = new Set<string>();
+  const faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+  let requests = 0;
+  const handler: FakeHandler = (request) => {
+    requests++;
+    const key = createHash('sha256').update(request.bodyText).digest('hex');
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    const draw = unitInterval(`${plan.seed}:${key}:${occurrence}`);
+    if (draw < plan.rate) {
+      const kind = kinds[Math.floor((draw / plan.rate) * kinds.length)]!;
+      faults[kind]++;
+      pendingRetry.add(key);
+      return faultReply(kind);
+    }
+    pendingRetry.delete(key);
+    return inner(request);
+  };
+  return { handler, stats: () => ({ requests, faults: { ...faults }, unretried: pendingRetry.size }) };
+};
+
 export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
   const requests: CapturedRequest[] = [];
   const shared: FakeReply[] = [];
   const routes: Array<{ matcher: RequestMatcher; queue: FakeReply[] }> = [];
-  let handler: ((request: CapturedRequest) => FakeReply | Promise<FakeReply>) | null = null;
+  let handler: FakeHandler | null = null;
 
   const nextReply = async (request: CapturedRequest): Promise<FakeReply | undefined> => {
     for (const route of routes) {

@@ -1,41 +1,58 @@
-// `tau2-edge view FILE [--sim ID]`: a results file's metrics and simulations, or one simulation's messages.
+// `tau2-edge view FILE|RUN [--sim ID] [--api URL]`: a results file, or a run of a tau2-edge API, with its
+// metrics and simulations; `--sim` shows one simulation's conversation and reward checks.
 import { parseArgs } from 'node:util';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parsePyJson } from '../../core/py/index.ts';
 import { ResultsSchema } from '../../core/schemas/simulation.ts';
-import type { SimulationRun } from '../../core/schemas/simulation.ts';
-import { computeMetrics, metricsAsDict } from '../../core/metrics/agent-metrics.ts';
-import { formatMetrics } from '../format.ts';
+import type { Results, SimulationRun } from '../../core/schemas/simulation.ts';
+import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
+import { apiClient } from '../api-client.ts';
+import type { ApiClient } from '../api-client.ts';
+import { renderSimulation, runHeader, simulationsTable } from '../render.ts';
+import { summaryTable } from '../summary.ts';
 
-const renderSimulation = (sim: SimulationRun): string => {
-  const lines = [`simulation ${sim.id} task ${sim.task_id} trial ${sim.trial}: ${sim.termination_reason}`];
-  for (const m of sim.messages ?? []) {
-    const calls =
-      (m.role === 'assistant' || m.role === 'user') && m.tool_calls
-        ? ` ${m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(' ')}`
-        : '';
-    lines.push(`  ${String(m.turn_idx).padStart(3)} ${m.role.padEnd(9)} ${m.content ?? ''}${calls}`);
-  }
-  if (sim.reward_info) lines.push(`  reward ${sim.reward_info.reward.value} ${JSON.stringify(sim.reward_info.reward_breakdown)}`);
-  return lines.join('\n');
+const USAGE = 'usage: tau2-edge view FILE|RUN [--sim ID] [--api URL]';
+
+const isFile = async (target: string): Promise<boolean> => (await stat(target).catch(() => null))?.isFile() ?? false;
+
+const fromApi = async (client: ApiClient, runId: string, out: (text: string) => void): Promise<Results> => {
+  const run = await client.run(runId);
+  const c = run.counts;
+  out(`run ${run.id} · ${run.status} · ${c.done}/${c.total} done (${c.passed} passed, ${c.failed} failed, ${c.infra_error} infra errors, ${c.running} running, ${c.pending} pending${c.cancelled > 0 ? `, ${c.cancelled} cancelled` : ''}) · created ${run.created_at}`);
+  return client.results(runId);
 };
 
 export const viewCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { sim: { type: 'string' } } });
-  const file = positionals[0];
-  if (!file) throw new Error('usage: tau2-edge view FILE [--sim ID]');
-  const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { sim: { type: 'string' }, api: { type: 'string' } },
+  });
+  const target = positionals[0];
+  if (!target) throw new Error(USAGE);
+  const client = values.api === undefined ? null : apiClient(values.api, process.env.TAU2_EDGE_API_KEY);
+  let results: Results;
+  if (await isFile(target)) {
+    results = ResultsSchema.parse(parsePyJson(await readFile(target, 'utf8')));
+  } else if (client !== null) {
+    if (values.sim) {
+      out(renderSimulation(await client.simulation(values.sim)));
+      return 0;
+    }
+    results = await fromApi(client, target, out);
+  } else {
+    throw new Error(`${target} is not a file; to view a run of an API give --api URL (${USAGE})`);
+  }
   if (values.sim) {
-    const sim = results.simulations.find((s) => s.id === values.sim);
-    if (!sim) throw new Error(`No simulation ${values.sim} in ${file}`);
+    const sim: SimulationRun | undefined = results.simulations.find((s) => s.id === values.sim);
+    if (!sim) throw new Error(`No simulation ${values.sim} in ${target}`);
     out(renderSimulation(sim));
     return 0;
   }
-  out(`domain ${results.info.environment_info.domain_name}, agent ${results.info.agent_info.implementation} (${results.info.agent_info.llm}), ${results.info.num_trials} trial(s)`);
-  out(formatMetrics(metricsAsDict(computeMetrics(results))));
-  for (const sim of results.simulations) {
-    const reward = sim.reward_info ? sim.reward_info.reward.value : '-';
-    out(`  ${sim.id}  task ${sim.task_id}  trial ${sim.trial}  ${sim.termination_reason}  reward ${reward}`);
-  }
+  out(runHeader(results));
+  out('');
+  out(summaryTable(computeMetrics(results)));
+  out('');
+  out(simulationsTable(results.simulations));
   return 0;
 };

@@ -1,0 +1,158 @@
+// The local tau2-edge Worker: applies the local D1 migrations, starts `wrangler dev` on free ports, waits until
+// it answers, and stops it. Its settings reach it through a private env file (never argv, never printed), and
+// its output goes to a log file so that it stays out of the progress display.
+import { spawn, execFile } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const wranglerBin = path.join(repoRoot, 'node_modules', '.bin', 'wrangler');
+
+export interface LocalWorkerOptions {
+  /** Durable Object and D1 state; a restart with the same folder resumes where the last one stopped. */
+  readonly persistTo?: string;
+  /** Worker variables and secrets (e.g. the provider URL and key). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Where the runtime's output goes. */
+  readonly logFile?: string;
+  /** Keeps a port across restarts (e.g. so clients reconnect to the same URL). */
+  readonly port?: number;
+  readonly readyTimeoutMs?: number;
+}
+
+export interface LocalWorker {
+  readonly url: string;
+  readonly port: number;
+  readonly logFile: string;
+  /** The process group of `wrangler dev` and its workerd processes. */
+  readonly pid: number;
+  /** Stops the whole process group and waits for it to exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export const defaultPersistDir = (): string => path.join(repoRoot, '.wrangler', 'state');
+
+/** A port nothing listens on right now. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** A `.env` file: one KEY=value per line, values quoted so any text survives. */
+export const envFileText = (env: Readonly<Record<string, string>>): string =>
+  Object.entries(env)
+    .map(([key, value]) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new Error(`Invalid worker variable name: ${key}`);
+      return `${key}=${JSON.stringify(value)}\n`;
+    })
+    .join('');
+
+const hasD1 = async (): Promise<boolean> => /^\s*\[\[d1_databases\]\]/m.test(await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8'));
+
+/** Brings the local D1 database in `persistTo` up to the committed migrations (a no-op when current). */
+export const applyLocalMigrations = async (persistTo: string): Promise<void> => {
+  if (!(await hasD1())) return;
+  const binding = /^\s*binding\s*=\s*"([^"]+)"/m.exec(
+    (await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8')).split(/^\s*\[\[d1_databases\]\]/m)[1] ?? '',
+  )?.[1];
+  if (!binding) throw new Error('wrangler.toml: [[d1_databases]] without a binding');
+  try {
+    await promisify(execFile)(wranglerBin, ['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo], {
+      cwd: repoRoot,
+      env: { ...process.env, CI: 'true' },
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`Applying the local D1 migrations failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
+  }
+};
+
+const exited = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+
+const logTail = async (file: string): Promise<string> => {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').slice(-30).join('\n');
+};
+
+/** Polls `GET /v1/health` until it answers 200. */
+const waitHealthy = async (url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`wrangler dev exited (${child.exitCode ?? child.signalCode}) before it was ready; log ${logFile}:\n${await logTail(logFile)}`);
+    }
+    try {
+      const response = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`wrangler dev did not answer ${url}/v1/health within ${timeoutMs / 1000} s; log ${logFile}:\n${await logTail(logFile)}`);
+};
+
+export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promise<LocalWorker> => {
+  const persistTo = options.persistTo ?? defaultPersistDir();
+  const logFile = options.logFile ?? path.join(repoRoot, '.wrangler', 'tau2-edge-dev.log');
+  await mkdir(path.dirname(logFile), { recursive: true });
+  await applyLocalMigrations(persistTo);
+
+  const secretsDir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-worker-'));
+  const envFile = path.join(secretsDir, 'worker.env');
+  await writeFile(envFile, envFileText(options.env ?? {}), { mode: 0o600 });
+
+  const port = options.port ?? (await freePort());
+  const inspectorPort = await freePort();
+  const log = await open(logFile, 'a');
+  const args = [
+    'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
+    '--persist-to', persistTo, '--env-file', envFile, '--show-interactive-dev-session=false',
+  ];
+  // Its own process group, so that stopping (or killing) it takes wrangler and both workerd processes.
+  const child = spawn(wranglerBin, args, { cwd: repoRoot, detached: true, stdio: ['ignore', log.fd, log.fd] });
+  await log.close();
+  const url = `http://127.0.0.1:${port}`;
+
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+      // Escalates to SIGKILL when it has not exited within 5 s.
+      const force = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 5_000);
+      await exited(child);
+      clearTimeout(force);
+    }
+    await rm(secretsDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitHealthy(url, child, logFile, options.readyTimeoutMs ?? 60_000);
+  } catch (error) {
+    await stop('SIGKILL');
+    throw error;
+  }
+  return { url, port, logFile, pid: child.pid!, stop };
+};

@@ -1,0 +1,53 @@
+// A run inside this Node process with the core engine (`--in-process`): no worker, no workerd — for machines
+// where the Workers runtime cannot start. Same configuration, progress and results as a run through the API.
+import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RunConfig } from '../core/schemas/run-config.ts';
+import type { Results } from '../core/schemas/simulation.ts';
+import { runBatch, runTasks, workUnits } from '../core/runner/batch.ts';
+import { systemClock } from '../core/orchestrator/clock.ts';
+import { loadDomain } from './data.ts';
+import { clientFor } from './models.ts';
+import type { ProgressDisplay } from './progress-display.ts';
+
+const gitCommit = (): string => {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+};
+
+export const runInProcess = async (
+  config: RunConfig,
+  llmBaseUrl: string | null,
+  display: (total: number) => ProgressDisplay,
+): Promise<Results> => {
+  const { domain, data, guidelines } = await loadDomain(config.domain);
+  const progress = display(workUnits(config, runTasks(config, data)).length);
+  const client = clientFor(llmBaseUrl ?? undefined);
+  try {
+    return await runBatch(config, {
+      domain,
+      data,
+      guidelines,
+      clients: { agent: client, user: client, judge: client },
+      clock: systemClock,
+      newId: randomUUID,
+      sleep: (ms) => sleep(ms),
+      gitCommit: gitCommit(),
+      onSimulation: (sim) =>
+        progress.simulation(sim.id, {
+          task_id: sim.task_id,
+          trial: sim.trial,
+          termination_reason: sim.termination_reason,
+          reward: sim.reward_info ? sim.reward_info.reward.value : null,
+        }),
+      onAttemptError: (task, trial, error, attempt) =>
+        progress.note(`retry: task ${task.id} trial ${trial} attempt ${attempt} failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
+  } finally {
+    progress.end();
+  }
+};

@@ -1,0 +1,76 @@
+// A run through the tau2-edge API: on the server given by --api, or on a local worker this command starts and
+// stops. Progress comes from the run's event stream; Ctrl-C cancels the run before the worker stops.
+import { randomUUID } from 'node:crypto';
+import type { RunConfig } from '../core/schemas/run-config.ts';
+import type { Results } from '../core/schemas/simulation.ts';
+import { ApiRequestError, apiClient } from './api-client.ts';
+import { followRun } from './follow-run.ts';
+import { startLocalWorker } from './local-worker.ts';
+import type { LocalWorker } from './local-worker.ts';
+import type { ProgressDisplay } from './progress-display.ts';
+
+/** The provider settings a local worker gets: the --llm-base-url flag or OPENAI_BASE_URL, and OPENAI_API_KEY. */
+export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv): Record<string, string> => {
+  const vars: Record<string, string> = {};
+  const baseUrl = llmBaseUrl ?? env.OPENAI_BASE_URL;
+  if (baseUrl) vars.OPENAI_BASE_URL = baseUrl;
+  if (env.OPENAI_API_KEY) vars.OPENAI_API_KEY = env.OPENAI_API_KEY;
+  return vars;
+};
+
+export interface RemoteRunOptions {
+  readonly config: RunConfig;
+  readonly api: string | null;
+  readonly llmBaseUrl: string | null;
+}
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export const runThroughApi = async (
+  options: RemoteRunOptions,
+  display: (total: number) => ProgressDisplay,
+  out: (text: string) => void,
+): Promise<Results> => {
+  let worker: LocalWorker | null = null;
+  if (options.api === null) {
+    out('starting the local worker (wrangler dev)…');
+    worker = await startLocalWorker({ env: localWorkerEnv(options.llmBaseUrl, process.env) });
+    out(`local worker ready on ${worker.url} (log: ${worker.logFile})`);
+  }
+  try {
+    const client = apiClient(options.api ?? worker!.url, options.api === null ? undefined : process.env.TAU2_EDGE_API_KEY);
+    const { run_id: runId } = await client.createRun(options.config, randomUUID());
+    const run = await client.run(runId);
+    out(`run ${runId}: ${run.counts.total} simulations`);
+    const progress = display(run.counts.total);
+    const cancel = new AbortController();
+    const onInterrupt = (): void => cancel.abort();
+    process.once('SIGINT', onInterrupt);
+    try {
+      await followRun(client, runId, {
+        signal: cancel.signal,
+        onSimulation: (event) =>
+          progress.simulation(event.simulation_id, {
+            task_id: event.task_id,
+            trial: event.trial,
+            termination_reason: event.termination_reason,
+            reward: event.reward,
+          }),
+        onDisconnect: (error) => progress.note(`event stream lost (${message(error)}); reconnecting`),
+      });
+    } catch (error) {
+      if (!cancel.signal.aborted) throw error;
+      progress.note(`interrupted: cancelling run ${runId}`);
+      // 409: it completed meanwhile.
+      await client.cancel(runId).catch((e: unknown) => {
+        if (!(e instanceof ApiRequestError && e.status === 409)) throw e;
+      });
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      progress.end();
+    }
+    return await client.results(runId);
+  } finally {
+    await worker?.stop();
+  }
+};

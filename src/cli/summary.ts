@@ -1,0 +1,67 @@
+// The summary table printed at the end of a run and by `view`: the sections of the reference's metrics display
+// (overview, reward and pass^k, DB match, termination, reward breakdown) as plain aligned text.
+import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
+
+type Row = readonly [label: string, value: string] | 'blank';
+
+const section = (title: string): Row => [`=== ${title} ===`, ''];
+
+const overview = (m: AgentMetrics): Row[] =>
+  m.infra_error_count > 0
+    ? [
+        ['Total Simulations', String(m.total_simulations + m.infra_error_count)],
+        ['Infra Errors', `${m.infra_error_count} (excluded from metrics below)`],
+        ['Evaluated', String(m.total_simulations)],
+        ['Total Tasks', String(m.total_tasks)],
+      ]
+    : [
+        ['Total Simulations', String(m.total_simulations)],
+        ['Total Tasks', String(m.total_tasks)],
+      ];
+
+const percent = (part: number, whole: number): string => `${((part / whole) * 100).toFixed(1)}%`;
+
+const dbMatch = (m: AgentMetrics): Row => {
+  const checked = m.db_match_count + m.db_mismatch_count;
+  return checked > 0
+    ? ['DB Match', `${m.db_match_count} match / ${m.db_mismatch_count} mismatch (${percent(m.db_match_count, checked)})`]
+    : ['DB Match', `not checked: ${m.db_not_checked}`];
+};
+
+const termination = (m: AgentMetrics): Row[] => {
+  const rows: Row[] = [
+    ['Normal Stop', `${m.termination_user_stop + m.termination_agent_stop} (user ${m.termination_user_stop} / agent ${m.termination_agent_stop})`],
+  ];
+  if (m.termination_max_steps > 0) rows.push(['Max Steps', String(m.termination_max_steps)]);
+  if (m.termination_error > 0) rows.push(['Error', String(m.termination_error)]);
+  if (m.termination_infrastructure_error > 0) rows.push(['Infra Error', String(m.termination_infrastructure_error)]);
+  return rows;
+};
+
+export const summaryTable = (m: AgentMetrics): string => {
+  const breakdown = Object.entries(m.reward_breakdown);
+  const rows: Row[] = [
+    section('Overview'),
+    ...overview(m),
+    'blank',
+    section('Reward Metrics'),
+    ['Average Reward', m.avg_reward.toFixed(4)],
+    ...Object.entries(m.pass_hat_ks)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([k, v]): Row => [`  Pass^${k}`, v.toFixed(3)]),
+    ['Avg Cost/Conversation', Number.isNaN(m.avg_agent_cost) ? 'n/a' : `$${m.avg_agent_cost.toFixed(4)}`],
+    'blank',
+    section('DB Match'),
+    dbMatch(m),
+    'blank',
+    section('Termination'),
+    ...termination(m),
+    ...(breakdown.length > 0
+      ? ['blank' as const, section('Reward Breakdown'), ...breakdown.map(([k, v]): Row => [`  ${k}`, v.toFixed(3)])]
+      : []),
+  ];
+  const width = Math.max(...rows.map((r) => (r === 'blank' || r[1] === '' ? 0 : r[0].length)));
+  return rows
+    .map((r) => (r === 'blank' ? '' : r[1] === '' ? r[0] : `${r[0].padEnd(width)}  ${r[1]}`))
+    .join('\n');
+};

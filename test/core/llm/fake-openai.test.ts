@@ -1,6 +1,6 @@
 // The scripted OpenAI-compatible test server itself: FIFO queue, routed queues, handler, capture, errors.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { forModel, httpError, startFakeOpenAI, systemPromptStartsWith, text, toolCall } from '../../support/fake-openai.ts';
+import { forModel, httpError, mockConversation, startFakeOpenAI, systemPromptStartsWith, text, toolCall, withFaults } from '../../support/fake-openai.ts';
 import type { FakeOpenAI } from '../../support/fake-openai.ts';
 
 let fake: FakeOpenAI;
@@ -83,5 +83,62 @@ describe('fake OpenAI server', () => {
     const res = await post({}, '/responses');
     expect(res.status).toBe(404);
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('fake OpenAI server: mock conversations and injected faults', () => {
+  it('plays the same short mock conversation: user asks, agent calls get_users then answers, user stops', async () => {
+    fake.setHandler(mockConversation());
+    const user = '# User Simulation Guidelines\n…';
+    const agent = '<instructions>\n…';
+    const replies = [
+      await post({ model: 'm', messages: [{ role: 'system', content: user }, { role: 'user', content: 'Hi!' }] }),
+      await post({ model: 'm', messages: [{ role: 'system', content: agent }, { role: 'user', content: 'list users' }] }),
+      await post({ model: 'm', messages: [{ role: 'system', content: agent }, { role: 'tool', content: '[]' }] }),
+      await post({ model: 'm', messages: [{ role: 'system', content: user }, { role: 'assistant', content: 'list users' }] }),
+    ];
+    const message = (json: Record<string, unknown>) => (json['choices'] as Array<{ message: { content: string | null; tool_calls?: Array<{ function: { name: string } }> } }>)[0]?.message;
+    expect(message(replies[1]!.json)?.tool_calls?.[0]?.function.name).toBe('get_users');
+    expect(contentOf(replies[3]!.json)).toContain('###STOP###');
+  });
+
+  it('faults a seeded fraction of calls, the same calls for the same seed whatever the order', async () => {
+    const bodies = Array.from({ length: 400 }, (_, i) => chat(`request ${i}`));
+    const statuses = async (seed: number, order: typeof bodies) => {
+      const faulty = withFaults(() => text('fine'), { seed, rate: 0.25, kinds: ['429', '500', 'garbage'] });
+      fake.setHandler(faulty.handler);
+      const byBody = new Map<string, number>();
+      for (const body of order) byBody.set(JSON.stringify(body), (await post(body).catch(() => ({ status: -1 }))).status);
+      return { byBody, stats: faulty.stats() };
+    };
+    const a = await statuses(1, bodies);
+    const b = await statuses(1, [...bodies].reverse());
+    expect([...a.byBody].sort()).toEqual([...b.byBody].sort());
+    const faulted = [...a.byBody.values()].filter((s) => s !== 200).length;
+    expect(faulted).toBeGreaterThan(60);
+    expect(faulted).toBeLessThan(140);
+    expect(a.stats.faults['429']).toBeGreaterThan(0);
+    expect(a.stats.faults['500']).toBeGreaterThan(0);
+    expect(a.stats.faults.hang).toBe(0);
+    expect(a.stats.faults.garbage).toBeGreaterThan(0);
+    expect(a.stats.requests).toBe(400);
+    expect(a.stats.unretried).toBe(faulted);
+  });
+
+  it('a faulted call sent again until it succeeds is no longer counted as unretried', async () => {
+    const faulty = withFaults(() => text('fine'), { seed: 3, rate: 0.5, kinds: ['500'] });
+    fake.setHandler(faulty.handler);
+    for (let i = 0; i < 20; i++) {
+      while ((await post(chat(`r${i}`))).status !== 200);
+    }
+    expect(faulty.stats().faults['500']).toBeGreaterThan(0);
+    expect(faulty.stats().unretried).toBe(0);
+  });
+
+  it('garbage is HTTP 200 with a body that is not a chat completion', async () => {
+    fake.setHandler(withFaults(() => text('fine'), { seed: 1, rate: 1, kinds: ['garbage'] }).handler);
+    const res = await fetch(`${fake.baseURL}/chat/completions`, { method: 'POST', body: JSON.stringify(chat('s')) });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/^<html>/);
   });
 });

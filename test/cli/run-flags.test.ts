@@ -1,0 +1,73 @@
+// `tau2-edge run` flags → the run configuration sent to the API (the reference's `tau2 run` defaults).
+import { describe, expect, it } from 'vitest';
+import { parseRunFlags, resultsPath, spreadTaskIds } from '../../src/cli/run-flags.ts';
+import { localWorkerEnv } from '../../src/cli/run-remote.ts';
+import { dumpsPy } from '../../src/core/py/index.ts';
+import type { PyValue } from '../../src/core/py/index.ts';
+import { RunRequestSchema } from '../../src/core/schemas/api.ts';
+
+describe('run flags', () => {
+  it('only --domain: the reference defaults, a local worker, nothing saved', () => {
+    const { config, api, saveTo, inProcess, llmBaseUrl } = parseRunFlags(['--domain', 'mock']);
+    expect(config).toMatchObject({
+      domain: 'mock',
+      agent: 'llm_agent',
+      user: 'user_simulator',
+      llm_agent: 'gpt-4.1-2025-04-14',
+      num_trials: 1,
+      num_tasks: null,
+      task_ids: null,
+      task_split_name: 'base',
+      max_steps: 200,
+      max_errors: 10,
+      max_concurrency: 3,
+      seed: 300,
+      max_retries: 3,
+    });
+    expect([api, saveTo, inProcess, llmBaseUrl]).toEqual([null, null, false, null]);
+  });
+
+  it('every reference flag maps to its config field; the body keeps 0.0 a float', () => {
+    const { config, api, saveTo } = parseRunFlags([
+      '-d', 'mock', '--agent-llm', 'gpt-4.1-mini', '--user-llm', 'gpt-4.1-nano', '--num-trials', '4', '--num-tasks', '2',
+      '--task-split-name', 'base', '--max-concurrency', '8', '--seed', '7', '--save-to', 'out/run1', '--max-steps', '30',
+      '--max-errors', '5', '--timeout', '60.5', '--retry-delay', '0', '--max-retries', '1', '--agent-llm-args', '{"temperature": 0.0}',
+      '--enforce-communication-protocol', '--api', 'http://127.0.0.1:8787/',
+    ]);
+    expect(config).toMatchObject({
+      llm_agent: 'gpt-4.1-mini', llm_user: 'gpt-4.1-nano', num_trials: 4, num_tasks: 2, max_concurrency: 8, seed: 7,
+      max_steps: 30, max_errors: 5, timeout: 60.5, retry_delay: 0, max_retries: 1, enforce_communication_protocol: true,
+    });
+    expect(dumpsPy(config.llm_args_agent as PyValue)).toBe('{"temperature": 0.0}');
+    expect(RunRequestSchema.safeParse(config).success).toBe(true);
+    expect(api).toBe('http://127.0.0.1:8787');
+    expect(saveTo).toBe('out/run1/results.json');
+  });
+
+  it('--task-ids takes several values, as argparse nargs="+", or repeated or comma-separated', () => {
+    expect(spreadTaskIds(['--task-ids', 'a', 'b', '--seed', '1'])).toEqual(['--task-ids', 'a', '--task-ids', 'b', '--seed', '1']);
+    expect(parseRunFlags(['--domain', 'mock', '--task-ids', 'a', 'b', '--task-ids', 'c,d']).config.task_ids).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('llm_agent_solo runs with the dummy user', () => {
+    expect(parseRunFlags(['--domain', 'mock', '--agent', 'llm_agent_solo']).config.user).toBe('dummy_user');
+  });
+
+  it('rejects what tau2 run rejects: no domain, non-integers, unknown flags; and --api with --in-process', () => {
+    expect(() => parseRunFlags([])).toThrow('--domain');
+    expect(() => parseRunFlags(['--domain', 'mock', '--num-trials', 'two'])).toThrow("--num-trials: invalid int value: 'two'");
+    expect(() => parseRunFlags(['--domain', 'mock', '--num-trials', '0'])).toThrow();
+    expect(() => parseRunFlags(['--domain', 'mock', '--bogus'])).toThrow();
+    expect(() => parseRunFlags(['--domain', 'mock', '--api', 'http://x', '--in-process'])).toThrow('exclude');
+  });
+
+  it('a .json --save-to is the file itself', () => {
+    expect(resultsPath('r.json')).toBe('r.json');
+  });
+
+  it('the local worker gets the provider URL (flag over environment) and the key, nothing else', () => {
+    const env = { OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'sk-x', HOME: '/root' };
+    expect(localWorkerEnv('http://flag/v1', env)).toEqual({ OPENAI_BASE_URL: 'http://flag/v1', OPENAI_API_KEY: 'sk-x' });
+    expect(localWorkerEnv(null, { HOME: '/root' })).toEqual({});
+  });
+});

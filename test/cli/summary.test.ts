@@ -1,0 +1,69 @@
+// The summary table: the reference's metrics sections, pass^k per k, infrastructure errors set apart.
+import { describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { summaryTable } from '../../src/cli/summary.ts';
+import { computeMetrics } from '../../src/core/metrics/agent-metrics.ts';
+import type { AgentMetrics } from '../../src/core/metrics/agent-metrics.ts';
+import { parsePyJson } from '../../src/core/py/index.ts';
+import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+
+const metrics = (over: Partial<AgentMetrics> = {}): AgentMetrics => ({
+  avg_reward: 0.5,
+  pass_hat_ks: { 1: 0.5, 2: 0.25 },
+  avg_agent_cost: 0.0123,
+  total_simulations: 4,
+  total_tasks: 2,
+  infra_error_count: 0,
+  db_match_count: 1,
+  db_mismatch_count: 3,
+  db_not_checked: 0,
+  termination_user_stop: 3,
+  termination_agent_stop: 0,
+  termination_max_steps: 1,
+  termination_error: 0,
+  termination_infrastructure_error: 0,
+  reward_breakdown: { DB: 0.25 },
+  ...over,
+});
+
+describe('summary table', () => {
+  it('lists overview, average reward, pass^k for every k, cost, DB match, termination and breakdown', () => {
+    expect(summaryTable(metrics())).toBe(
+      [
+        '=== Overview ===',
+        'Total Simulations      4',
+        'Total Tasks            2',
+        '',
+        '=== Reward Metrics ===',
+        'Average Reward         0.5000',
+        '  Pass^1               0.500',
+        '  Pass^2               0.250',
+        'Avg Cost/Conversation  $0.0123',
+        '',
+        '=== DB Match ===',
+        'DB Match               1 match / 3 mismatch (25.0%)',
+        '',
+        '=== Termination ===',
+        'Normal Stop            3 (user 3 / agent 0)',
+        'Max Steps              1',
+        '',
+        '=== Reward Breakdown ===',
+        '  DB                   0.250',
+      ].join('\n'),
+    );
+  });
+
+  it('infrastructure errors are counted in the total and excluded from the evaluated ones', () => {
+    const table = summaryTable(metrics({ infra_error_count: 2, termination_infrastructure_error: 2, reward_breakdown: {} }));
+    expect(table).toContain('Total Simulations      6\nInfra Errors           2 (excluded from metrics below)\nEvaluated              4');
+    expect(table).toContain('Infra Error            2');
+    expect(table).not.toContain('Reward Breakdown');
+  });
+
+  it('renders the metrics of a reference results file', async () => {
+    const results = ResultsSchema.parse(parsePyJson(await readFile(new URL('../fixtures/mock-results-b3.json', import.meta.url), 'utf8')));
+    const table = summaryTable(computeMetrics(results));
+    expect(table).toContain('Average Reward         1.0000');
+    expect(table).toContain('  Pass^1               1.000');
+  });
+});

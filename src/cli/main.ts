@@ -22,11 +22,12 @@ export const commands: Readonly<Record<string, Command>> = {
 };
 
 const usage = `usage: tau2-edge <command> [options]
-  run             run an evaluation (flags as \`tau2 run\`: --domain --agent-llm --user-llm --num-trials ...)
+  run             run an evaluation (flags as \`tau2 run\`: --domain --agent-llm --user-llm --num-trials ...;
+                  --api URL runs on a serving worker, else a local worker is started; --in-process skips workerd)
   tasks           print a domain's tasks as JSON (--domain D [--split S])
   check-data      play every task with the oracle; every task must score 1.0 (--domain D)
   evaluate-trajs  re-grade a results file (FILE [--out FILE] [--judge-llm MODEL])
-  view            show a results file (FILE [--sim ID])
+  view            show a results file or an API's run (FILE|RUN [--sim ID] [--api URL])
   generate-tasks  write a generated data file (--domain telecom [--file tasks.json|tasks_small.json|split_tasks.json] [--out PATH] | --verify)
   compare-modes   pass^1 with and without the user, per issue type (--default FILE --solo FILE)`;
 

@@ -1,7 +1,6 @@
 // A run inside this Node process with the core engine (`--in-process`): no worker, no workerd — for machines
 // where the Workers runtime cannot start. Same configuration, progress and results as a run through the API.
 import { randomUUID } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import type { Results } from '../core/schemas/simulation.ts';
@@ -9,15 +8,8 @@ import { runBatch, runTasks, workUnits } from '../core/runner/batch.ts';
 import { systemClock } from '../core/orchestrator/clock.ts';
 import { loadDomain } from './data.ts';
 import { clientFor } from './models.ts';
+import { gitCommit } from './git-commit.ts';
 import type { ProgressDisplay } from './progress-display.ts';
-
-const gitCommit = (): string => {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return 'unknown';
-  }
-};
 
 export const runInProcess = async (
   config: RunConfig,

@@ -5,13 +5,17 @@ import type { RunConfig } from '../core/schemas/run-config.ts';
 import type { Results } from '../core/schemas/simulation.ts';
 import { ApiRequestError, apiClient } from './api-client.ts';
 import { followRun } from './follow-run.ts';
+import { gitCommit } from './git-commit.ts';
 import { startLocalWorker } from './local-worker.ts';
 import type { LocalWorker } from './local-worker.ts';
 import type { ProgressDisplay } from './progress-display.ts';
 
-/** The provider settings a local worker gets: the --llm-base-url flag or OPENAI_BASE_URL, and OPENAI_API_KEY. */
-export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv): Record<string, string> => {
-  const vars: Record<string, string> = {};
+/**
+ * The settings a local worker gets: the provider endpoint (the --llm-base-url flag, else OPENAI_BASE_URL), the
+ * provider key OPENAI_API_KEY, and the commit recorded in results. No API key: it listens on 127.0.0.1 only.
+ */
+export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv, commit: string): Record<string, string> => {
+  const vars: Record<string, string> = { GIT_COMMIT: commit };
   const baseUrl = llmBaseUrl ?? env.OPENAI_BASE_URL;
   if (baseUrl) vars.OPENAI_BASE_URL = baseUrl;
   if (env.OPENAI_API_KEY) vars.OPENAI_API_KEY = env.OPENAI_API_KEY;
@@ -34,7 +38,7 @@ export const runThroughApi = async (
   let worker: LocalWorker | null = null;
   if (options.api === null) {
     out('starting the local worker (wrangler dev)…');
-    worker = await startLocalWorker({ env: localWorkerEnv(options.llmBaseUrl, process.env) });
+    worker = await startLocalWorker({ env: localWorkerEnv(options.llmBaseUrl, process.env, gitCommit()) });
     out(`local worker ready on ${worker.url} (log: ${worker.logFile})`);
   }
   try {

@@ -65,9 +65,10 @@ describe('run flags', () => {
     expect(resultsPath('r.json')).toBe('r.json');
   });
 
-  it('the local worker gets the provider URL (flag over environment) and the key, nothing else', () => {
+  it('the local worker gets the provider URL (flag over environment), the key and the commit, nothing else', () => {
     const env = { OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'sk-x', HOME: '/root' };
-    expect(localWorkerEnv('http://flag/v1', env)).toEqual({ OPENAI_BASE_URL: 'http://flag/v1', OPENAI_API_KEY: 'sk-x' });
-    expect(localWorkerEnv(null, { HOME: '/root' })).toEqual({});
+    expect(localWorkerEnv('http://flag/v1', env, 'abc123')).toEqual({ GIT_COMMIT: 'abc123', OPENAI_BASE_URL: 'http://flag/v1', OPENAI_API_KEY: 'sk-x' });
+    expect(localWorkerEnv(null, env, 'abc123').OPENAI_BASE_URL).toBe('http://env/v1');
+    expect(localWorkerEnv(null, { HOME: '/root' }, 'abc123')).toEqual({ GIT_COMMIT: 'abc123' });
   });
 });

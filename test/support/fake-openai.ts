@@ -143,8 +143,12 @@ export const isAgent = systemPromptStartsWith('<instructions>');
 /**
  * Plays the same short mock-domain conversation in every episode, instantly and deterministically: the user
  * asks for the users, the agent calls `get_users` and answers, the user stops. Four model calls per episode.
+ * (With this conversation the mock task `create_task_1_with_env_assertions` fails evaluation — its assertion
+ * reads a task the agent never created — so it ends as an infrastructure error, as in the reference.)
  */
-export const mockConversation = (): FakeHandler => (request) => {
+export const mockConversation = (options: { delayMs?: number } = {}): FakeHandler => async (request) => {
+  // A provider's think time, e.g. so that a run lasts long enough to be interrupted.
+  if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
   const messages = messagesOf(request);
   if (isUserSimulator(request)) {
     // The user simulator's own earlier turns are the `assistant` messages of its history.

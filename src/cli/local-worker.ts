@@ -5,7 +5,7 @@ import { spawn, execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,15 +59,28 @@ export const envFileText = (env: Readonly<Record<string, string>>): string =>
     })
     .join('');
 
-const hasD1 = async (): Promise<boolean> => /^\s*\[\[d1_databases\]\]/m.test(await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8'));
+const migrationsDir = path.join(repoRoot, 'migrations');
 
-/** Brings the local D1 database in `persistTo` up to the committed migrations (a no-op when current). */
+/** The committed migration files, in order; what the marker in the state folder records once applied. */
+const migrationFiles = async (): Promise<string> =>
+  (await readdir(migrationsDir).catch(() => [] as string[]))
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .join('\n');
+
+/**
+ * Brings the local D1 database in `persistTo` up to the committed migrations. `wrangler d1 migrations apply`
+ * takes seconds even when there is nothing to do, so a marker in the state folder skips it when current.
+ */
 export const applyLocalMigrations = async (persistTo: string): Promise<void> => {
-  if (!(await hasD1())) return;
-  const binding = /^\s*binding\s*=\s*"([^"]+)"/m.exec(
-    (await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8')).split(/^\s*\[\[d1_databases\]\]/m)[1] ?? '',
-  )?.[1];
+  const config = await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8');
+  const d1 = config.split(/^\s*\[\[d1_databases\]\]/m)[1];
+  if (d1 === undefined) return;
+  const binding = /^\s*binding\s*=\s*"([^"]+)"/m.exec(d1)?.[1];
   if (!binding) throw new Error('wrangler.toml: [[d1_databases]] without a binding');
+  const marker = path.join(persistTo, 'tau2-edge-migrations.txt');
+  const files = await migrationFiles();
+  if ((await readFile(marker, 'utf8').catch(() => null)) === files) return;
   try {
     await promisify(execFile)(wranglerBin, ['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo], {
       cwd: repoRoot,
@@ -77,6 +90,8 @@ export const applyLocalMigrations = async (persistTo: string): Promise<void> => 
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`Applying the local D1 migrations failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
   }
+  await mkdir(persistTo, { recursive: true });
+  await writeFile(marker, files);
 };
 
 const exited = (child: ChildProcess): Promise<void> =>

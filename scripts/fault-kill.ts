@@ -39,10 +39,11 @@ const harness: Harness = await startHarness(provider());
 try {
   let killed: Promise<void> | null = null;
   let restartSeconds = 0;
-  const interrupted = await runToEnd(harness, config, (_event, n) => {
+  const interrupted = await runToEnd(harness, config, (event, n) => {
     if (n !== killAt || killed) return;
     killed = (async () => {
-      console.log(`kill -9 of the runtime (pid group ${harness.worker().pid}) after ${n}/${expected.length} simulations`);
+      const { done, running, pending } = event.counts;
+      console.log(`kill -9 of the runtime (process group ${harness.worker().pid}) at ${done}/${expected.length} done, ${running} running, ${pending} pending`);
       await harness.kill();
       const started = performance.now();
       await harness.restart();
@@ -53,6 +54,8 @@ try {
   check(killed !== null, 'the runtime was killed during the run');
   console.log(`interrupted run: ${interrupted.status} in ${interrupted.seconds.toFixed(1)} s`);
   verify('interrupted', interrupted);
+  const eventIds = new Set(interrupted.events.map((e) => e.simulation_id));
+  check(eventIds.size === expected.length, 'one simulation event per simulation across the reconnect', `${eventIds.size} distinct of ${interrupted.events.length} events`);
   const diff = differences(baseline.results.simulations, interrupted.results.simulations);
   check(diff.length === 0, 'results identical to the uninterrupted run (ids, times and raw provider data aside)', sample(diff));
 } finally {

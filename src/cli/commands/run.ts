@@ -20,6 +20,9 @@ export const saveResults = async (file: string, results: Results): Promise<void>
 
 export const runCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
   const options = parseRunFlags(argv);
+  if (options.api === null && options.llmBaseUrl === null && !process.env.OPENAI_BASE_URL && !process.env.OPENAI_API_KEY) {
+    throw new Error('the models are called on OpenAI, which needs OPENAI_API_KEY; or give --llm-base-url URL of an OpenAI-compatible server');
+  }
   const target = stdoutTarget();
   const display = (total: number) => progressDisplay(total, target);
   const results = options.inProcess

@@ -1,0 +1,50 @@
+// `tau2-edge run --in-process`: the same flags, progress, summary and results file without a worker.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
+import type { FakeOpenAI } from '../support/fake-openai.ts';
+import { main } from '../../src/cli/main.ts';
+import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
+import type { PyValue } from '../../src/core/py/index.ts';
+import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+
+let fake: FakeOpenAI;
+let dir: string;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  fake.setHandler(mockConversation());
+  dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-inproc-'));
+});
+afterAll(async () => {
+  await fake.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('tau2-edge run --in-process', () => {
+  it('runs the tasks × trials, prints a line per simulation and the summary, and saves a reference results file', async () => {
+    const chunks: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => chunks.push(String(chunk)) > 0) as typeof process.stdout.write;
+    const file = path.join(dir, 'r.json');
+    let code: number;
+    try {
+      code = await main(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', 'update_task_1', '--num-trials', '2',
+        '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
+    } finally {
+      process.stdout.write = write;
+    }
+    const text = chunks.join('');
+    expect(code).toBe(0);
+    expect(text.match(/^\[\d\/4\] task (create|update)_task_1 trial [01]: user_stop, reward \d\.\d \(ETA \S+\)$/gm)).toHaveLength(4);
+    expect(text).toContain('Total Simulations      4\nTotal Tasks            2');
+    expect(text).toMatch(/^ {2}Pass\^2 +\d\.\d{3}$/m);
+    const saved = await readFile(file, 'utf8');
+    const results = ResultsSchema.parse(parsePyJson(saved));
+    expect(results.simulations).toHaveLength(4);
+    // Written as the reference writes it: json.dumps with indent 2, Python number kinds kept.
+    expect(saved).toBe(dumpsPy(results as unknown as PyValue, { indent: 2 }));
+    expect(saved).toContain('"temperature": 0.0');
+  });
+});

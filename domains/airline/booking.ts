@@ -1,6 +1,6 @@
 // book_reservation: every check runs before anything is written, in the reference's order
 // (reference: AirlineTools.book_reservation).
-import { PyFloat, pyEquals, pyStr } from '../../src/core/py/index.ts';
+import { PyFloat, pyEquals, pyStr, pyTypeName } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
 import { dictHas } from '../../src/core/environment/python-dict.ts';
@@ -22,8 +22,16 @@ const newReservationId = (db: FlightDB): string => {
 };
 
 /** Converted models, or the raw items (which fail at the first attribute the tool reads). */
-const itemsOf = <T>(converted: { models: T[] } | { raw: PyValue[] }, attribute: string): T[] =>
-  'models' in converted ? converted.models : converted.raw.map((item) => noAttribute(item, attribute));
+const itemsOf = <T>(converted: { models: T[] } | { items: PyValue[] }, attribute: string): T[] =>
+  'models' in converted ? converted.models : converted.items.map((item) => noAttribute(item, attribute));
+
+/** `total_price += 50 * nonfree_baggages` on the raw argument: a str or list is repeated, then cannot be added. */
+const addBagFee = (total: PyValue, nonfreeBaggages: PyValue): PyValue => {
+  if (typeof nonfreeBaggages === 'string' || Array.isArray(nonfreeBaggages)) {
+    throw new ToolError(`unsupported operand type(s) for +=: '${pyTypeName(total)}' and '${pyTypeName(nonfreeBaggages)}'`);
+  }
+  return pyAdd(total, pyMul(50, nonfreeBaggages));
+};
 
 export const bookReservation = (db: FlightDB, args: ToolArgs): Reservation => {
   const { user_id, origin, destination, flight_type, cabin, total_baggages, nonfree_baggages, insurance } = args;
@@ -75,7 +83,7 @@ export const bookReservation = (db: FlightDB, args: ToolArgs): Reservation => {
     totalPrice = pyAdd(totalPrice, price * seatsNeeded);
   }
   if (insurance === 'yes') totalPrice = pyAdd(totalPrice, 30 * seatsNeeded);
-  totalPrice = pyAdd(totalPrice, pyMul(50, nonfree_baggages ?? null));
+  totalPrice = addBagFee(totalPrice, nonfree_baggages ?? null);
 
   const paymentList = itemsOf<Payment>(payments, 'payment_id');
   for (const { payment_id, amount } of paymentList) {

@@ -39,15 +39,16 @@ export const pyLen = (value: PyValue | undefined): number => {
 
 /**
  * `if all(isinstance(x, dict) for x in items): items = [Model(**x) for x in items]`: the models, or — when some
- * item is not a dict — null (the reference then works on the raw items, which fails at the first attribute use).
+ * item is not a dict — the argument as sent and its items (the reference then works on those, which fails at the first
+ * attribute use or model validation).
  */
 export const modelsIfAllDicts = <S extends z.ZodType>(
   modelName: string,
   schema: S,
   items: PyValue | undefined,
-): { models: z.output<S>[] } | { raw: PyValue[] } => {
+): { models: z.output<S>[] } | { raw: PyValue; items: PyValue[] } => {
   const list = pyIter(items);
-  if (!list.every((item) => isPlainDict(item) || isPyMap(item))) return { raw: list };
+  if (!list.every((item) => isPlainDict(item) || isPyMap(item))) return { raw: items ?? null, items: list };
   return { models: list.map((item) => constructModel(modelName, schema, item)) };
 };
 

@@ -1,6 +1,6 @@
 // Changes to an existing reservation: cancellation, bags, flights, passengers, and the payment for a change
 // (reference: AirlineTools.cancel_reservation, update_reservation_*, _payment_for_update).
-import { PyFloat, compare, pyEquals } from '../../src/core/py/index.ts';
+import { PyFloat, compare, pyEquals, pyRepr } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
 import { dictHas } from '../../src/core/environment/python-dict.ts';
@@ -57,7 +57,7 @@ export const updateReservationFlights = (db: FlightDB, args: ToolArgs): Reservat
   const passengerCount = reservation.passengers.length;
   let total = 0;
   const flights: ReservationFlight[] = [];
-  const infos: FlightInfo[] = 'models' in converted ? converted.models : converted.raw.map((item) => noAttribute(item, 'flight_number'));
+  const infos: FlightInfo[] = 'models' in converted ? converted.models : converted.items.map((item) => noAttribute(item, 'flight_number'));
   for (const info of infos) {
     const kept = reservation.flights.find(
       (f) => f.flight_number === info.flight_number && f.date === info.date && cabin === reservation.cabin,
@@ -99,4 +99,4 @@ export const updateReservationPassengers = (db: FlightDB, args: ToolArgs): Reser
 };
 
 /** `str(KeyError(key))`: the repr of the missing key. */
-const pyKeyError = (key: PyValue | undefined): string => (typeof key === 'string' ? `'${key}'` : String(key));
+const pyKeyError = (key: PyValue | undefined): string => pyRepr(key ?? null);

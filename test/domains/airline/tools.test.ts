@@ -2,13 +2,17 @@
 // outputs (Appendix B, one environment in sequence), and every error branch of every write tool on the real
 // DB, with expected contents and final DB hashes produced by the reference toolkit.
 import { describe, expect, it } from 'vitest';
-import { PyFloat, pyDictHash } from '../../../src/core/py/index.ts';
+import { PyFloat, dumpsPy, pyDictHash } from '../../../src/core/py/index.ts';
 import type { PyValue } from '../../../src/core/py/index.ts';
 import { PYDANTIC_DOCS_VERSION } from '../../../src/core/environment/model.ts';
 import { sha256Hex } from '../../../src/core/py/index.ts';
 import { toolSchemas } from '../../../src/core/environment/toolkit.ts';
 import { airlineTools } from '../../../domains/airline/tools.ts';
 import { airlineEnv, airlineEnvWith, call, flightDb, pyFixture, reservation, user } from './helpers.ts';
+import { loaded } from '../../support/domains.ts';
+import { fileDataSource } from '../../../src/cli/data.ts';
+import { agentSystemPrompt } from '../../../src/core/agents/prompts.ts';
+import { Environment } from '../../../src/core/environment/environment.ts';
 
 const available = { basic_economy: 16, economy: 10, business: 13 };
 const prices = { basic_economy: 87, economy: 122, business: 471 };
@@ -204,7 +208,30 @@ describe('write-tool branches on the real DB (outputs and final DB hash from the
   });
 });
 
-describe('toolkit', () => {
+describe('toolkit, policy and data', () => {
+  it('sends the tool schemas of spec Appendix A.1 byte for byte, in order', () => {
+    const expected = pyFixture<PyValue[]>('airline-tool-schemas.json');
+    expect(dumpsPy(toolSchemas(airlineTools) as unknown as PyValue)).toBe(dumpsPy(expected as PyValue));
+  });
+
+  it('renders the policy file verbatim into the agent prompt; no solo mode', async () => {
+    const { domain, data } = await loaded('airline');
+    const file = await fileDataSource().readText('domains/airline/policy.md');
+    expect(data.policy).toBe(file);
+    expect(agentSystemPrompt(data.policy).endsWith(`\n<policy>\n${file}\n</policy>`)).toBe(true);
+    expect(domain.supportsSolo).toBe(false);
+    expect(() => new Environment(domain, data, { solo: true, now: () => '2026-01-01T00:00:00' })).toThrow(
+      'Airline domain does not support solo mode',
+    );
+  });
+
+  it('parses the DB once per process: every load shares it, and it hashes as the reference (Appendix C)', async () => {
+    expect((await loaded('airline')).data.db).toBe((await loaded('airline')).data.db);
+    expect(pyDictHash((await loaded('airline')).data.db as never)).toBe(
+      '124e39a664b56402bcd09cb8a6a9cece6acb8462337c969799d5658e3250f263',
+    );
+  });
+
   it('registers the 14 tools in the reference order with their tags', () => {
     expect(toolSchemas(airlineTools).map((s) => s.function.name)).toEqual([
       'book_reservation', 'calculate', 'cancel_reservation', 'get_reservation_details', 'get_user_details',

@@ -21,7 +21,8 @@ export interface DisplayTarget {
 
 export const stdoutTarget = (): DisplayTarget => ({
   isTTY: process.stdout.isTTY === true,
-  columns: process.stdout.columns ?? 100,
+  // A terminal without a known size (e.g. under `script`) reports 0 columns.
+  columns: process.stdout.columns || 100,
   write: (text) => void process.stdout.write(text),
 });
 

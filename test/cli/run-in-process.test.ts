@@ -47,4 +47,21 @@ describe('tau2-edge run --in-process', () => {
     expect(saved).toBe(dumpsPy(results as unknown as PyValue, { indent: 2 }));
     expect(saved).toContain('"temperature": 0.0');
   });
+
+  it('without a provider URL or OPENAI_API_KEY it stops before starting anything, saying what is missing', async () => {
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    delete process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_BASE_URL;
+    const errors: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => errors.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      expect(await main(['run', '--domain', 'mock'])).toBe(1);
+    } finally {
+      process.stderr.write = write;
+      if (saved.key !== undefined) process.env.OPENAI_API_KEY = saved.key;
+      if (saved.url !== undefined) process.env.OPENAI_BASE_URL = saved.url;
+    }
+    expect(errors.join('')).toContain('needs OPENAI_API_KEY; or give --llm-base-url URL');
+  });
 });

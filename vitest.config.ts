@@ -10,6 +10,8 @@ export default defineConfig({
         test: {
           name: 'core',
           environment: 'node',
+          // Whole-domain checks (every task through the orchestrator) take seconds, more on a busy CI machine.
+          testTimeout: 30_000,
           include: [
             'test/core/**/*.test.ts',
             'test/domains/**/*.test.ts',

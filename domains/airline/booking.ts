@@ -9,7 +9,7 @@ import type { ToolArgs } from '../../src/core/environment/toolkit.ts';
 import { FlightInfoSchema, PassengerSchema, PaymentSchema, ReservationSchema } from './data_model.ts';
 import type { FlightDB, FlightDateStatusAvailable, FlightInfo, Payment, Reservation } from './data_model.ts';
 import { getFlight, getFlightInstance, getUser } from './lookups.ts';
-import { modelsIfAllDicts, noAttribute, pyAdd, pyLen, pyMul } from './python-ops.ts';
+import { modelsIfAllDicts, noAttribute, pyAdd, pyKeyError, pyLen, pyMul } from './python-ops.ts';
 
 /** The reference's "now" for new reservations. */
 export const NOW = '2024-05-15T15:00:00';
@@ -101,6 +101,8 @@ export const bookReservation = (db: FlightDB, args: ToolArgs): Reservation => {
   }
 
   for (const { payment_id, amount } of paymentList) {
+    // A certificate listed twice is gone the second time: KeyError, with the earlier payments applied.
+    if (!dictHas(user.payment_methods, payment_id)) throw new ToolError(pyKeyError(payment_id));
     const method = user.payment_methods[payment_id]!;
     if (method.source === 'gift_card') method.amount = new PyFloat(method.amount.value - amount);
     else if (method.source === 'certificate') delete user.payment_methods[payment_id];

@@ -1,6 +1,19 @@
 // Airline DB models (reference: src/tau2/domains/airline/data_model.py). Field order is pydantic's dump order.
 import { z } from 'zod';
+import { isPlainDict } from '../../src/core/py/index.ts';
 import { PyFloatSchema, PyIntSchema, nullable, pyMap } from '../../src/core/schemas/py-types.ts';
+
+/**
+ * A model nested in a model the tools build (Reservation): a non-dict item is pydantic's `model_type` error
+ * ("Input should be a valid dictionary or instance of <Model>"), a dict is validated by `shape`.
+ */
+const nestedModel = <S extends z.ZodType<unknown, unknown>>(modelName: string, shape: S) =>
+  z
+    .custom<unknown>((v) => isPlainDict(v), {
+      message: `Input should be a valid dictionary or instance of ${modelName}`,
+      params: { pydanticType: 'model_type' },
+    })
+    .pipe(shape);
 
 export const FlightTypeSchema = z.enum(['round_trip', 'one_way']);
 export const CabinClassSchema = z.enum(['business', 'economy', 'basic_economy']);
@@ -113,9 +126,9 @@ export const ReservationSchema = z.object({
   destination: z.string(),
   flight_type: FlightTypeSchema,
   cabin: CabinClassSchema,
-  flights: z.array(ReservationFlightSchema),
-  passengers: z.array(PassengerSchema),
-  payment_history: z.array(PaymentSchema),
+  flights: z.array(nestedModel('ReservationFlight', ReservationFlightSchema)),
+  passengers: z.array(nestedModel('Passenger', PassengerSchema)),
+  payment_history: z.array(nestedModel('Payment', PaymentSchema)),
   created_at: z.string(),
   total_baggages: PyIntSchema,
   nonfree_baggages: PyIntSchema,

@@ -1,6 +1,6 @@
 // The Python operations the airline tools apply to raw model-supplied arguments (tool arguments reach the
 // reference's methods unvalidated): arithmetic with int/float kinds, len(), iteration, `all dicts → models`.
-import { PyError, add, isPlainDict, isPyMap, mul, pyTypeName, sub } from '../../src/core/py/index.ts';
+import { PyError, add, isPlainDict, isPyMap, mul, pyRepr, pyTypeName, sub } from '../../src/core/py/index.ts';
 import type { PyNumber, PyValue } from '../../src/core/py/index.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
 import { constructModel } from '../../src/core/environment/model.ts';
@@ -14,6 +14,9 @@ const asToolError = <T>(op: () => T): T => {
     throw e;
   }
 };
+
+/** `str(KeyError(key))`: the repr of the missing key. */
+export const pyKeyError = (key: PyValue | undefined): string => pyRepr(key ?? null);
 
 /** `a + b`, `a - b`, `a * b` with Python's kinds (`int + float → float`) and TypeError texts. */
 export const pyAdd = (a: PyValue, b: PyValue): number | PyValue => asToolError(() => add(a as PyNumber, b as PyNumber));

@@ -1,6 +1,6 @@
 // Changes to an existing reservation: cancellation, bags, flights, passengers, and the payment for a change
 // (reference: AirlineTools.cancel_reservation, update_reservation_*, _payment_for_update).
-import { PyFloat, compare, pyEquals, pyRepr } from '../../src/core/py/index.ts';
+import { PyFloat, compare, pyEquals } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
 import { dictHas } from '../../src/core/environment/python-dict.ts';
@@ -9,7 +9,7 @@ import type { ToolArgs } from '../../src/core/environment/toolkit.ts';
 import { FlightInfoSchema, PassengerSchema, PaymentSchema } from './data_model.ts';
 import type { FlightDB, FlightInfo, Payment, Reservation, ReservationFlight, User } from './data_model.ts';
 import { getFlight, getFlightInstance, getReservation, getUser } from './lookups.ts';
-import { modelsIfAllDicts, noAttribute, pyLen, pyMul, pySub } from './python-ops.ts';
+import { modelsIfAllDicts, noAttribute, pyKeyError, pyLen, pyMul, pySub } from './python-ops.ts';
 
 /**
  * Charges (or refunds, for a negative total) a change to one payment method: certificates are refused, a gift
@@ -98,5 +98,3 @@ export const updateReservationPassengers = (db: FlightDB, args: ToolArgs): Reser
   return reservation;
 };
 
-/** `str(KeyError(key))`: the repr of the missing key. */
-const pyKeyError = (key: PyValue | undefined): string => pyRepr(key ?? null);

@@ -15,8 +15,9 @@ interface SearchCriteria {
 export const searchDirectFlights = (db: FlightDB, { date, origin, destination, leaveAfter }: SearchCriteria): DirectFlight[] => {
   const results: DirectFlight[] = [];
   for (const flight of Object.values(db.flights)) {
-    if (origin !== undefined && flight.origin !== origin) continue;
-    if (destination !== undefined && flight.destination !== destination) continue;
+    // None (also when the model sends null) matches any airport, as `origin is None or ...` does.
+    if (origin !== undefined && origin !== null && flight.origin !== origin) continue;
+    if (destination !== undefined && destination !== null && flight.destination !== destination) continue;
     if (!dictHas(flight.dates, date)) continue;
     const instance = flight.dates[date]!;
     if (instance.status !== 'available') continue;

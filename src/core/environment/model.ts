@@ -24,6 +24,25 @@ const expectedTypes: Record<string, [string, string]> = {
   map: ['dict_type', 'Input should be a valid dictionary'],
 };
 
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * The input's repr as pydantic shows it: one longer than 50 bytes (UTF-8) keeps its first 25 and last 24 bytes
+ * around "...", cut at character boundaries (inward).
+ */
+export const inputRepr = (input: unknown): string => {
+  const repr = pyRepr(input as PyValue);
+  const bytes = utf8.encode(repr);
+  if (bytes.length <= 50) return repr;
+  const isContinuation = (i: number) => (bytes[i]! & 0xc0) === 0x80;
+  let head = 25;
+  while (head > 0 && isContinuation(head)) head -= 1;
+  let tail = bytes.length - 24;
+  while (tail < bytes.length && isContinuation(tail)) tail += 1;
+  return `${utf8Decoder.decode(bytes.subarray(0, head))}...${utf8Decoder.decode(bytes.subarray(tail))}`;
+};
+
 const literalList = (values: readonly unknown[]): string => {
   const quoted = values.map((v) => pyRepr(v as PyValue));
   return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
@@ -57,7 +76,7 @@ const describeIssue = (issue: z.core.$ZodIssue, data: unknown): string => {
   }
   const loc = path.map(String).join('.');
   return (
-    `${loc}\n  ${message} [type=${type}, input_value=${pyRepr(shown as PyValue)}, input_type=${pyTypeName(shown)}]\n` +
+    `${loc}\n  ${message} [type=${type}, input_value=${inputRepr(shown)}, input_type=${pyTypeName(shown)}]\n` +
     `    For further information visit https://errors.pydantic.dev/${PYDANTIC_DOCS_VERSION}/v/${type}`
   );
 };
@@ -66,7 +85,7 @@ const describeIssue = (issue: z.core.$ZodIssue, data: unknown): string => {
 const describeExtraKey = (path: readonly PropertyKey[], data: unknown): string => {
   const input = valueAt(data, path);
   return (
-    `${path.map(String).join('.')}\n  Extra inputs are not permitted [type=extra_forbidden, input_value=${pyRepr(input as PyValue)}, input_type=${pyTypeName(input)}]\n` +
+    `${path.map(String).join('.')}\n  Extra inputs are not permitted [type=extra_forbidden, input_value=${inputRepr(input)}, input_type=${pyTypeName(input)}]\n` +
     `    For further information visit https://errors.pydantic.dev/${PYDANTIC_DOCS_VERSION}/v/extra_forbidden`
   );
 };

@@ -2,7 +2,7 @@
 // whose documentation URL differs only in the version the engine pins).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { constructModel, pyEnum } from '../../../src/core/environment/model.ts';
+import { constructModel, inputRepr, pyEnum } from '../../../src/core/environment/model.ts';
 
 const M = z.strictObject({ a: z.number().default(1) });
 
@@ -23,6 +23,18 @@ describe('constructModel', () => {
         '    For further information visit https://errors.pydantic.dev/2.12/v/enum\n' +
         "l\n  Input should be 'a' or 'b' [type=literal_error, input_value='c', input_type=str]\n" +
         '    For further information visit https://errors.pydantic.dev/2.12/v/literal_error',
+    );
+  });
+
+  it('shortens an input whose repr is longer than 50 bytes to its first 25 and last 24 bytes, as pydantic does', () => {
+    // Expected texts from pydantic 2.13 (`M(x='a' * n)` for an int field, and a dict input of a list field).
+    expect(inputRepr('a'.repeat(48))).toBe(`'${'a'.repeat(48)}'`);
+    expect(inputRepr('a'.repeat(49))).toBe(`'${'a'.repeat(24)}...${'a'.repeat(23)}'`);
+    expect(inputRepr('é'.repeat(60))).toBe(`'${'é'.repeat(12)}...${'é'.repeat(11)}'`);
+    const L = z.object({ passengers: z.array(z.string()) });
+    expect(() => constructModel('L', L, { passengers: { first_name: 'Mia', last_name: 'Li', dob: '1990-04-05' } })).toThrow(
+      "1 validation error for L\npassengers\n  Input should be a valid list [type=list_type, input_value={'first_name': 'Mia', 'la...i', 'dob': '1990-04-05'}, input_type=dict]\n" +
+        '    For further information visit https://errors.pydantic.dev/2.12/v/list_type',
     );
   });
 

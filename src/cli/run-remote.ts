@@ -2,6 +2,7 @@
 // stops. Progress comes from the run's event stream; Ctrl-C cancels the run before the worker stops.
 import { randomUUID } from 'node:crypto';
 import type { RunConfig } from '../core/schemas/run-config.ts';
+import type { RunStatus } from '../core/schemas/api.ts';
 import type { Results } from '../core/schemas/simulation.ts';
 import { ApiRequestError, apiClient } from './api-client.ts';
 import { followRun } from './follow-run.ts';
@@ -34,7 +35,7 @@ export const runThroughApi = async (
   options: RemoteRunOptions,
   display: (total: number) => ProgressDisplay,
   out: (text: string) => void,
-): Promise<Results> => {
+): Promise<{ results: Results; cancelled: boolean }> => {
   let worker: LocalWorker | null = null;
   if (options.api === null) {
     out('starting the local worker (wrangler dev)…');
@@ -49,9 +50,10 @@ export const runThroughApi = async (
     const progress = display(run.counts.total);
     const cancel = new AbortController();
     const onInterrupt = (): void => cancel.abort();
+    let status: RunStatus;
     process.once('SIGINT', onInterrupt);
     try {
-      await followRun(client, runId, {
+      status = await followRun(client, runId, {
         signal: cancel.signal,
         onSimulation: (event) =>
           progress.simulation(event.simulation_id, {
@@ -65,15 +67,19 @@ export const runThroughApi = async (
     } catch (error) {
       if (!cancel.signal.aborted) throw error;
       progress.note(`interrupted: cancelling run ${runId}`);
-      // 409: it completed meanwhile.
-      await client.cancel(runId).catch((e: unknown) => {
-        if (!(e instanceof ApiRequestError && e.status === 409)) throw e;
-      });
+      status = await client.cancel(runId).then(
+        (run) => run.status,
+        (e: unknown) => {
+          // 409: it completed meanwhile.
+          if (e instanceof ApiRequestError && e.status === 409) return 'completed' as const;
+          throw e;
+        },
+      );
     } finally {
       process.off('SIGINT', onInterrupt);
       progress.end();
     }
-    return await client.results(runId);
+    return { results: await client.results(runId), cancelled: status === 'cancelled' };
   } finally {
     await worker?.stop();
   }

@@ -27,14 +27,24 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const capture = async (argv: string[]): Promise<{ code: number; text: string }> => {
+/** Runs a CLI command in this process; `whileRunning` sees the output so far and may act on it. */
+const capture = async (argv: string[], whileRunning?: (text: () => string) => Promise<void>): Promise<{ code: number; text: string }> => {
   const chunks: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string) => chunks.push(String(chunk)) > 0) as typeof process.stdout.write;
   try {
-    return { code: await main(argv), text: chunks.join('') };
+    const [code] = await Promise.all([main(argv), whileRunning?.(() => chunks.join(''))]);
+    return { code, text: chunks.join('') };
   } finally {
     process.stdout.write = write;
+  }
+};
+
+const until = async (condition: () => boolean, timeoutMs = 60_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 };
 
@@ -61,7 +71,7 @@ describe('tau2-edge run on the local worker', () => {
     expect(`${stdout}${stderr}${log}`).not.toContain(SECRET);
   }, 180_000);
 
-  it('run --api uses a serving worker; view RUN --api prints the run, its metrics and simulations', async () => {
+  it('run --api uses a serving worker; view RUN --api prints the run, its metrics and simulations; Ctrl-C cancels', async () => {
     const worker = await startLocalWorker({
       persistTo: path.join(dir, 'state'),
       logFile: path.join(dir, 'wrangler.log'),
@@ -84,7 +94,24 @@ describe('tau2-edge run on the local worker', () => {
       const sim = await capture(['view', runId!, '--api', worker.url, '--sim', simId!]);
       expect(sim.text).toContain('agent  → get_users({})');
       expect(sim.text).toMatch(/^ {2}reward \d/m);
+
+      // Ctrl-C: the run is cancelled, the summary covers what finished, the exit code is 130.
+      fake.setHandler(mockConversation({ delayMs: 300 }));
+      const interrupted = await capture(
+        ['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--num-trials', '4', '--max-concurrency', '2', '--api', worker.url],
+        async (text) => {
+          await until(() => /^\[1\/\d+\]/m.test(text()));
+          process.emit('SIGINT');
+        },
+      );
+      expect(interrupted.code).toBe(130);
+      expect(interrupted.text).toMatch(/^interrupted: cancelling run \S+$/m);
+      expect(interrupted.text).toMatch(/^run cancelled: the summary covers the \d+ simulations that finished$/m);
+      const cancelledId = /^run (\S+): 40 simulations$/m.exec(interrupted.text)?.[1];
+      const cancelledView = await capture(['view', cancelledId!, '--api', worker.url]);
+      expect(cancelledView.text).toMatch(new RegExp(`^run ${cancelledId} · cancelled · `, 'm'));
     } finally {
+      fake.setHandler(mockConversation());
       await worker.stop();
     }
   }, 180_000);

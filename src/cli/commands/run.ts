@@ -25,14 +25,16 @@ export const runCommand = async (argv: string[], out: (text: string) => void): P
   }
   const target = stdoutTarget();
   const display = (total: number) => progressDisplay(total, target);
-  const results = options.inProcess
-    ? await runInProcess(options.config, options.llmBaseUrl, display)
+  const { results, cancelled } = options.inProcess
+    ? { results: await runInProcess(options.config, options.llmBaseUrl, display), cancelled: false }
     : await runThroughApi(options, display, out);
   out('');
+  if (cancelled) out(`run cancelled: the summary covers the ${results.simulations.length} simulations that finished`);
   out(summaryTable(computeMetrics(results)));
   if (options.saveTo !== null) {
     await saveResults(options.saveTo, results);
     out(`results saved to ${options.saveTo}`);
   }
-  return 0;
+  // 130: interrupted by Ctrl-C, as shells report it.
+  return cancelled ? 130 : 0;
 };

@@ -1,5 +1,5 @@
 // Turning a model response into a trajectory message (reference: llm_utils.generate).
-import { isPlainDict, parsePyJson } from '../py/index.ts';
+import { isPlainDict, isPyMap, parsePyJson } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { participantMessage } from '../schemas/message.ts';
 import type { AssistantMessage, ToolCall, UserMessage } from '../schemas/message.ts';
@@ -14,6 +14,9 @@ export const parseToolArguments = (text: string): Record<string, PyValue> => {
   try {
     const value = parsePyJson(text);
     if (isPlainDict(value)) return value as Record<string, PyValue>;
+    // Keys like "0" are never parameter names: the call fails at binding either way, so the keyword
+    // arguments need not keep the order in which the model wrote such keys.
+    if (isPyMap(value)) return Object.fromEntries(value) as Record<string, PyValue>;
   } catch {
     // fall through: kept verbatim for the error tool message
   }

@@ -171,21 +171,23 @@ describe('termination reasons', () => {
 });
 
 describe('malformed tool calls from the model', () => {
-  it('invalid JSON, missing and wrong-typed arguments get error tool messages and count as errors', async () => {
+  it('invalid JSON, missing, wrong-typed and unknown (even index-like) arguments get error tool messages and count as errors', async () => {
     userSays(text('Create a task please.'), text('Thanks ###STOP###'));
     agentSays(
       toolCall('create_task', '{"user_id": "user_1", "title": ', 'm1'),
       toolCall('create_task', '{"user_id": "user_1"}', 'm2'),
       toolCall('create_task', '{"user_id": "user_1", "title": 7}', 'm3'),
       toolCall('create_task', '{"user_id": "user_1", "title": "Important Meeting", "color": "red"}', 'm4'),
+      toolCall('create_task', '{"user_id": "user_1", "title": "Important Meeting", "0": "red"}', 'm5'),
       text('Sorry, I could not do it.'),
     );
-    const sim = await runSimulation(spec(task('create_task_1'), { maxErrors: 4 }), deps());
+    const sim = await runSimulation(spec(task('create_task_1'), { maxErrors: 5 }), deps());
     const errors = (sim.messages ?? []).filter((m) => m.role === 'tool').map((m) => m.content);
     expect(errors[0]).toMatch(/^Error: Tool call arguments are not a valid JSON object/);
     expect(errors[1]).toBe("Error: MockTools.create_task() missing 1 required positional argument: 'title'");
     expect(errors[2]).toMatch(/^Error: 1 validation error for Task\ntitle\n  Input should be a valid string/);
     expect(errors[3]).toBe("Error: MockTools.create_task() got an unexpected keyword argument 'color'");
+    expect(errors[4]).toBe("Error: MockTools.create_task() got an unexpected keyword argument '0'");
     expect(sim.termination_reason).toBe('too_many_errors');
   });
 });

@@ -9,7 +9,7 @@ import type { ToolArgs } from '../../src/core/environment/toolkit.ts';
 import { FlightInfoSchema, PassengerSchema, PaymentSchema, ReservationSchema } from './data_model.ts';
 import type { FlightDB, FlightDateStatusAvailable, FlightInfo, Payment, Reservation } from './data_model.ts';
 import { getFlight, getFlightInstance, getUser } from './lookups.ts';
-import { modelsIfAllDicts, noAttribute, pyAdd, pyKeyError, pyLen, pyMul } from './python-ops.ts';
+import { modelsIfAllDicts, noAttribute, pyAdd, pyKeyError, pyLen, pyMul } from '../../src/core/environment/python-args.ts';
 
 /** The reference's "now" for new reservations. */
 export const NOW = '2024-05-15T15:00:00';

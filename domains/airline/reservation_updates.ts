@@ -9,7 +9,7 @@ import type { ToolArgs } from '../../src/core/environment/toolkit.ts';
 import { FlightInfoSchema, PassengerSchema, PaymentSchema } from './data_model.ts';
 import type { FlightDB, FlightInfo, Payment, Reservation, ReservationFlight, User } from './data_model.ts';
 import { getFlight, getFlightInstance, getReservation, getUser } from './lookups.ts';
-import { modelsIfAllDicts, noAttribute, pyKeyError, pyLen, pyMul, pySub } from './python-ops.ts';
+import { modelsIfAllDicts, noAttribute, pyKeyError, pyLen, pyMul, pySub } from '../../src/core/environment/python-args.ts';
 
 /**
  * Charges (or refunds, for a negative total) a change to one payment method: certificates are refused, a gift

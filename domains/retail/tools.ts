@@ -12,7 +12,8 @@ import { calculate } from '../../src/core/environment/calculate.ts';
 import { OrderPaymentSchema, UserAddressSchema } from './data_model.ts';
 import type { GiftCard, Order, OrderItem, PaymentMethod, RetailDB, Variant } from './data_model.ts';
 import { getItem, getOrder, getPaymentMethod, getProduct, getUser, getVariant } from './lookups.ts';
-import { pyLen, pySorted, pyZip, requireItemsInOrder } from './sequences.ts';
+import { pyLen, pySorted, pyZip } from '../../src/core/environment/python-args.ts';
+import { requireItemsInOrder } from './item-counts.ts';
 
 const ORDER_ID = {
   description: "The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of the order id.",

@@ -22,7 +22,7 @@ import {
   getTargetLine,
   billsAwaitingPayment,
 } from './lookups.ts';
-import { requireComparableNumber, requireStr, sliceEnd, truthy } from './python-ops.ts';
+import { requireComparableNumber, requireStr, sliceEnd, truthy } from '../../src/core/environment/python-args.ts';
 
 const str = (title: string, description: string) => ({ description, title, type: 'string' });
 const CUSTOMER_ID = 'ID of the customer who owns the line.';

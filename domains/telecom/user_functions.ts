@@ -20,7 +20,8 @@ import {
 } from './device.ts';
 import { NetworkStatusSchema } from './user_data_model.ts';
 import type { TelecomUserDB } from './user_data_model.ts';
-import { dictGet, requireStr, truthy } from './python-ops.ts';
+import { requireStr, truthy } from '../../src/core/environment/python-args.ts';
+import { pyDictGet } from '../../src/core/environment/python-dict.ts';
 import { isPermission } from './permissions.ts';
 
 type Fn = EnvFunctionSpec<TelecomUserDB>;
@@ -109,7 +110,7 @@ export const telecomUserFunctions: Readonly<Record<string, Fn>> = {
     },
   },
   remove_app_permission: fn(required('app_name', 'permission'), ({ device }, { app_name, permission }) => {
-    const app = dictGet(device.app_statuses, app_name);
+    const app = pyDictGet(device.app_statuses, app_name);
     const name = requireStr(permission, 'lower').toLowerCase();
     if (!app) return [false, `App '${pyStr(app_name)}' not found. Cannot remove permission.`];
     if (!isPermission(name)) return [false, `Permission '${name}' not tracked for app '${pyStr(app_name)}'.`];

@@ -27,7 +27,8 @@ import {
 import type { SpeedDescription } from './device.ts';
 import { APNSettingsSchema, NetworkModePreferenceSchema } from './user_data_model.ts';
 import type { AppPermissions, TelecomUserDB } from './user_data_model.ts';
-import { dictGet, requireStr } from './python-ops.ts';
+import { requireStr } from '../../src/core/environment/python-args.ts';
+import { pyDictGet } from '../../src/core/environment/python-dict.ts';
 import { PERMISSIONS, isPermission } from './permissions.ts';
 import { telecomUserFunctions } from './user_functions.ts';
 
@@ -318,7 +319,7 @@ export const telecomUserTools = defineToolkit<TelecomUserDB>({
         'Checks detailed information about a specific app. Shows its permissions and background data usage settings.',
       parameters: { properties: { app_name: APP_NAME }, required: ['app_name'], title: 'parameters', type: 'object' },
       run: ({ device }, { app_name }) => {
-        const app = dictGet(device.app_statuses, app_name);
+        const app = pyDictGet(device.app_statuses, app_name);
         if (!app) return `App '${pyStr(app_name)}' not found on this phone.`;
         const granted = grantedPermissions(app.permissions);
         const lines = [`Status for App: ${pyStr(app_name)}`];
@@ -333,7 +334,7 @@ export const telecomUserTools = defineToolkit<TelecomUserDB>({
         'Checks what permissions a specific app currently has. Shows if the app has access to features like storage, camera, location, etc.',
       parameters: { properties: { app_name: APP_NAME }, required: ['app_name'], title: 'parameters', type: 'object' },
       run: ({ device }, { app_name }) => {
-        const app = dictGet(device.app_statuses, app_name);
+        const app = pyDictGet(device.app_statuses, app_name);
         if (!app) return `App '${pyStr(app_name)}' not found on this phone.`;
         const granted = grantedPermissions(app.permissions);
         if (granted.length === 0) return `App '${pyStr(app_name)}' currently has no permissions granted.`;
@@ -358,7 +359,7 @@ export const telecomUserTools = defineToolkit<TelecomUserDB>({
         type: 'object',
       },
       run: (db, { app_name, permission }) => {
-        const app = dictGet(db.device.app_statuses, app_name);
+        const app = pyDictGet(db.device.app_statuses, app_name);
         const name = requireStr(permission, 'lower').toLowerCase();
         const appText = pyStr(app_name);
         if (!app) return withStatusBar(db, `Error. App '${appText}' not found. Cannot grant permission.`);

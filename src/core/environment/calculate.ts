@@ -2,9 +2,10 @@
 // to 2 decimals and printed as a Python float (reference: AirlineTools.calculate / RetailTools.calculate).
 import { arithToFloat, evaluateArithmetic } from '../py/arith-eval.ts';
 import { parseArithmetic } from '../py/arith-parse.ts';
-import { PyError, isPlainDict, pyRound, pyStr, pyTypeName } from '../py/index.ts';
+import { PyError, pyRound, pyStr, pyTypeName } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { ToolError } from './errors.ts';
+import { iterate } from './python-args.ts';
 import type { ToolSpec } from './toolkit.ts';
 
 const ALLOWED_TEXT = '0123456789+-*/(). ';
@@ -12,9 +13,7 @@ const ALLOWED = new Set(ALLOWED_TEXT);
 
 /** What the reference's character check and `eval` do with a model-sent argument that is not a string. */
 const rejectNonString = (expression: PyValue | undefined): never => {
-  const items = Array.isArray(expression) ? expression : isPlainDict(expression) ? Object.keys(expression) : null;
-  if (items === null) throw new ToolError(`'${pyTypeName(expression)}' object is not iterable`);
-  for (const item of items) {
+  for (const item of iterate(expression)) {
     if (typeof item !== 'string') {
       throw new ToolError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
     }

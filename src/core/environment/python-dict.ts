@@ -1,6 +1,6 @@
 // Python dict semantics for DB maps: membership with hashability checks, str() of keys in messages.
 import { ToolError } from './errors.ts';
-import { dictHasKey, isPyFloat, pyTypeName } from '../py/index.ts';
+import { dictGet, dictHasKey, isPyFloat, pyTypeName } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 
 /**
@@ -16,3 +16,9 @@ export const dictHas = (
   }
   return typeof key === 'string' && dictHasKey(map, key);
 };
+
+/** `mapping.get(key)` for a DB dict keyed by str, with a raw argument as the key (same checks as `dictHas`). */
+export const pyDictGet = <V>(
+  map: Readonly<Record<string, V>> | ReadonlyMap<string, V>,
+  key: PyValue | undefined,
+): V | undefined => (dictHas(map, key) ? dictGet(map, key) : undefined);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { calculate, calculateExpression } from '../../../src/core/environment/calculate.ts';
 import { toJsonStr } from '../../../src/core/environment/serialize.ts';
 import { ToolError } from '../../../src/core/environment/errors.ts';
-import { PyFloat } from '../../../src/core/py/index.ts';
+import { PyFloat, parsePyJson } from '../../../src/core/py/index.ts';
 
 const outcome = (expression: string): [string, string] => {
   try {
@@ -216,6 +216,10 @@ describe('calculate', () => {
       'eval() arg 1 must be a string, bytes or code object',
     );
     expect(() => calculate.run(null, { expression: ['a'] })).toThrow('Invalid characters in expression');
+    // A dict iterates over its keys, index-like ones (a Map here) included: `"1" in allowed`, then eval refuses it.
+    expect(() => calculate.run(null, { expression: parsePyJson('{"1": 2}') })).toThrow(
+      'eval() arg 1 must be a string, bytes or code object',
+    );
     expect(() => calculate.run(null, { expression: [1] })).toThrow(
       "'in <string>' requires string as left operand, not int",
     );

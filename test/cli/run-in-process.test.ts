@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
+import { capture } from '../support/cli.ts';
 import { main } from '../../src/cli/main.ts';
 import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
@@ -24,18 +25,9 @@ afterAll(async () => {
 
 describe('tau2-edge run --in-process', () => {
   it('runs the tasks × trials, prints a line per simulation and the summary, and saves a reference results file', async () => {
-    const chunks: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => chunks.push(String(chunk)) > 0) as typeof process.stdout.write;
     const file = path.join(dir, 'r.json');
-    let code: number;
-    try {
-      code = await main(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', 'update_task_1', '--num-trials', '2',
-        '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
-    } finally {
-      process.stdout.write = write;
-    }
-    const text = chunks.join('');
+    const { code, text } = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', 'update_task_1', '--num-trials', '2',
+      '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
     expect(code).toBe(0);
     expect(text.match(/^\[\d\/4\] task (create|update)_task_1 trial [01]: user_stop, reward \d\.\d \(ETA \S+\)$/gm)).toHaveLength(4);
     expect(text).toContain('Total Simulations      4\nTotal Tasks            2');

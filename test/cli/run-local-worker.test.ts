@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
+import { capture } from '../support/cli.ts';
 import { startLocalWorker, repoRoot } from '../../src/cli/local-worker.ts';
-import { main } from '../../src/cli/main.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 
@@ -26,19 +26,6 @@ afterAll(async () => {
   await fake.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Runs a CLI command in this process; `whileRunning` sees the output so far and may act on it. */
-const capture = async (argv: string[], whileRunning?: (text: () => string) => Promise<void>): Promise<{ code: number; text: string }> => {
-  const chunks: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string) => chunks.push(String(chunk)) > 0) as typeof process.stdout.write;
-  try {
-    const [code] = await Promise.all([main(argv), whileRunning?.(() => chunks.join(''))]);
-    return { code, text: chunks.join('') };
-  } finally {
-    process.stdout.write = write;
-  }
-};
 
 const until = async (condition: () => boolean, timeoutMs = 60_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
+import { capture } from '../../support/cli.ts';
 
 const S = '[service_issue]airplane_mode_on[PERSONA:None]';
 const M = '[mms_issue]bad_wifi_calling[PERSONA:Easy]';
@@ -37,20 +37,6 @@ const resultsFile = async (dir: string, name: string, agent: string, domain: str
   };
   await writeFile(file, JSON.stringify(results));
   return file;
-};
-
-const capture = async (argv: string[]): Promise<{ code: number; lines: string[] }> => {
-  const lines: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string) => {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return { code: await main(argv), lines };
-  } finally {
-    process.stdout.write = write;
-  }
 };
 
 describe('tau2-edge compare-modes', () => {

@@ -1,11 +1,11 @@
 // Scripted conversations over HTTP (fake OpenAI-compatible server → AI SDK client → engine): every
 // termination reason, every reward type, malformed tool calls, and results files that re-grade identically.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, systemPromptStartsWith, text, toolCall, toolCalls, httpError } from '../../support/fake-openai.ts';
-import type { FakeOpenAI, FakeReply } from '../../support/fake-openai.ts';
+import { describe, expect, it } from 'vitest';
+import { isUserSimulator as isUser, systemPromptStartsWith, text, toolCall, toolCalls, httpError } from '../../support/fake-openai.ts';
+import { scriptedProvider, scriptedSpec as spec } from '../../support/scripted.ts';
 import { createAiSdkClient } from '../../../src/core/llm/ai-sdk-client.ts';
 import { runSimulation, runWithRetry } from '../../../src/core/runner/simulation.ts';
-import type { SimulationDeps, SimulationSpec } from '../../../src/core/runner/simulation.ts';
+import type { SimulationDeps } from '../../../src/core/runner/simulation.ts';
 import { runBatch } from '../../../src/core/runner/batch.ts';
 import { RunConfigSchema } from '../../../src/core/schemas/run-config.ts';
 import { ResultsSchema } from '../../../src/core/schemas/simulation.ts';
@@ -15,47 +15,15 @@ import { computeMetrics } from '../../../src/core/metrics/agent-metrics.ts';
 import { dumpsPy, parsePyJson, pyFloat } from '../../../src/core/py/index.ts';
 import type { PyValue } from '../../../src/core/py/index.ts';
 import { loaded, sequentialIds, steppingClock } from '../../support/domains.ts';
-import type { Clock } from '../../../src/core/orchestrator/clock.ts';
 
-// A fresh server per test, so replies a test leaves unconsumed never reach the next one.
-let fake: FakeOpenAI;
-beforeEach(async () => {
-  fake = await startFakeOpenAI();
-});
-afterEach(async () => fake.close());
-
-const isUser = systemPromptStartsWith('# User Simulation Guidelines');
-const isAgent = systemPromptStartsWith('<instructions>');
+const scripted = scriptedProvider();
+const { userSays, agentSays } = scripted;
 const isJudge = systemPromptStartsWith('\n        TASK');
-const userSays = (...replies: FakeReply[]) => fake.enqueueFor(isUser, ...replies);
-const agentSays = (...replies: FakeReply[]) => fake.enqueueFor(isAgent, ...replies);
 
 const mock = await loaded('mock');
 const task = (id: string): Task => mock.data.tasks.find((t) => t.id === id)!;
 
-const deps = (overrides: Partial<SimulationDeps> & { clock?: Clock } = {}): SimulationDeps => {
-  const client = createAiSdkClient({ baseURL: fake.baseURL, apiKey: 'test-key', maxRetries: 0, sleep: async () => {} });
-  const model = { client, model: 'scripted-model', llmArgs: { temperature: pyFloat(0) } };
-  return {
-    domain: mock.domain,
-    data: mock.data,
-    guidelines: mock.guidelines,
-    agentModel: model,
-    userModel: model,
-    judge: model,
-    clock: steppingClock(),
-    newId: sequentialIds(),
-    ...overrides,
-  };
-};
-
-const spec = (t: Task, extra: Partial<SimulationSpec> = {}): SimulationSpec => ({
-  task: t,
-  agent: 'llm_agent',
-  trial: 0,
-  seed: 626729,
-  ...extra,
-});
+const deps = (overrides: Partial<SimulationDeps> = {}): SimulationDeps => scripted.deps(mock, overrides);
 
 /** The B.3 script: the user asks, the agent creates the task and confirms, the user stops. */
 const createTaskScript = (stop = 'Thanks! ###STOP###') => {
@@ -78,7 +46,7 @@ describe('termination reasons', () => {
   it('the user simulator is called first, with the greeting as a user message and the seed', async () => {
     createTaskScript();
     await runSimulation(spec(task('create_task_1')), deps());
-    const first = fake.requests[0]!.body as { messages: { role: string; content: string }[]; seed: number; temperature: number };
+    const first = scripted.fake.requests[0]!.body as { messages: { role: string; content: string }[]; seed: number; temperature: number };
     expect(first.messages.slice(1)).toEqual([{ role: 'user', content: 'Hi! How can I help you today?' }]);
     expect(first.messages[0]!.content.endsWith("for user_1.\n</scenario>")).toBe(true);
     expect([first.seed, first.temperature]).toEqual([626729, 0]);
@@ -125,7 +93,7 @@ describe('termination reasons', () => {
     expect(solo.termination_reason).toBe('agent_stop');
     expect(solo.messages?.at(-1)).toMatchObject({ role: 'assistant', content: '###STOP###', tool_calls: null });
     expect(solo.reward_info?.reward.value).toBe(1);
-    const soloRequest = fake.requests[0]!.body as { tool_choice: string; tools: { function: { name: string } }[] };
+    const soloRequest = scripted.fake.requests[0]!.body as { tool_choice: string; tools: { function: { name: string } }[] };
     expect(soloRequest.tool_choice).toBe('required');
     expect(soloRequest.tools.map((t) => t.function.name).at(-1)).toBe('done');
 
@@ -159,7 +127,7 @@ describe('termination reasons', () => {
   });
 
   it('a provider that keeps failing yields an infrastructure_error record, excluded from metrics', async () => {
-    fake.enqueueFor(isUser, ...Array.from({ length: 4 }, () => httpError(500)));
+    scripted.fake.enqueueFor(isUser, ...Array.from({ length: 4 }, () => httpError(500)));
     const sim = await runWithRetry(spec(task('create_task_1')), deps(), { maxRetries: 3, retryDelayMs: 0, sleep: async () => {} });
     expect(sim.termination_reason).toBe('infrastructure_error');
     expect(sim.reward_info).toBeNull();
@@ -236,11 +204,11 @@ describe('reward types', () => {
     const t: Task = { ...base, evaluation_criteria: { ...base.evaluation_criteria!, reward_basis: ['NL_ASSERTION'] } };
     createTaskScript();
     const verdict = { results: [{ expectedOutcome: 'x', reasoning: 'confirmed', metExpectation: false }] };
-    fake.enqueueFor(isJudge, text(JSON.stringify(verdict)));
+    scripted.fake.enqueueFor(isJudge, text(JSON.stringify(verdict)));
     const sim = await runSimulation(spec(t), deps());
     expect(sim.reward_info?.nl_assertions).toEqual([{ nl_assertion: 'x', met: false, justification: 'confirmed' }]);
     expect(sim.reward_info?.reward.value).toBe(0);
-    const judgeBody = fake.requests.at(-1)!.body as { messages: { content: string }[]; tools?: unknown };
+    const judgeBody = scripted.fake.requests.at(-1)!.body as { messages: { content: string }[]; tools?: unknown };
     expect(judgeBody.tools).toBeUndefined();
     expect(judgeBody.messages[1]!.content).toContain("expectedOutcomes:\n        ['The agent confirmed the task was created successfully']");
     expect(judgeBody.messages[1]!.content).toContain('\nassistant: None\ntool: {"task_id": "task_2"');
@@ -253,7 +221,7 @@ describe('results files written by the engine', () => {
     createTaskScript('No thanks.');
     userSays(text('###STOP###'));
     const config = RunConfigSchema.parse({ domain: 'mock', task_ids: ['create_task_1'], num_trials: 2, max_concurrency: 1, max_steps: 9 });
-    const client = createAiSdkClient({ baseURL: fake.baseURL, apiKey: 'k', maxRetries: 0, sleep: async () => {} });
+    const client = createAiSdkClient({ baseURL: scripted.fake.baseURL, apiKey: 'k', maxRetries: 0, sleep: async () => {} });
     const results = await runBatch(config, {
       domain: mock.domain, data: mock.data, guidelines: mock.guidelines,
       clients: { agent: client, user: client, judge: client },

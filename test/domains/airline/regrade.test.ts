@@ -2,28 +2,9 @@
 // and the CLI data check of the airline tasks.
 // The fixture's reward_info values were produced by the reference's evaluator and airline tools, not by this
 // engine; the tasks and policy come from the fetched data.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
-import { fileDataSource } from '../../../src/cli/data.ts';
-import { dumpsPy, parsePyJson, toNumber } from '../../../src/core/py/index.ts';
-import type { PyFloat, PyValue } from '../../../src/core/py/index.ts';
-
-const capture = async (argv: string[]): Promise<{ code: number; lines: string[] }> => {
-  const lines: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string) => {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return { code: await main(argv), lines };
-  } finally {
-    process.stdout.write = write;
-  }
-};
+import { capture } from '../../support/cli.ts';
+import { describeRegrade } from '../../support/regrade.ts';
 
 /** What each hand-written trajectory shows, and the reward the reference's rules give it (DB × COMMUNICATE). */
 const VERDICTS: Record<string, number> = {
@@ -50,54 +31,11 @@ const VERDICTS: Record<string, number> = {
   't19-max-steps': 0, // premature termination, even with the right write
 };
 
-const fixtureText = async (): Promise<string> => {
-  let text = await readFile(new URL('../../fixtures/airline-results-regrade.json', import.meta.url), 'utf8');
-  for (const file of ['user_simulator/simulation_guidelines.md', 'domains/airline/policy.md']) {
-    text = text.replaceAll(`"{{${file}}}"`, JSON.stringify(await fileDataSource().readText(file)));
-  }
-  // Python JSON throughout, so 1.0 stays a float.
-  const results = parsePyJson(text) as { tasks: PyValue[]; simulations: { task_id: string }[] };
-  const ids = new Set(results.simulations.map((s) => s.task_id));
-  const tasks = parsePyJson(await fileDataSource().readText('domains/airline/tasks.json')) as { id: string }[];
-  results.tasks = tasks.filter((t) => ids.has(t.id)) as unknown as PyValue[];
-  return dumpsPy(results as unknown as PyValue);
-};
-
-describe('airline re-grading (evaluate-trajs)', () => {
-  it('the fixture records the verdicts the reference gives', async () => {
-    const results = parsePyJson(await fixtureText()) as unknown as {
-      simulations: { id: string; reward_info: { reward: PyFloat } }[];
-    };
-    const recorded = Object.fromEntries(
-      results.simulations.map((s) => [s.id.replace('airline-regrade-', ''), toNumber(s.reward_info.reward)]),
-    );
-    expect(recorded).toEqual(VERDICTS);
-  });
-
-  it('reproduces every recorded reward and reward_info component, and reports a tampered one', async () => {
-    const text = await fixtureText();
-    const dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-airline-'));
-    const good = path.join(dir, 'good.json');
-    await writeFile(good, text);
-    const ok = await capture(['evaluate-trajs', good, '--out', path.join(dir, 'out.json')]);
-    expect(ok.lines.filter((l) => l.startsWith('DIFF') || l.startsWith('WARN'))).toEqual([]);
-    expect(ok.lines.at(-1)).toBe(`agree ${Object.keys(VERDICTS).length} / ${Object.keys(VERDICTS).length}`);
-    expect(ok.code).toBe(0);
-    // The whole reward_info, notes and per-check details included, is what the reference recorded.
-    const rewardInfos = (value: unknown) =>
-      (value as { simulations: { reward_info: PyValue }[] }).simulations.map((s) => dumpsPy(s.reward_info));
-    const regraded = parsePyJson(await readFile(path.join(dir, 'out.json'), 'utf8'));
-    expect(rewardInfos(regraded)).toEqual(rewardInfos(parsePyJson(text)));
-
-    const tampered = path.join(dir, 'tampered.json');
-    const results = parsePyJson(text) as { simulations: { id: string; reward_info: { db_check: { db_match: boolean } } }[] };
-    results.simulations.find((s) => s.id === 'airline-regrade-t7-partial')!.reward_info.db_check.db_match = true;
-    await writeFile(tampered, dumpsPy(results as unknown as PyValue));
-    const bad = await capture(['evaluate-trajs', tampered]);
-    expect(bad.lines.some((l) => l.startsWith('DIFF task 7') && l.includes('db_match: true -> false'))).toBe(true);
-    expect(bad.code).toBe(1);
-  });
-});
+describeRegrade(
+  { domain: 'airline', fixture: new URL('../../fixtures/airline-results-regrade.json', import.meta.url), policy: 'domains/airline/policy.md' },
+  VERDICTS,
+  { name: 't7-partial', diff: 'DIFF task 7', change: 'db_match: true -> false' },
+);
 
 describe('airline check-data (CLI)', () => {
   it('passes on all 50 tasks, none of them a known reference issue', async () => {

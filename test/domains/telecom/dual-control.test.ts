@@ -2,50 +2,26 @@
 // the agent's network tools and the user's phone tools interleave: the spec's verified B.4 run, a roaming
 // fix that needs both sides, and the same task in the no-user (solo) and oracle-plan (gt) modes and under the
 // workflow policy.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, systemPromptStartsWith, text, toolCall } from '../../support/fake-openai.ts';
-import type { CapturedRequest, FakeOpenAI, FakeReply } from '../../support/fake-openai.ts';
-import { createAiSdkClient } from '../../../src/core/llm/ai-sdk-client.ts';
+import { describe, expect, it } from 'vitest';
+import { isAgent, isUserSimulator as isUser, text, toolCall } from '../../support/fake-openai.ts';
+import type { CapturedRequest } from '../../support/fake-openai.ts';
+import { scriptedProvider, scriptedSpec as spec } from '../../support/scripted.ts';
 import { runSimulation } from '../../../src/core/runner/simulation.ts';
-import type { SimulationDeps, SimulationSpec } from '../../../src/core/runner/simulation.ts';
-import { pyFloat } from '../../../src/core/py/index.ts';
+import type { SimulationDeps } from '../../../src/core/runner/simulation.ts';
 import type { Task } from '../../../src/core/schemas/task.ts';
 import type { LoadedDomain } from '../../../src/cli/data.ts';
-import { loaded, sequentialIds, steppingClock } from '../../support/domains.ts';
+import { loaded } from '../../support/domains.ts';
 import { readDataFile } from '../../core/py/data-files.ts';
 import { B4_TELECOM_LAST_USER_CALL_AFTER_SYSTEM } from '../../core/llm/reference-payloads.ts';
 
-let fake: FakeOpenAI;
-beforeEach(async () => {
-  fake = await startFakeOpenAI();
-});
-afterEach(async () => fake.close());
-
-const isUser = systemPromptStartsWith('# User Simulation Guidelines');
-const isAgent = systemPromptStartsWith('<instructions>');
-const userSays = (...replies: FakeReply[]) => fake.enqueueFor(isUser, ...replies);
-const agentSays = (...replies: FakeReply[]) => fake.enqueueFor(isAgent, ...replies);
+const scripted = scriptedProvider();
+const { userSays, agentSays } = scripted;
 
 const telecom = await loaded('telecom');
 const task = (id: string): Task => telecom.data.tasks.find((t) => t.id === id)!;
 
-const deps = (domain: LoadedDomain = telecom, overrides: Partial<SimulationDeps> = {}): SimulationDeps => {
-  const client = createAiSdkClient({ baseURL: fake.baseURL, apiKey: 'test-key', maxRetries: 0, sleep: async () => {} });
-  const model = { client, model: 'scripted-model', llmArgs: { temperature: pyFloat(0) } };
-  return {
-    domain: domain.domain,
-    data: domain.data,
-    guidelines: domain.guidelines,
-    agentModel: model,
-    userModel: model,
-    judge: model,
-    clock: steppingClock(),
-    newId: sequentialIds(),
-    ...overrides,
-  };
-};
-
-const spec = (t: Task, extra: Partial<SimulationSpec> = {}): SimulationSpec => ({ task: t, agent: 'llm_agent', trial: 0, seed: 626729, ...extra });
+const deps = (domain: LoadedDomain = telecom, overrides: Partial<SimulationDeps> = {}): SimulationDeps =>
+  scripted.deps(domain, overrides);
 
 interface ChatBody {
   messages: { role: string; content: string | null; tool_calls?: { function: { name: string } }[] | null }[];
@@ -53,7 +29,7 @@ interface ChatBody {
   tool_choice?: string;
 }
 const body = (r: CapturedRequest) => r.body as ChatBody;
-const requestsOf = (matcher: (r: CapturedRequest) => boolean) => fake.requests.filter(matcher).map(body);
+const requestsOf = (matcher: (r: CapturedRequest) => boolean) => scripted.fake.requests.filter(matcher).map(body);
 const toolNames = (b: ChatBody) => (b.tools ?? []).map((t) => t.function.name);
 const calledTools = (b: ChatBody) => b.messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.function.name));
 
@@ -190,7 +166,7 @@ describe('both sides act: roaming abroad needs the line allowance (agent) and th
     expect(second.messages!.filter((m) => m.role === 'tool').map((m) => [m.id, m.error, m.content])).toEqual([
       ['a_bad', true, "Error: Tool 'toggle_roaming' not found."],
     ]);
-    expect(fake.pending()).toBe(0);
+    expect(scripted.fake.pending()).toBe(0);
   });
 });
 

@@ -4,7 +4,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { fileDataSource } from '../../src/cli/data.ts';
 import { dumpsPy, parsePyJson, toNumber } from '../../src/core/py/index.ts';
 import type { PyFloat, PyValue } from '../../src/core/py/index.ts';
@@ -54,43 +54,37 @@ export const evaluateTampered = async (domain: string, text: string, simulationI
   return capture(['evaluate-trajs', tampered]);
 };
 
+/** The fixture's simulations (ids `<domain>-regrade-<name>`) record `verdicts`: name → reward. */
+export const expectRecordedVerdicts = async (fixture: RegradeFixture, verdicts: Record<string, number>): Promise<void> => {
+  const results = parsePyJson(await regradeFixtureText(fixture)) as unknown as {
+    simulations: { id: string; reward_info: { reward: PyFloat } }[];
+  };
+  const recorded = Object.fromEntries(
+    results.simulations.map((s) => [s.id.replace(`${fixture.domain}-regrade-`, ''), toNumber(s.reward_info.reward)]),
+  );
+  expect(recorded).toEqual(verdicts);
+};
+
 /**
- * The re-grading tests of a domain's hand-written trajectories (simulation ids `<domain>-regrade-<name>`):
- * the fixture records `verdicts` (name → reward), evaluate-trajs agrees on all of them with byte-identical
- * reward_info, and reports the tampered verdict of simulation `tampered.name` with a DIFF line starting
- * `tampered.diff` and naming `tampered.change`.
+ * evaluate-trajs agrees on all `verdicts` with byte-identical reward_info, and reports the flipped db_match of
+ * simulation `<domain>-regrade-<tampered.name>` with a DIFF line starting `tampered.diff` and naming `tampered.change`.
  */
-export const describeRegrade = (
+export const expectRegradeAgrees = async (
   fixture: RegradeFixture,
   verdicts: Record<string, number>,
   tampered: { name: string; diff: string; change: string },
-): void => {
-  const prefix = `${fixture.domain}-regrade-`;
-  describe(`${fixture.domain} re-grading (evaluate-trajs)`, () => {
-    it('the fixture records the verdicts the reference gives', async () => {
-      const results = parsePyJson(await regradeFixtureText(fixture)) as unknown as {
-        simulations: { id: string; reward_info: { reward: PyFloat } }[];
-      };
-      const recorded = Object.fromEntries(
-        results.simulations.map((s) => [s.id.replace(prefix, ''), toNumber(s.reward_info.reward)]),
-      );
-      expect(recorded).toEqual(verdicts);
-    });
+): Promise<void> => {
+  const text = await regradeFixtureText(fixture);
+  const ok = await evaluateTrajs(fixture.domain, text);
+  expect(ok.lines.filter((l) => l.startsWith('DIFF') || l.startsWith('WARN'))).toEqual([]);
+  expect(ok.lines.at(-1)).toBe(`agree ${Object.keys(verdicts).length} / ${Object.keys(verdicts).length}`);
+  expect(ok.code).toBe(0);
+  // The whole reward_info, notes and per-check details included, is what the reference recorded.
+  const rewardInfos = (value: unknown) =>
+    (value as { simulations: { reward_info: PyValue }[] }).simulations.map((s) => dumpsPy(s.reward_info));
+  expect(rewardInfos(parsePyJson(ok.regraded))).toEqual(rewardInfos(parsePyJson(text)));
 
-    it('reproduces every recorded reward and reward_info component, and reports a tampered one', async () => {
-      const text = await regradeFixtureText(fixture);
-      const ok = await evaluateTrajs(fixture.domain, text);
-      expect(ok.lines.filter((l) => l.startsWith('DIFF') || l.startsWith('WARN'))).toEqual([]);
-      expect(ok.lines.at(-1)).toBe(`agree ${Object.keys(verdicts).length} / ${Object.keys(verdicts).length}`);
-      expect(ok.code).toBe(0);
-      // The whole reward_info, notes and per-check details included, is what the reference recorded.
-      const rewardInfos = (value: unknown) =>
-        (value as { simulations: { reward_info: PyValue }[] }).simulations.map((s) => dumpsPy(s.reward_info));
-      expect(rewardInfos(parsePyJson(ok.regraded))).toEqual(rewardInfos(parsePyJson(text)));
-
-      const bad = await evaluateTampered(fixture.domain, text, `${prefix}${tampered.name}`);
-      expect(bad.lines.some((l) => l.startsWith(tampered.diff) && l.includes(tampered.change))).toBe(true);
-      expect(bad.code).toBe(1);
-    });
-  });
+  const bad = await evaluateTampered(fixture.domain, text, `${fixture.domain}-regrade-${tampered.name}`);
+  expect(bad.lines.some((l) => l.startsWith(tampered.diff) && l.includes(tampered.change))).toBe(true);
+  expect(bad.code).toBe(1);
 };

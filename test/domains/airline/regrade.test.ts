@@ -4,7 +4,7 @@
 // engine; the tasks and policy come from the fetched data.
 import { describe, expect, it } from 'vitest';
 import { capture } from '../../support/cli.ts';
-import { describeRegrade } from '../../support/regrade.ts';
+import { expectRecordedVerdicts, expectRegradeAgrees } from '../../support/regrade.ts';
 
 /** What each hand-written trajectory shows, and the reward the reference's rules give it (DB × COMMUNICATE). */
 const VERDICTS: Record<string, number> = {
@@ -31,11 +31,18 @@ const VERDICTS: Record<string, number> = {
   't19-max-steps': 0, // premature termination, even with the right write
 };
 
-describeRegrade(
-  { domain: 'airline', fixture: new URL('../../fixtures/airline-results-regrade.json', import.meta.url), policy: 'domains/airline/policy.md' },
-  VERDICTS,
-  { name: 't7-partial', diff: 'DIFF task 7', change: 'db_match: true -> false' },
-);
+const FIXTURE = {
+  domain: 'airline',
+  fixture: new URL('../../fixtures/airline-results-regrade.json', import.meta.url),
+  policy: 'domains/airline/policy.md',
+};
+
+describe('airline re-grading (evaluate-trajs)', () => {
+  it('the fixture records the verdicts the reference gives', () => expectRecordedVerdicts(FIXTURE, VERDICTS));
+
+  it('reproduces every recorded reward and reward_info component, and reports a tampered one', () =>
+    expectRegradeAgrees(FIXTURE, VERDICTS, { name: 't7-partial', diff: 'DIFF task 7', change: 'db_match: true -> false' }));
+});
 
 describe('airline check-data (CLI)', () => {
   it('passes on all 50 tasks, none of them a known reference issue', async () => {

@@ -4,7 +4,7 @@
 // verdicts scripted per simulation), not by this engine; the tasks and policy come from the fetched data.
 import { describe, expect, it } from 'vitest';
 import { capture } from '../../support/cli.ts';
-import { describeRegrade } from '../../support/regrade.ts';
+import { expectRecordedVerdicts, expectRegradeAgrees } from '../../support/regrade.ts';
 
 /** What each hand-written trajectory shows, and the reward the reference's rules give it. */
 const VERDICTS: Record<string, number> = {
@@ -32,11 +32,18 @@ const VERDICTS: Record<string, number> = {
   't88-correct': 1,
 };
 
-describeRegrade(
-  { domain: 'retail', fixture: new URL('../../fixtures/retail-results-regrade.json', import.meta.url), policy: 'domains/retail/policy.md' },
-  VERDICTS,
-  { name: 't81-partial', diff: 'DIFF task 81', change: 'db_match: true -> false' },
-);
+const FIXTURE = {
+  domain: 'retail',
+  fixture: new URL('../../fixtures/retail-results-regrade.json', import.meta.url),
+  policy: 'domains/retail/policy.md',
+};
+
+describe('retail re-grading (evaluate-trajs)', () => {
+  it('the fixture records the verdicts the reference gives', () => expectRecordedVerdicts(FIXTURE, VERDICTS));
+
+  it('reproduces every recorded reward and reward_info component, and reports a tampered one', () =>
+    expectRegradeAgrees(FIXTURE, VERDICTS, { name: 't81-partial', diff: 'DIFF task 81', change: 'db_match: true -> false' }));
+});
 
 describe('retail check-data (CLI)', () => {
   it('passes on all 114 tasks, naming the 15 whose gold actions fail in the reference too', async () => {

@@ -10,6 +10,7 @@ import type { LoadedDomain } from '../src/cli/data.ts';
 import { Environment } from '../src/core/environment/environment.ts';
 import { checkTask } from '../src/core/runner/check-data.ts';
 import type { Task } from '../src/core/schemas/task.ts';
+import { playGoldRun } from '../src/core/evaluator/gold-run.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
@@ -28,15 +29,7 @@ const VERDICTS = 400;
 /** An environment in the state a task's gold actions leave it (failing actions are skipped, as the evaluator does). */
 const goldEpisode = ({ domain, data }: LoadedDomain, task: Task): Environment => {
   const env = new Environment(domain, data, { now: () => '2026-01-01T00:00:00' });
-  const init = task.initial_state;
-  env.setState(init?.initialization_data ?? null, init?.initialization_actions ?? null, init?.message_history ?? []);
-  for (const action of task.evaluation_criteria?.actions ?? []) {
-    try {
-      env.makeToolCall(action.name, action.requestor, action.arguments);
-    } catch {
-      // as the reference's gold run
-    }
-  }
+  playGoldRun(env, task);
   return env;
 };
 

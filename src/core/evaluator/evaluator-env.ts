@@ -7,6 +7,7 @@ import type { EnvAssertionCheck, RewardInfo } from '../schemas/simulation.ts';
 import { freshEnvironment } from './context.ts';
 import type { EvaluationContext } from './context.ts';
 import { rewardInfo } from './reward-info.ts';
+import { playGoldRun } from './gold-run.ts';
 
 export const evaluateEnvironment = (task: Task, trajectory: readonly Message[], ctx: EvaluationContext): RewardInfo => {
   const criteria = task.evaluation_criteria;
@@ -25,15 +26,7 @@ export const evaluateEnvironment = (task: Task, trajectory: readonly Message[], 
   predicted.setState(initData, initActions, trajectory, ctx.strictReplay, ctx.onReplayMismatch);
 
   const gold = freshEnvironment(ctx, false);
-  gold.setState(initData, initActions, initial?.message_history ?? [], ctx.strictReplay, ctx.onReplayMismatch);
-  // Gold actions that fail are skipped and nothing is synced between them, as in the reference.
-  for (const action of criteria.actions ?? []) {
-    try {
-      gold.makeToolCall(action.name, action.requestor, action.arguments);
-    } catch {
-      // the gold DB simply excludes a failing gold action
-    }
-  }
+  playGoldRun(gold, task, { strict: ctx.strictReplay, onReplayMismatch: ctx.onReplayMismatch });
 
   const dbMatch = gold.dbMatches(predicted);
   const dbReward = dbMatch ? 1 : 0;

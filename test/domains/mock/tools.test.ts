@@ -4,6 +4,7 @@ import { newEnvironment, loaded } from '../../support/domains.ts';
 import { pyDictHash } from '../../../src/core/py/index.ts';
 import type { PyValue } from '../../../src/core/py/index.ts';
 import type { ToolCall } from '../../../src/core/schemas/message.ts';
+import { playGoldRun } from '../../../src/core/evaluator/gold-run.ts';
 
 const call = (name: string, args: Record<string, PyValue>, requestor: 'user' | 'assistant' = 'assistant'): ToolCall => ({
   id: 'c1',
@@ -114,15 +115,7 @@ describe('mock DB hashes (reference get_dict_hash)', () => {
     const { data } = await loaded('mock');
     const task = data.tasks.find((t) => t.id === taskId)!;
     const env = await newEnvironment('mock');
-    const init = task.initial_state;
-    env.setState(init?.initialization_data ?? null, init?.initialization_actions ?? null, init?.message_history ?? []);
-    for (const action of task.evaluation_criteria?.actions ?? []) {
-      try {
-        env.makeToolCall(action.name, action.requestor, action.arguments);
-      } catch {
-        // failing gold actions are skipped, as the reference does
-      }
-    }
+    playGoldRun(env, task);
     expect([pyDictHash(env.agentDb as PyValue), pyDictHash(env.userDb as PyValue)]).toEqual([agentHash, userHash]);
   });
 });

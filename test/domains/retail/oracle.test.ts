@@ -7,6 +7,7 @@ import type { PyValue } from '../../../src/core/py/index.ts';
 import { loaded, newEnvironment, sequentialIds, steppingClock } from '../../support/domains.ts';
 import { RETAIL_GOLD_DB_HASHES } from './gold-hashes.ts';
 import type { Task } from '../../../src/core/schemas/task.ts';
+import { playGoldRun } from '../../../src/core/evaluator/gold-run.ts';
 
 const { domain, data, guidelines } = await loaded('retail');
 
@@ -18,13 +19,7 @@ const check = (task: Task, goldActionErrors = domain.goldActionErrors) =>
 /** The DB after a task's gold actions, failing ones skipped (how the evaluator builds the gold DB). */
 const goldHash = async (task: Task): Promise<string> => {
   const env = await newEnvironment('retail');
-  for (const action of task.evaluation_criteria?.actions ?? []) {
-    try {
-      env.makeToolCall(action.name, action.requestor, action.arguments);
-    } catch {
-      // skipped, as in the reference
-    }
-  }
+  playGoldRun(env, task);
   return pyDictHash(env.agentDb as PyValue);
 };
 

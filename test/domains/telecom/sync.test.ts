@@ -8,6 +8,7 @@ import { agent, agentDb, agentFunction, editUserDb, telecomEnv, user, userDb, us
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { playGoldRun } from '../../../src/core/evaluator/gold-run.ts';
 
 /** A phone belonging to John Smith (line L1002), as every telecom task sets it up. */
 const johnsPhone = async () => {
@@ -129,15 +130,7 @@ describe('gold DB hashes of the 114 base tasks (reference Appendix C.3)', async 
   it.each(rows.map((r) => r.split(' ') as [string, string, string]))('%s', async (taskId, agentHash, userHash) => {
     const task = data.tasks.find((t) => t.id === taskId)!;
     const env = await telecomEnv();
-    const init = task.initial_state;
-    env.setState(init?.initialization_data ?? null, init?.initialization_actions ?? null, init?.message_history ?? []);
-    for (const action of task.evaluation_criteria?.actions ?? []) {
-      try {
-        env.makeToolCall(action.name, action.requestor, action.arguments);
-      } catch {
-        // the reference's gold run swallows failing actions
-      }
-    }
+    playGoldRun(env, task);
     expect([pyDictHash(agentDb(env) as never), pyDictHash(userDb(env) as never)]).toEqual([agentHash, userHash]);
   });
 });

@@ -1,24 +1,15 @@
 import { describe, it, expect } from 'vitest';
 import {
-  PyFloat, add, floordiv, isFloatValue, isIntValue, isPyError, isPyFloat, mod, mul, neg, pow, pyFloat,
+  PyFloat, add, floordiv, isFloatValue, isIntValue, isPyFloat, mod, mul, neg, pow, pyFloat,
   pyRoundBuiltin, pyTypeName, sub, toNumber, truediv,
 } from '../../../src/core/py/index.ts';
+import { raised } from '../../support/py.ts';
 import type { PyNumber } from '../../../src/core/py/index.ts';
 
 const f = pyFloat;
 
 /** Python's `type(r).__name__` and `repr(r)` of a result. */
 const described = (r: number | PyFloat): [string, string] => [isPyFloat(r) ? 'float' : 'int', String(r)];
-
-const raised = (fn: () => unknown): string => {
-  try {
-    fn();
-  } catch (e) {
-    if (isPyError(e)) return `${e.pyType}: ${e.message}`;
-    throw e;
-  }
-  return 'no error';
-};
 
 // [python expression, result, python type, python repr] — outputs of python3.11 eval().
 const ARITHMETIC: [string, () => number | PyFloat, string, string][] = [

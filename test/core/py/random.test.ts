@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { PyRandom, isPyError } from '../../../src/core/py/index.ts';
+import { PyRandom } from '../../../src/core/py/index.ts';
+import { raised } from '../../support/py.ts';
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
@@ -7,16 +8,6 @@ const seeded = (seed: number | bigint): PyRandom => {
   const rng = new PyRandom();
   rng.seed(seed);
   return rng;
-};
-
-const raised = (fn: () => unknown): string => {
-  try {
-    fn();
-  } catch (e) {
-    if (isPyError(e)) return `${e.pyType}: ${e.message}`;
-    throw e;
-  }
-  return 'no error';
 };
 
 // Expected values: python3.11 `random.Random()` with the same seed and calls.

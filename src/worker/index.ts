@@ -1,5 +1,5 @@
 // Worker entry: the tau2-edge HTTP API (Hono, under /v1), the cron trigger of scheduled evaluations and the
-// Durable Objects (episodes, run fan-out, the per-provider gate).
+// Durable Objects (episodes, run fan-out, the per-provider gate) and the consumer of participant turns.
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import type { HealthSchema } from '../core/schemas/api.ts';
@@ -9,6 +9,8 @@ import { runsApi } from './api/runs.ts';
 import { simulationsApi } from './api/simulations.ts';
 import { schedulesApi } from './api/schedules.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
+import { consumeTurns } from './turns/consumer.ts';
+import type { TurnMessage } from './turns/consumer.ts';
 import './env.ts';
 
 export { EpisodeDO } from './episode/episode-do.ts';
@@ -33,4 +35,5 @@ export default {
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(launchDueSchedules(env, controller.scheduledTime));
   },
+  queue: (batch, env) => consumeTurns(batch as MessageBatch<TurnMessage>, env),
 } satisfies ExportedHandler<Env>;

@@ -21,21 +21,28 @@
 // Every failure answers ApiErrorSchema. With an API key configured, every route but /v1/health needs
 // `Authorization: Bearer <key>`.
 import { z } from 'zod';
-import { RunConfigSchema } from './run-config.ts';
+import { MAX_NAME_LENGTH, RunConfigSchema } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import { PyFloatSchema } from './py-types.ts';
 
 export const API_PREFIX = '/v1';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
 
 export const HealthSchema = z.object({ status: z.literal('ok') });
 
-/** POST /v1/runs: exactly the `tau2 run` configuration. The provider endpoint is the server's, never the caller's. */
-export const RunRequestSchema = RunConfigSchema;
+/**
+ * POST /v1/runs: exactly the `tau2 run` configuration, nothing else (a misspelt field is refused, never
+ * dropped). The provider endpoint is the server's, never the caller's.
+ */
+export const RunRequestSchema = RunConfigSchema.strict();
 export type RunRequest = z.input<typeof RunRequestSchema>;
 
-/** `running` until every episode has finished (`completed`) or the run was cancelled. */
-export const RunStatusSchema = z.enum(['running', 'completed', 'cancelled']);
+/**
+ * `running` until every episode has finished (`completed`) or the run was cancelled; `failed` when it could
+ * not be started (its `error` says why).
+ */
+export const RunStatusSchema = z.enum(['running', 'completed', 'cancelled', 'failed']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 const count = z.number().int().nonnegative();
@@ -82,6 +89,8 @@ const RunFieldsSchema = z.object({
   updated_at: z.string(),
   /** The schedule that launched the run, or null for a run started by POST /v1/runs. */
   schedule_id: z.string().nullable(),
+  /** Why a `failed` run could not be started; null otherwise. */
+  error: z.string().nullable(),
   config: RunConfigSchema,
   counts: RunCountsSchema,
 });
@@ -120,21 +129,20 @@ export const SimulationEventSchema = z.object({
 export type SimulationEvent = z.infer<typeof SimulationEventSchema>;
 
 // Scheduled evaluations: the cron trigger launches each enabled schedule whose next_run_at has passed.
-export const ScheduleCreateSchema = z.object({
-  name: z.string().min(1),
-  interval_minutes: z.number().int().positive(),
-  enabled: z.boolean().default(true),
-  run: RunConfigSchema,
-});
+/** Longest interval between two launches of a schedule: a year. */
+export const MAX_INTERVAL_MINUTES = 366 * 24 * 60;
+const scheduleFields = {
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
+  interval_minutes: z.number().int().positive().max(MAX_INTERVAL_MINUTES),
+  enabled: z.boolean(),
+  run: RunRequestSchema,
+};
+
+export const ScheduleCreateSchema = z.strictObject({ ...scheduleFields, enabled: scheduleFields.enabled.default(true) });
 export type ScheduleCreate = z.input<typeof ScheduleCreateSchema>;
 
 export const ScheduleUpdateSchema = z
-  .object({
-    name: z.string().min(1),
-    interval_minutes: z.number().int().positive(),
-    enabled: z.boolean(),
-    run: RunConfigSchema,
-  })
+  .strictObject(scheduleFields)
   .partial()
   .refine((u) => Object.keys(u).length > 0, { message: 'Give at least one field to change' });
 export type ScheduleUpdate = z.input<typeof ScheduleUpdateSchema>;
@@ -148,6 +156,8 @@ export const ScheduleSchema = z.object({
   next_run_at: z.string(),
   last_run_at: z.string().nullable(),
   last_run_id: z.string().nullable(),
+  /** Why the last launch failed (the schedule stays enabled and is tried again at its next time); null after a launch. */
+  last_error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -161,6 +171,9 @@ export const ApiErrorCodeSchema = z.enum([
   'not_found',
   'conflict',
   'idempotency_key_reused',
+  'limit_exceeded',
+  'payload_too_large',
+  'method_not_allowed',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;

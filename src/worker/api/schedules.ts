@@ -7,7 +7,7 @@ import { encodeConfig } from '../db/runs.ts';
 import { deleteSchedule, findSchedule, insertSchedule, listSchedules, scheduleView, updateSchedule } from '../db/schedules.ts';
 import type { ScheduleRow } from '../db/schedules.ts';
 import { selectEpisodes } from '../runs/launch.ts';
-import { invalidRequest, notFound } from './errors.ts';
+import { notFound, refused } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 
 const requireSchedule = async (env: Env, id: string): Promise<ScheduleRow> => {
@@ -19,7 +19,7 @@ const requireSchedule = async (env: Env, id: string): Promise<ScheduleRow> => {
 /** A schedule's run must select tasks now, as POST /v1/runs would check. */
 const checkRun = async (env: Env, run: RunConfig): Promise<void> => {
   const selection = await selectEpisodes(env, run);
-  if (!selection.ok) throw invalidRequest([{ ...selection.issue, path: `run.${selection.issue.path}` }]);
+  if (!selection.ok) throw refused(selection, 'run.');
 };
 
 export const schedulesApi = new Hono<{ Bindings: Env }>()
@@ -36,6 +36,7 @@ export const schedulesApi = new Hono<{ Bindings: Env }>()
       nextRunAt: now,
       lastRunAt: null,
       lastRunId: null,
+      lastError: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -16,6 +16,7 @@ export const scheduleView = (row: ScheduleRow): Schedule => ({
   next_run_at: row.nextRunAt,
   last_run_at: row.lastRunAt,
   last_run_id: row.lastRunId,
+  last_error: row.lastError,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });

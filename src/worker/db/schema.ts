@@ -7,7 +7,7 @@ export const runs = sqliteTable(
   'runs',
   {
     id: text('id').primaryKey(),
-    status: text('status', { enum: ['running', 'completed', 'cancelled'] }).notNull(),
+    status: text('status', { enum: ['running', 'completed', 'cancelled', 'failed'] }).notNull(),
     /** The validated RunConfig. */
     config: text('config').notNull(),
     /** Episodes in the run: selected tasks × trials. */
@@ -16,6 +16,8 @@ export const runs = sqliteTable(
     idempotencyKey: text('idempotency_key'),
     /** SHA-256 of the request body, to refuse a reused Idempotency-Key with another body. */
     requestHash: text('request_hash'),
+    /** Why a `failed` run could not be started. */
+    error: text('error'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
@@ -66,6 +68,8 @@ export const schedules = sqliteTable(
     nextRunAt: text('next_run_at').notNull(),
     lastRunAt: text('last_run_at'),
     lastRunId: text('last_run_id'),
+    /** Why the last launch failed; cleared by the next launch. */
+    lastError: text('last_error'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

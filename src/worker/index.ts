@@ -5,7 +5,9 @@ import { bodyLimit } from 'hono/body-limit';
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { HealthSchema } from '../core/schemas/api.ts';
-import { requireApiKey } from './api/auth.ts';
+import { authenticate } from './api/auth.ts';
+import type { AppEnv } from './api/auth.ts';
+import { adminApi } from './api/admin.ts';
 import { ApiError, onError } from './api/errors.ts';
 import { runsApi } from './api/runs.ts';
 import { simulationsApi } from './api/simulations.ts';
@@ -24,7 +26,7 @@ export { ProviderGateDO } from './runs/provider-gate.ts';
 const health: z.infer<typeof HealthSchema> = { status: 'ok' };
 
 /** Bodies over the operator's LIMIT_MAX_BODY_BYTES get 413 before anything reads them whole. */
-const limitBody: MiddlewareHandler<{ Bindings: Env }> = (c, next) => {
+const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
   const maxSize = limits(c.env).LIMIT_MAX_BODY_BYTES;
   return bodyLimit({
     maxSize,
@@ -34,13 +36,14 @@ const limitBody: MiddlewareHandler<{ Bindings: Env }> = (c, next) => {
 
 let allowedMethods: ((path: string) => string[]) | undefined;
 
-const app = new Hono<{ Bindings: Env }>()
+const app = new Hono<AppEnv>()
   .get('/v1/health', (c) => c.json(health))
-  .use('/v1/*', requireApiKey)
+  .use('/v1/*', authenticate)
   .use('/v1/*', limitBody)
   .route('/v1/runs', runsApi)
   .route('/v1/simulations', simulationsApi)
   .route('/v1/schedules', schedulesApi)
+  .route('/v1/admin', adminApi)
   .notFound((c) => {
     allowedMethods ??= routeMethods(app.routes);
     const allow = allowedMethods(c.req.path);

@@ -47,7 +47,7 @@ const storedSchedule = async (run: Record<string, unknown> | string, intervalMin
   const past = new Date(Date.now() - ageMs).toISOString();
   const runConfig = typeof run === 'string' ? run : encodeConfig(RunConfigSchema.parse(run));
   await insertSchedule(env.DB, {
-    id, name: `stored ${id}`, intervalMinutes, enabled: true, runConfig,
+    id, tenantId: 'operator', name: `stored ${id}`, intervalMinutes, enabled: true, runConfig,
     nextRunAt: past, lastRunAt: null, lastRunId: null, lastError: null, createdAt: past, updatedAt: past,
   });
   return id;

@@ -18,8 +18,12 @@
 //   GET    /v1/schedules/:id                  → ScheduleSchema
 //   PATCH  /v1/schedules/:id                  ScheduleUpdateSchema → ScheduleSchema
 //   DELETE /v1/schedules/:id                  → 204
+//   POST   /v1/admin/keys                     ApiKeyCreateSchema → 201 ApiKeyCreatedSchema (operator only)
+//   GET    /v1/admin/keys                     → ApiKeyListSchema (operator only)
+//   DELETE /v1/admin/keys/:id                 → ApiKeySchema, revoked (operator only)
 // Every failure answers ApiErrorSchema. With an API key configured, every route but /v1/health needs
-// `Authorization: Bearer <key>`.
+// `Authorization: Bearer <key>`: the operator's or a tenant's; a tenant sees only its own runs, simulations and
+// schedules (anything else is 404).
 import { z } from 'zod';
 import { MAX_NAME_LENGTH, RunConfigSchema } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
@@ -165,6 +169,31 @@ export type Schedule = z.infer<typeof ScheduleSchema>;
 
 export const ScheduleListSchema = z.object({ schedules: z.array(ScheduleSchema) });
 
+// Tenants' API keys, administered by the operator (the API_KEY secret).
+/** A tenant id: what every run and schedule of the tenant is filed under. */
+export const TenantIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'Use 1 to 63 of a-z, 0-9, _ and -, starting with a letter or digit');
+
+export const ApiKeyCreateSchema = z.strictObject({
+  tenant: TenantIdSchema.refine((t) => t !== 'operator', 'operator is the operator key\'s own tenant'),
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
+});
+export type ApiKeyCreate = z.input<typeof ApiKeyCreateSchema>;
+
+export const ApiKeySchema = z.object({
+  id: z.string(),
+  tenant: z.string(),
+  name: z.string(),
+  /** The key's first characters, to tell keys apart; the key itself is shown once, at creation. */
+  prefix: z.string(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+export const ApiKeyCreatedSchema = ApiKeySchema.extend({ key: z.string() });
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
+export const ApiKeyListSchema = z.object({ keys: z.array(ApiKeySchema) });
+
 export const ApiErrorCodeSchema = z.enum([
   'invalid_request',
   'unauthorized',
@@ -174,6 +203,7 @@ export const ApiErrorCodeSchema = z.enum([
   'limit_exceeded',
   'payload_too_large',
   'method_not_allowed',
+  'rate_limited',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;

@@ -4,6 +4,7 @@
 // line every SSE_HEARTBEAT_MS keeps proxies from closing a quiet stream and finds a departed client (the write
 // fails), so its poll loop stops instead of living on.
 import type { Context } from 'hono';
+import type { AppEnv } from './auth.ts';
 import { streamSSE } from 'hono/streaming';
 import { RUN_EVENT } from '../../core/schemas/api.ts';
 import type { RunStatusEvent, SimulationEvent } from '../../core/schemas/api.ts';
@@ -20,7 +21,7 @@ const heartbeatMs = (env: Env): number => {
   return Number.isFinite(value) && value > 0 ? value : DEFAULT_HEARTBEAT_MS;
 };
 
-export const runEvents = (c: Context<{ Bindings: Env }>, initial: RunRow): Response =>
+export const runEvents = (c: Context<AppEnv>, initial: RunRow): Response =>
   streamSSE(c, async (stream) => {
     const env = c.env;
     let lastSeq = Number.parseInt(c.req.header('last-event-id') ?? '0', 10) || 0;

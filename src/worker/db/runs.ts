@@ -19,17 +19,22 @@ export const insertRun = async (d1: D1Database, row: typeof runs.$inferInsert): 
   return inserted.length === 1;
 };
 
-export const findRun = async (d1: D1Database, id: string): Promise<RunRow | null> =>
-  (await drizzle(d1).select().from(runs).where(eq(runs.id, id)).get()) ?? null;
+/** The run, when it belongs to `tenant` (without a tenant: any run, for the engine's own bookkeeping). */
+export const findRun = async (d1: D1Database, id: string, tenant?: string): Promise<RunRow | null> =>
+  (await drizzle(d1)
+    .select()
+    .from(runs)
+    .where(tenant === undefined ? eq(runs.id, id) : and(eq(runs.id, id), eq(runs.tenantId, tenant)))
+    .get()) ?? null;
 
 export const findRunByIdempotencyKey = async (d1: D1Database, key: string): Promise<RunRow | null> =>
   (await drizzle(d1).select().from(runs).where(eq(runs.idempotencyKey, key)).get()) ?? null;
 
-export const listRuns = (d1: D1Database, limit: number, status?: RunStatus): Promise<RunRow[]> =>
+export const listRuns = (d1: D1Database, tenant: string, limit: number, status?: RunStatus): Promise<RunRow[]> =>
   drizzle(d1)
     .select()
     .from(runs)
-    .where(status === undefined ? undefined : eq(runs.status, status))
+    .where(status === undefined ? eq(runs.tenantId, tenant) : and(eq(runs.tenantId, tenant), eq(runs.status, status)))
     .orderBy(desc(runs.createdAt), desc(runs.id))
     .limit(limit);
 

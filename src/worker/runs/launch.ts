@@ -49,6 +49,8 @@ export const selectEpisodes = async (env: Env, config: RunConfig): Promise<Selec
 };
 
 export interface LaunchOptions {
+  /** The tenant the run belongs to. */
+  readonly tenant: string;
   readonly scheduleId?: string;
   readonly idempotencyKey?: string;
   readonly requestHash?: string;
@@ -59,11 +61,12 @@ export const launchRun = async (
   env: Env,
   config: RunConfig,
   episodes: readonly EpisodeRef[],
-  options: LaunchOptions = {},
+  options: LaunchOptions,
 ): Promise<{ run: RunRow; created: boolean }> => {
   const now = new Date().toISOString();
   const row: RunRow = {
     id: crypto.randomUUID(),
+    tenantId: options.tenant,
     status: 'running',
     config: encodeConfig(config),
     total: episodes.length,

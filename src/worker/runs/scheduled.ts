@@ -19,7 +19,11 @@ const launchSchedule = async (env: Env, schedule: ScheduleRow, nowIso: string): 
   const selection = await selectEpisodes(env, config);
   if (!selection.ok) throw new Error(selection.issues.map((i) => `run.${i.path}: ${i.message}`).join('; '));
   // The key makes a replayed trigger for the same due time launch nothing new.
-  const { run } = await launchRun(env, config, selection.episodes, { scheduleId: schedule.id, idempotencyKey: scheduleLaunchKey(schedule) });
+  const { run } = await launchRun(env, config, selection.episodes, {
+    tenant: schedule.tenantId,
+    scheduleId: schedule.id,
+    idempotencyKey: scheduleLaunchKey(schedule),
+  });
   await updateSchedule(env.DB, schedule.id, { lastRunAt: nowIso, lastRunId: run.id, lastError: null, updatedAt: nowIso });
   return run.id;
 };

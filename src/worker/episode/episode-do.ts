@@ -6,14 +6,9 @@
 // before the next turn is asked for; a watchdog alarm asks again when no answer came, so a turn lost in a crash
 // is produced anew. At the end it evaluates, writes the simulation to D1 once and tells its run.
 import { DurableObject } from 'cloudflare:workers';
-import { dumpsPy } from '../../core/py/index.ts';
-import type { PyInput } from '../../core/py/index.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import type { EpisodeState } from '../../core/schemas/episode.ts';
-import { prepareEpisode } from '../../core/orchestrator/initialize.ts';
-import { applyMessage, applyToolCalls, participantOf, turnRole } from '../../core/orchestrator/step.ts';
 import { envOptions } from '../../core/orchestrator/deps.ts';
-import { baseSlots } from '../../core/environment/environment.ts';
 import { completeEpisode, infrastructureErrorRun } from '../../core/runner/simulation.ts';
 import type { SimulationDeps, SimulationSpec } from '../../core/runner/simulation.ts';
 import { jitterBackoff } from '../../core/llm/retry.ts';
@@ -22,7 +17,7 @@ import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
 import type { LiveEpisode } from './store.ts';
-import { turnResponse } from './turn.ts';
+import { applyTurn, startEpisode, turnRequest } from './machine.ts';
 import type { PendingTurn, TurnOutcome, TurnResult } from './turn.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { writeSimulation } from '../db/simulations.ts';
@@ -104,8 +99,6 @@ export class EpisodeDO extends DurableObject<Env> {
     const context = await this.loadContext();
     const live = this.loadLive(context);
     if (!live || live.pending === null) return null;
-    const { participant, model } = participantOf(live.state, live.pending, live.environment, context.deps);
-    const request = participant.request(live.state.trajectory, live.state.seed);
     return {
       episode: context.key,
       run_id: context.launch.run_id,
@@ -113,8 +106,7 @@ export class EpisodeDO extends DurableObject<Env> {
       trial: context.launch.trial,
       step: this.store.get<number>('next_step') ?? 0,
       role: live.pending,
-      model: model.model,
-      request: dumpsPy({ messages: request.messages, tools: request.tools, tool_choice: request.toolChoice, llm_args: request.llmArgs } as unknown as PyInput),
+      ...turnRequest(live, context.deps),
     };
   }
 
@@ -139,10 +131,7 @@ export class EpisodeDO extends DurableObject<Env> {
       next = { status: 'applied', step, next: this.failAttempt(context, new Error(result.message)), next_step: null };
     } else {
       try {
-        const { participant } = participantOf(live.state, live.pending, live.environment, context.deps);
-        const message = participant.accept(turnResponse(result));
-        live.state = applyMessage(live.state, participant, message, live.environment, context.deps);
-        this.advance(live, context);
+        this.store.save(applyTurn(live, result, context.deps));
         next = { status: 'applied', step, next: live.pending === null ? 'finishing' : 'turn', next_step: live.pending === null ? null : step + 1 };
       } catch (error) {
         next = { status: 'applied', step, next: this.failAttempt(context, error), next_step: null };
@@ -163,10 +152,8 @@ export class EpisodeDO extends DurableObject<Env> {
     const live = this.loadLive(context);
     if (live === null) {
       try {
-        const prepared = prepareEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
-        const fresh: LiveEpisode = { ...prepared, persistedSlots: baseSlots(context.deps.data), pending: null };
-        this.live = fresh;
-        this.advance(fresh, context);
+        this.live = startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
+        this.store.save(this.live);
       } catch (error) {
         this.failAttempt(context, error);
       }
@@ -175,13 +162,6 @@ export class EpisodeDO extends DurableObject<Env> {
     if (live.state.done) return this.evaluate(context, live.state);
     // The watchdog: the turn waited for was not answered in time.
     return this.schedule();
-  }
-
-  /** Runs the environment's hops (tool calls) up to the next participant turn or the end, then persists. */
-  private advance(live: LiveEpisode, context: EpisodeContext): void {
-    while (!live.state.done && turnRole(live.state) === null) live.state = applyToolCalls(live.state, live.environment, context.deps);
-    live.pending = live.state.done ? null : turnRole(live.state);
-    this.store.save(live);
   }
 
   /** Asks for what the episode waits for: its next turn (with a watchdog) or, when done, its evaluation. */

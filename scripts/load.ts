@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  checklist, completeness, differences, expectedEpisodes, groupMemory, memorySampler, mockRun, runToEnd, sample, scorableMockTasks, startHarness,
+  checklist, completeness, differences, expectedEpisodes, groupCpuSeconds, groupMemory, memorySampler, mockRun, runToEnd, sample, scorableMockTasks, startHarness,
 } from './load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import { runBatch } from '../src/core/runner/batch.ts';
@@ -40,6 +40,7 @@ const verify = (label: string, sims: readonly SimulationRun[]): void => {
 
 try {
   const memory = memorySampler(() => harness.worker().pid);
+  const cpuBefore = await groupCpuSeconds(harness.worker().pid, 'workerd');
   const marks: string[] = [];
   let lastPrint = 0;
   const run = await runToEnd(harness, config, async (_event, n) => {
@@ -53,11 +54,13 @@ try {
     }
   });
   const { peakWorkerdMb, peakTotalMb } = memory.stop();
+  const workerdCpuMs = ((await groupCpuSeconds(harness.worker().pid, 'workerd')) - cpuBefore) * 1000;
   const workerCalls = harness.fake.requests.length;
   const sims = run.results.simulations;
   const eventIds = new Set(run.events.map((e) => e.simulation_id));
   const workerRate = (sims.length / run.seconds) * 60;
   console.log(`worker run ${run.runId}: ${run.status} in ${run.seconds.toFixed(1)} s, ${workerRate.toFixed(0)} episodes/minute`);
+  console.log(`workerd CPU: ${(workerdCpuMs / Math.max(1, run.results.simulations.length)).toFixed(1)} ms per episode`);
   console.log(`workerd memory at finished episodes: ${marks.length > 0 ? marks.join(', ') : 'fewer than 1000 episodes'}`);
   console.log(`peak memory: workerd ${peakWorkerdMb.toFixed(0)} MB, runtime total (wrangler + workerd) ${peakTotalMb.toFixed(0)} MB`);
   console.log(`provider calls: ${workerCalls} (${(workerCalls / sims.length).toFixed(2)} per episode)`);

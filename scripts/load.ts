@@ -54,13 +54,16 @@ try {
     }
   });
   const { peakWorkerdMb, peakTotalMb } = memory.stop();
-  const workerdCpuMs = ((await groupCpuSeconds(harness.worker().pid, 'workerd')) - cpuBefore) * 1000;
+  const cpuAfter = await groupCpuSeconds(harness.worker().pid, 'workerd');
+  const perEpisode = (seconds: number) => ((seconds * 1000) / Math.max(1, run.results.simulations.length)).toFixed(1);
   const workerCalls = harness.fake.requests.length;
   const sims = run.results.simulations;
   const eventIds = new Set(run.events.map((e) => e.simulation_id));
   const workerRate = (sims.length / run.seconds) * 60;
   console.log(`worker run ${run.runId}: ${run.status} in ${run.seconds.toFixed(1)} s, ${workerRate.toFixed(0)} episodes/minute`);
-  console.log(`workerd CPU: ${(workerdCpuMs / Math.max(1, run.results.simulations.length)).toFixed(1)} ms per episode`);
+  console.log(
+    `workerd CPU per episode: ${perEpisode(cpuAfter.user - cpuBefore.user)} ms user, ${perEpisode(cpuAfter.system - cpuBefore.system)} ms system`,
+  );
   console.log(`workerd memory at finished episodes: ${marks.length > 0 ? marks.join(', ') : 'fewer than 1000 episodes'}`);
   console.log(`peak memory: workerd ${peakWorkerdMb.toFixed(0)} MB, runtime total (wrangler + workerd) ${peakTotalMb.toFixed(0)} MB`);
   console.log(`provider calls: ${workerCalls} (${(workerCalls / sims.length).toFixed(2)} per episode)`);

@@ -97,24 +97,16 @@ export class EpisodeDO extends DurableObject<Env> {
   async pendingTurn(): Promise<PendingTurn | null> {
     if (this.phase() !== 'running') return null;
     const context = await this.loadContext();
-    const live = this.loadLive(context);
-    if (!live || live.pending === null) return null;
-    return {
-      episode: context.key,
-      run_id: context.launch.run_id,
-      task_id: context.launch.task_id,
-      trial: context.launch.trial,
-      step: this.store.get<number>('next_step') ?? 0,
-      role: live.pending,
-      ...turnRequest(live, context.deps),
-    };
+    return this.describePending(context, this.loadLive(context));
   }
 
   /**
    * Applies the result of turn `step` exactly once. A repeat of an applied result gets the stored outcome; a
    * different result for an answered step, a step not waited for, or an episode no longer running is refused.
+   * With `produceNext`, the caller produces the next turn itself: it gets that turn back (`pending`) instead of
+   * the turn being sent to the queue (the watchdog still covers it).
    */
-  async submitTurn(step: number, result: TurnResult): Promise<TurnOutcome> {
+  async submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean } = {}): Promise<TurnOutcome & { pending?: PendingTurn }> {
     const context = await this.loadContext();
     // From here to the stored outcome nothing awaits, so concurrent submissions are applied one after the other.
     const resultText = JSON.stringify(result);
@@ -138,8 +130,9 @@ export class EpisodeDO extends DurableObject<Env> {
       }
     }
     this.store.recordTurn(step, resultText, next);
-    await this.schedule();
-    return next;
+    const produceNext = options.produceNext === true && next.next === 'turn' && this.live?.pending != null;
+    await this.schedule(!produceNext);
+    return produceNext ? { ...next, pending: this.describePending(context, this.live!)! } : next;
   }
 
   override async alarm(): Promise<void> {
@@ -164,15 +157,32 @@ export class EpisodeDO extends DurableObject<Env> {
     return this.schedule();
   }
 
-  /** Asks for what the episode waits for: its next turn (with a watchdog) or, when done, its evaluation. */
-  private async schedule(): Promise<void> {
+  /** The turn waited for, as a producer needs it. */
+  private describePending(context: EpisodeContext, live: LiveEpisode | null): PendingTurn | null {
+    if (!live || live.pending === null) return null;
+    return {
+      episode: context.key,
+      run_id: context.launch.run_id,
+      task_id: context.launch.task_id,
+      trial: context.launch.trial,
+      step: this.store.get<number>('next_step') ?? 0,
+      role: live.pending,
+      ...turnRequest(live, context.deps),
+    };
+  }
+
+  /**
+   * Asks for what the episode waits for: its next turn (sent to the queue unless `send` is false, always with
+   * a watchdog) or, when done, its evaluation.
+   */
+  private async schedule(send = true): Promise<void> {
     if (this.phase() !== 'running') return;
     const live = this.live;
     if (this.store.get('failure') !== undefined || live?.state.done) return this.ctx.storage.setAlarm(Date.now());
     if (!live) return this.ctx.storage.setAlarm(this.store.get<number>('retry_at') ?? Date.now());
     if (live.pending === null) return;
     await this.ctx.storage.setAlarm(Date.now() + TURN_WATCHDOG_MS);
-    await this.env.TURNS.send({ episode: (await this.loadContext()).key, step: this.store.get<number>('next_step') ?? 0 });
+    if (send) await this.env.TURNS.send({ episode: (await this.loadContext()).key, step: this.store.get<number>('next_step') ?? 0 });
   }
 
   private async evaluate(context: EpisodeContext, state: EpisodeState): Promise<void> {

@@ -47,7 +47,7 @@ export class ProviderGateDO extends DurableObject<Env> {
 
   release(holder: string): void {
     if (!this.leases.delete(holder)) return;
-    // EXPERIMENT
+    this.ctx.storage.sql.exec('DELETE FROM leases WHERE holder = ?', holder);
     while (this.waiters.length > 0 && this.tryGrant(this.waiters[0]!.holder, this.waiters[0]!.cap)) this.waiters.shift()!.grant(true);
   }
 
@@ -63,7 +63,7 @@ export class ProviderGateDO extends DurableObject<Env> {
     }
     const expiresAt = Date.now() + LEASE_TTL_MS;
     this.leases.set(holder, expiresAt);
-    // EXPERIMENT
+    this.ctx.storage.sql.exec('INSERT OR REPLACE INTO leases (holder, expires_at) VALUES (?, ?)', holder, expiresAt);
     return true;
   }
 

@@ -78,9 +78,7 @@ export class EpisodeDO extends DurableObject<Env> {
   /** Forgets everything, so the episode can be launched afresh (re-running an infrastructure error). */
   async reset(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
-    this.context = null;
-    this.live = undefined;
+    await this.wipe();
   }
 
   snapshot(): EpisodeSnapshot {
@@ -107,6 +105,8 @@ export class EpisodeDO extends DurableObject<Env> {
    * the turn being sent to the queue (the watchdog still covers it).
    */
   async submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean } = {}): Promise<TurnOutcome & { pending?: PendingTurn }> {
+    // A finished episode keeps nothing but its phase.
+    if (this.phase() === 'finished' || this.phase() === undefined) return this.refused('not_running');
     const context = await this.loadContext();
     // From here to the stored outcome nothing awaits, so concurrent submissions are applied one after the other.
     const resultText = JSON.stringify(result);
@@ -239,7 +239,17 @@ export class EpisodeDO extends DurableObject<Env> {
 
   private async notifyRun(context: EpisodeContext): Promise<void> {
     await this.env.RUN.getByName(context.launch.run_id).episodeFinished(context.key);
+    // The simulation is safely in D1 and the run knows: the object keeps only its phase (so a repeated start
+    // changes nothing) and drops its rows and caches, so finished episodes hold next to nothing.
+    await this.wipe();
     this.store.put('phase', 'finished');
+  }
+
+  private async wipe(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.store.createTables();
+    this.context = null;
+    this.live = undefined;
   }
 
   private refused(reason: 'not_pending' | 'conflict' | 'not_running'): TurnOutcome {

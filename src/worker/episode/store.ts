@@ -62,6 +62,11 @@ export class EpisodeStore {
   constructor(storage: EpisodeStorage) {
     this.sql = storage.sql;
     this.kv = storage.kv;
+    this.createTables();
+  }
+
+  /** Creates the tables (again after the storage was wiped). */
+  createTables(): void {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS messages (idx INTEGER PRIMARY KEY, body TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS env_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL, body TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS turns (step INTEGER PRIMARY KEY, result TEXT NOT NULL, outcome TEXT NOT NULL)`);

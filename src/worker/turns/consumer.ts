@@ -26,7 +26,8 @@ interface WireRequest {
   readonly llm_args: Readonly<Record<string, PyValue>>;
 }
 
-const turnResult = (response: LlmResponse): TurnResult => ({
+/** A provider response as a turn result (Python values as text). */
+export const turnResult = (response: LlmResponse): TurnResult => ({
   kind: 'response',
   content: response.content,
   tool_calls: response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),

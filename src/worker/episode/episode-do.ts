@@ -6,14 +6,9 @@
 // before the next turn is asked for; a watchdog alarm asks again when no answer came, so a turn lost in a crash
 // is produced anew. At the end it evaluates, writes the simulation to D1 once and tells its run.
 import { DurableObject } from 'cloudflare:workers';
-import { dumpsPy } from '../../core/py/index.ts';
-import type { PyInput } from '../../core/py/index.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import type { EpisodeState } from '../../core/schemas/episode.ts';
-import { prepareEpisode } from '../../core/orchestrator/initialize.ts';
-import { applyMessage, applyToolCalls, participantOf, turnRole } from '../../core/orchestrator/step.ts';
 import { envOptions } from '../../core/orchestrator/deps.ts';
-import { baseSlots } from '../../core/environment/environment.ts';
 import { completeEpisode, infrastructureErrorRun } from '../../core/runner/simulation.ts';
 import type { SimulationDeps, SimulationSpec } from '../../core/runner/simulation.ts';
 import { jitterBackoff } from '../../core/llm/retry.ts';
@@ -22,7 +17,7 @@ import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
 import type { LiveEpisode } from './store.ts';
-import { turnResponse } from './turn.ts';
+import { applyTurn, startEpisode, turnRequest } from './machine.ts';
 import type { PendingTurn, TurnOutcome, TurnResult } from './turn.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { writeSimulation } from '../db/simulations.ts';
@@ -83,9 +78,7 @@ export class EpisodeDO extends DurableObject<Env> {
   /** Forgets everything, so the episode can be launched afresh (re-running an infrastructure error). */
   async reset(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
-    this.context = null;
-    this.live = undefined;
+    await this.wipe();
   }
 
   snapshot(): EpisodeSnapshot {
@@ -102,27 +95,18 @@ export class EpisodeDO extends DurableObject<Env> {
   async pendingTurn(): Promise<PendingTurn | null> {
     if (this.phase() !== 'running') return null;
     const context = await this.loadContext();
-    const live = this.loadLive(context);
-    if (!live || live.pending === null) return null;
-    const { participant, model } = participantOf(live.state, live.pending, live.environment, context.deps);
-    const request = participant.request(live.state.trajectory, live.state.seed);
-    return {
-      episode: context.key,
-      run_id: context.launch.run_id,
-      task_id: context.launch.task_id,
-      trial: context.launch.trial,
-      step: this.store.get<number>('next_step') ?? 0,
-      role: live.pending,
-      model: model.model,
-      request: dumpsPy({ messages: request.messages, tools: request.tools, tool_choice: request.toolChoice, llm_args: request.llmArgs } as unknown as PyInput),
-    };
+    return this.describePending(context, this.loadLive(context));
   }
 
   /**
    * Applies the result of turn `step` exactly once. A repeat of an applied result gets the stored outcome; a
    * different result for an answered step, a step not waited for, or an episode no longer running is refused.
+   * With `produceNext`, the caller produces the next turn itself: it gets that turn back (`pending`) instead of
+   * the turn being sent to the queue (the watchdog still covers it).
    */
-  async submitTurn(step: number, result: TurnResult): Promise<TurnOutcome> {
+  async submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean } = {}): Promise<TurnOutcome & { pending?: PendingTurn }> {
+    // A finished episode keeps nothing but its phase.
+    if (this.phase() === 'finished' || this.phase() === undefined) return this.refused('not_running');
     const context = await this.loadContext();
     // From here to the stored outcome nothing awaits, so concurrent submissions are applied one after the other.
     const resultText = JSON.stringify(result);
@@ -139,18 +123,16 @@ export class EpisodeDO extends DurableObject<Env> {
       next = { status: 'applied', step, next: this.failAttempt(context, new Error(result.message)), next_step: null };
     } else {
       try {
-        const { participant } = participantOf(live.state, live.pending, live.environment, context.deps);
-        const message = participant.accept(turnResponse(result));
-        live.state = applyMessage(live.state, participant, message, live.environment, context.deps);
-        this.advance(live, context);
+        this.store.save(applyTurn(live, result, context.deps));
         next = { status: 'applied', step, next: live.pending === null ? 'finishing' : 'turn', next_step: live.pending === null ? null : step + 1 };
       } catch (error) {
         next = { status: 'applied', step, next: this.failAttempt(context, error), next_step: null };
       }
     }
     this.store.recordTurn(step, resultText, next);
-    await this.schedule();
-    return next;
+    const produceNext = options.produceNext === true && next.next === 'turn' && this.live?.pending != null;
+    await this.schedule(!produceNext);
+    return produceNext ? { ...next, pending: this.describePending(context, this.live!)! } : next;
   }
 
   override async alarm(): Promise<void> {
@@ -163,10 +145,8 @@ export class EpisodeDO extends DurableObject<Env> {
     const live = this.loadLive(context);
     if (live === null) {
       try {
-        const prepared = prepareEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
-        const fresh: LiveEpisode = { ...prepared, persistedSlots: baseSlots(context.deps.data), pending: null };
-        this.live = fresh;
-        this.advance(fresh, context);
+        this.live = startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
+        this.store.save(this.live);
       } catch (error) {
         this.failAttempt(context, error);
       }
@@ -177,22 +157,32 @@ export class EpisodeDO extends DurableObject<Env> {
     return this.schedule();
   }
 
-  /** Runs the environment's hops (tool calls) up to the next participant turn or the end, then persists. */
-  private advance(live: LiveEpisode, context: EpisodeContext): void {
-    while (!live.state.done && turnRole(live.state) === null) live.state = applyToolCalls(live.state, live.environment, context.deps);
-    live.pending = live.state.done ? null : turnRole(live.state);
-    this.store.save(live);
+  /** The turn waited for, as a producer needs it. */
+  private describePending(context: EpisodeContext, live: LiveEpisode | null): PendingTurn | null {
+    if (!live || live.pending === null) return null;
+    return {
+      episode: context.key,
+      run_id: context.launch.run_id,
+      task_id: context.launch.task_id,
+      trial: context.launch.trial,
+      step: this.store.get<number>('next_step') ?? 0,
+      role: live.pending,
+      ...turnRequest(live, context.deps),
+    };
   }
 
-  /** Asks for what the episode waits for: its next turn (with a watchdog) or, when done, its evaluation. */
-  private async schedule(): Promise<void> {
+  /**
+   * Asks for what the episode waits for: its next turn (sent to the queue unless `send` is false, always with
+   * a watchdog) or, when done, its evaluation.
+   */
+  private async schedule(send = true): Promise<void> {
     if (this.phase() !== 'running') return;
     const live = this.live;
     if (this.store.get('failure') !== undefined || live?.state.done) return this.ctx.storage.setAlarm(Date.now());
     if (!live) return this.ctx.storage.setAlarm(this.store.get<number>('retry_at') ?? Date.now());
     if (live.pending === null) return;
     await this.ctx.storage.setAlarm(Date.now() + TURN_WATCHDOG_MS);
-    await this.env.TURNS.send({ episode: (await this.loadContext()).key, step: this.store.get<number>('next_step') ?? 0 });
+    if (send) await this.env.TURNS.send({ episode: (await this.loadContext()).key, step: this.store.get<number>('next_step') ?? 0 });
   }
 
   private async evaluate(context: EpisodeContext, state: EpisodeState): Promise<void> {
@@ -249,7 +239,17 @@ export class EpisodeDO extends DurableObject<Env> {
 
   private async notifyRun(context: EpisodeContext): Promise<void> {
     await this.env.RUN.getByName(context.launch.run_id).episodeFinished(context.key);
+    // The simulation is safely in D1 and the run knows: the object keeps only its phase (so a repeated start
+    // changes nothing) and drops its rows and caches, so finished episodes hold next to nothing.
+    await this.wipe();
     this.store.put('phase', 'finished');
+  }
+
+  private async wipe(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.store.createTables();
+    this.context = null;
+    this.live = undefined;
   }
 
   private refused(reason: 'not_pending' | 'conflict' | 'not_running'): TurnOutcome {

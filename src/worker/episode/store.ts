@@ -43,13 +43,30 @@ type EpisodeKey = 'launch' | 'phase' | 'attempt' | 'next_step' | 'retry_at' | 'f
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);
 
-export class EpisodeStore {
-  private readonly sql: SqlStorage;
-  private readonly kv: SyncKvStorage;
+/** The part of a Durable Object's storage the episode uses (also met by a plain SQLite file in benchmarks). */
+export interface EpisodeStorage {
+  readonly sql: {
+    exec<T extends Record<string, string | number | null>>(query: string, ...bindings: (string | number | null)[]): { toArray(): T[] } & Iterable<T>;
+  };
+  readonly kv: {
+    get<T>(key: string): T | undefined;
+    put(key: string, value: unknown): void;
+    delete(key: string): boolean;
+  };
+}
 
-  constructor(storage: DurableObjectStorage) {
+export class EpisodeStore {
+  private readonly sql: EpisodeStorage['sql'];
+  private readonly kv: EpisodeStorage['kv'];
+
+  constructor(storage: EpisodeStorage) {
     this.sql = storage.sql;
     this.kv = storage.kv;
+    this.createTables();
+  }
+
+  /** Creates the tables (again after the storage was wiped). */
+  createTables(): void {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS messages (idx INTEGER PRIMARY KEY, body TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS env_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL, body TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS turns (step INTEGER PRIMARY KEY, result TEXT NOT NULL, outcome TEXT NOT NULL)`);

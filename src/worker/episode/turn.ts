@@ -28,7 +28,7 @@ export interface TurnResponse {
   readonly tool_calls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
   /** USD; 0 when unknown. */
   readonly cost?: number;
-  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number } | null;
+  readonly usage?: { readonly completion_tokens: number; readonly prompt_tokens: number } | null;
   /** The provider's response body as Python-JSON text. */
   readonly raw_data?: string | null;
   readonly generation_time_seconds?: number | null;
@@ -61,7 +61,8 @@ export type TurnOutcome =
 export const turnResponse = (result: TurnResponse): LlmResponse => ({
   content: result.content,
   toolCalls: result.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
-  usage: result.usage ? { prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens } : null,
+  // The provider's key order (the reference keeps usage as the provider sent it).
+  usage: result.usage ? { completion_tokens: result.usage.completion_tokens, prompt_tokens: result.usage.prompt_tokens } : null,
   cost: result.cost ?? 0,
   rawData: result.raw_data ? (parsePyJson(result.raw_data) as Record<string, PyValue>) : null,
   generationTimeSeconds: result.generation_time_seconds ?? null,

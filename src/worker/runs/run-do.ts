@@ -1,10 +1,12 @@
 // The fan-out of one run: a Durable Object that keeps the run's episodes (pending, running, done, cancelled),
 // starts at most `max_concurrency` of them at a time, starts the next one as each finishes, and marks the run
-// completed in D1 when none is left.
+// completed in D1 when none is left. Counts per status are kept beside the rows, changed in the same
+// synchronous section as each status change, so progress needs no scan.
 import { DurableObject } from 'cloudflare:workers';
 import { encodeLaunch, episodeKey } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { decodeConfig, setRunStatus } from '../db/runs.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
 
 export type EpisodeStatus = 'pending' | 'running' | 'done' | 'cancelled';
 
@@ -15,12 +17,34 @@ export interface RunProgress {
 }
 
 export class RunDO extends DurableObject<Env> {
+  /** Episodes per status, read from the table once per instance. */
+  private readonly counts: Record<EpisodeStatus, number>;
+  /** The run's configuration, decoded once per instance. */
+  private config: RunConfig | null = null;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS episodes (
          key TEXT PRIMARY KEY, ord INTEGER NOT NULL, task_id TEXT NOT NULL, trial INTEGER NOT NULL, status TEXT NOT NULL)`,
     );
+    ctx.storage.sql.exec(`CREATE INDEX IF NOT EXISTS episodes_status_ord ON episodes (status, ord)`);
+    this.counts = { pending: 0, running: 0, done: 0, cancelled: 0 };
+    for (const row of ctx.storage.sql.exec<{ status: EpisodeStatus; n: number }>(`SELECT status, count(*) AS n FROM episodes GROUP BY status`)) {
+      this.counts[row.status] = row.n;
+    }
+  }
+
+  /** Moves the episode `key` from status `from` (any, when omitted) to `to`; returns whether it moved. */
+  private move(key: string, to: EpisodeStatus, from?: EpisodeStatus): boolean {
+    const row = this.ctx.storage.sql
+      .exec<{ status: EpisodeStatus }>(`SELECT status FROM episodes WHERE key = ?`, key)
+      .toArray()[0];
+    if (!row || row.status === to || (from !== undefined && row.status !== from)) return false;
+    this.ctx.storage.sql.exec(`UPDATE episodes SET status = ? WHERE key = ?`, to, key);
+    this.counts[row.status]--;
+    this.counts[to]++;
+    return true;
   }
 
   /** Records the run's episodes (in work-unit order) and starts the first ones; a repeated start adds nothing. */
@@ -32,6 +56,7 @@ export class RunDO extends DurableObject<Env> {
           episodeKey(runId, ref), ord, ref.task_id, ref.trial,
         ),
       );
+      this.counts.pending += episodes.length;
       await this.ctx.storage.put({ run_id: runId, config: configText });
     }
     await this.fill();
@@ -43,7 +68,7 @@ export class RunDO extends DurableObject<Env> {
   }
 
   async episodeFinished(key: string): Promise<void> {
-    this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'done' WHERE key = ? AND status = 'running'`, key);
+    this.move(key, 'done', 'running');
     await this.fill();
   }
 
@@ -52,9 +77,11 @@ export class RunDO extends DurableObject<Env> {
     const runId = await this.runId();
     if (runId === null) return;
     this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'cancelled' WHERE status = 'pending'`);
+    this.counts.cancelled += this.counts.pending;
+    this.counts.pending = 0;
     for (const { key } of this.ctx.storage.sql.exec<{ key: string }>(`SELECT key FROM episodes WHERE status = 'running'`).toArray()) {
       const stopped = await this.env.EPISODE.getByName(key).cancel();
-      this.ctx.storage.sql.exec(`UPDATE episodes SET status = ? WHERE key = ?`, stopped ? 'cancelled' : 'done', key);
+      this.move(key, stopped ? 'cancelled' : 'done');
     }
     await setRunStatus(this.env.DB, runId, 'cancelled', 'running');
   }
@@ -66,25 +93,22 @@ export class RunDO extends DurableObject<Env> {
     for (const ref of episodes) {
       const key = episodeKey(runId, ref);
       await this.env.EPISODE.getByName(key).reset();
-      this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'pending' WHERE key = ?`, key);
+      this.move(key, 'pending');
     }
     await setRunStatus(this.env.DB, runId, 'running');
     await this.fill();
   }
 
   progress(): RunProgress {
-    const count = (status: EpisodeStatus) =>
-      this.ctx.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM episodes WHERE status = ?`, status).one().n;
-    return { pending: count('pending'), running: count('running'), cancelled: count('cancelled') };
+    return { pending: this.counts.pending, running: this.counts.running, cancelled: this.counts.cancelled };
   }
 
   /** Starts pending episodes up to the run's concurrency; completes the run when nothing is left. */
   private async fill(): Promise<void> {
     const runId = await this.runId();
-    const configText = await this.ctx.storage.get<string>('config');
-    if (runId === null || configText === undefined) return;
-    const config = decodeConfig(configText);
-    const { pending, running } = this.progress();
+    const config = await this.runConfig();
+    if (runId === null || config === null) return;
+    const { pending, running } = this.counts;
     if (pending === 0 && running === 0) {
       await setRunStatus(this.env.DB, runId, 'completed', 'running');
       return;
@@ -97,18 +121,26 @@ export class RunDO extends DurableObject<Env> {
         free,
       )
       .toArray();
-    for (const row of next) this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'running' WHERE key = ?`, row.key);
+    for (const row of next) this.move(row.key, 'running', 'pending');
     await Promise.all(
       next.map(async (row) => {
         try {
           await this.env.EPISODE.getByName(row.key).start(encodeLaunch({ run_id: runId, config, task_id: row.task_id, trial: row.trial }));
         } catch (error) {
           // Back to pending, so the next fill (the caller's retry) starts it.
-          this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'pending' WHERE key = ? AND status = 'running'`, row.key);
+          this.move(row.key, 'pending', 'running');
           throw error;
         }
       }),
     );
+  }
+
+  private async runConfig(): Promise<RunConfig | null> {
+    if (this.config === null) {
+      const text = await this.ctx.storage.get<string>('config');
+      if (text !== undefined) this.config = decodeConfig(text);
+    }
+    return this.config;
   }
 
   private async runId(): Promise<string | null> {

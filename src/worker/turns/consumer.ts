@@ -1,6 +1,7 @@
 // The producer of built-in turns: a Queue consumer that, for each `{episode, step}` message, reads the turn the
 // episode waits for, calls the run's model under the provider's cap, and hands the result back for that step.
-// A message for a turn already answered (a watchdog repeat) does nothing; a provider failure after the client's
+// A message for a turn already answered (a watchdog repeat) does nothing; consecutive turns of one episode
+// are produced in one go; a provider failure after the client's
 // own retries is handed back as an infrastructure error, for the episode's whole-simulation retry.
 import { parsePyJson, dumpsPy } from '../../core/py/index.ts';
 import type { PyInput, PyValue } from '../../core/py/index.ts';
@@ -25,7 +26,8 @@ interface WireRequest {
   readonly llm_args: Readonly<Record<string, PyValue>>;
 }
 
-const turnResult = (response: LlmResponse): TurnResult => ({
+/** A provider response as a turn result (Python values as text). */
+export const turnResult = (response: LlmResponse): TurnResult => ({
   kind: 'response',
   content: response.content,
   tool_calls: response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
@@ -57,11 +59,24 @@ export const callModel = async (env: Env, turn: PendingTurn): Promise<TurnResult
   }
 };
 
+/** How long one message keeps producing an episode's consecutive turns before handing back to the queue. */
+const CONTINUE_MS = 60_000;
+
+/**
+ * Produces the turn of the message and, while its episode keeps waiting for turns, the following ones: each
+ * submitted result hands back the next turn, which saves a queue round trip per turn.
+ */
 export const produceTurn = async (env: Env, { episode, step }: TurnMessage): Promise<void> => {
   const stub = env.EPISODE.getByName(episode);
-  const turn = await stub.pendingTurn();
+  let turn: PendingTurn | null = await stub.pendingTurn();
   if (turn === null || turn.step !== step) return;
-  await stub.submitTurn(step, await callModel(env, turn));
+  const deadline = Date.now() + CONTINUE_MS;
+  while (turn !== null) {
+    const result = await callModel(env, turn);
+    const produceNext = Date.now() < deadline;
+    const outcome = await stub.submitTurn(turn.step, result, { produceNext });
+    turn = produceNext && outcome.status === 'applied' && outcome.pending !== undefined ? outcome.pending : null;
+  }
 };
 
 export const consumeTurns = async (batch: MessageBatch<TurnMessage>, env: Env): Promise<void> => {

@@ -9,6 +9,8 @@ import { authenticate } from './api/auth.ts';
 import type { AppEnv } from './api/auth.ts';
 import { adminApi } from './api/admin.ts';
 import { credentialsApi } from './api/credentials.ts';
+import { openApiDocument } from './api/openapi.ts';
+import { Scalar } from '@scalar/hono-api-reference';
 import { ApiError, onError } from './api/errors.ts';
 import { runsApi } from './api/runs.ts';
 import { simulationsApi } from './api/simulations.ts';
@@ -39,6 +41,8 @@ let allowedMethods: ((path: string) => string[]) | undefined;
 
 const app = new Hono<AppEnv>()
   .get('/v1/health', (c) => c.json(health))
+  .get('/v1/openapi.json', (c) => c.json(openApiDocument()))
+  .get('/docs', Scalar({ url: '/v1/openapi.json', pageTitle: 'tau2-edge API' }))
   .use('/v1/*', authenticate)
   .use('/v1/*', limitBody)
   .route('/v1/runs', runsApi)
@@ -56,6 +60,8 @@ const app = new Hono<AppEnv>()
   .onError(onError);
 
 export type AppType = typeof app;
+/** The routes the app serves (for the API contract test). */
+export const appRoutes = (): readonly { method: string; path: string }[] => app.routes;
 
 export default {
   fetch: app.fetch,

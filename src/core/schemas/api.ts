@@ -58,7 +58,7 @@ export type RunStatus = z.infer<typeof RunStatusSchema>;
 const count = z.number().int().nonnegative();
 
 /** A float metric: a plain number, or the PyFloat `parsePyJson` yields for it (e.g. `0.0`). */
-const metric = z.union([z.number(), PyFloatSchema]).transform((v): number => (typeof v === 'number' ? v : v.value));
+const metric = z.union([z.number(), PyFloatSchema]).transform((v): number => (typeof v === 'number' ? v : v.value)).meta({ type: 'number' });
 
 /**
  * Episodes of a run by state. `done` = `passed` + `failed` + `infra_error` (finished); `failed` is a scored

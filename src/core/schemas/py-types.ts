@@ -26,7 +26,7 @@ const parseFloatText = (text: string): number | undefined => {
 };
 
 /** A pydantic `float` field (lax mode): ints, bools and numeric str become a PyFloat. */
-export const PyFloatSchema = z.custom<PyFloat | number>(() => true).transform((v: unknown, ctx): PyFloat => {
+export const PyFloatSchema = z.custom<PyFloat | number>(() => true).meta({ type: 'number' }).transform((v: unknown, ctx): PyFloat => {
   if (isPyFloat(v)) return v;
   if (typeof v === 'number' || typeof v === 'boolean') return pyFloat(Number(v));
   if (typeof v === 'string') {
@@ -34,10 +34,10 @@ export const PyFloatSchema = z.custom<PyFloat | number>(() => true).transform((v
     return n === undefined ? rejectAs(ctx, 'float_parsing', 'Input should be a valid number, unable to parse string as a number') : pyFloat(n);
   }
   return rejectAs(ctx, 'float_type', 'Input should be a valid number');
-});
+}).meta({ type: 'number' });
 
 /** A pydantic `int` field (lax mode): integral floats, bools and integer str become an int. */
-export const PyIntSchema = z.custom<PyFloat | number>(() => true).transform((v: unknown, ctx): number => {
+export const PyIntSchema = z.custom<PyFloat | number>(() => true).meta({ type: 'integer' }).transform((v: unknown, ctx): number => {
   if (typeof v === 'boolean') return Number(v);
   if (typeof v === 'number' || isPyFloat(v)) {
     const n = isPyFloat(v) ? v.value : v;
@@ -52,7 +52,7 @@ export const PyIntSchema = z.custom<PyFloat | number>(() => true).transform((v: 
     return n === 0 ? 0 : n;
   }
   return rejectAs(ctx, 'int_type', 'Input should be a valid integer');
-});
+}).meta({ type: 'integer' });
 
 const BOOL_WORDS: Readonly<Record<string, boolean>> = {
   '0': false, off: false, f: false, false: false, n: false, no: false,
@@ -60,7 +60,7 @@ const BOOL_WORDS: Readonly<Record<string, boolean>> = {
 };
 
 /** A pydantic `bool` field (lax mode): 0/1 and the usual yes/no words (any case) are accepted. */
-export const PyBoolSchema = z.custom<boolean>(() => true).transform((v: unknown, ctx): boolean => {
+export const PyBoolSchema = z.custom<boolean>(() => true).meta({ type: 'boolean' }).transform((v: unknown, ctx): boolean => {
   if (typeof v === 'boolean') return v;
   const n = isPyFloat(v) ? v.value : v;
   if (typeof n === 'number') {
@@ -75,10 +75,11 @@ export const PyBoolSchema = z.custom<boolean>(() => true).transform((v: unknown,
     return rejectAs(ctx, 'bool_parsing', 'Input should be a valid boolean, unable to interpret input');
   }
   return rejectAs(ctx, 'bool_type', 'Input should be a valid boolean');
-});
+}).meta({ type: 'boolean' });
 
 /** Any JSON-compatible Python value, passed through unchanged (number kinds preserved). */
-export const PyValueSchema = z.custom<PyValue>(() => true);
+/** Any JSON value (in JSON Schema terms: no constraint). */
+export const PyValueSchema = z.custom<PyValue>(() => true).meta({ description: 'Any JSON value' });
 
 /** A Python `dict` with string keys and arbitrary values. */
 export const PyDictSchema = z.record(z.string(), PyValueSchema);

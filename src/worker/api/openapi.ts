@@ -1,0 +1,133 @@
+// The OpenAPI 3.1 document of the /v1 API, generated (zod-openapi) from the same zod schemas that validate
+// requests and type responses: this table names each route's schemas, the library writes the JSON Schema.
+import { createDocument } from 'zod-openapi';
+import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
+import { z } from 'zod';
+import {
+  ApiErrorSchema,
+  ApiKeyCreateSchema,
+  ApiKeyCreatedSchema,
+  ApiKeyListSchema,
+  ApiKeySchema,
+  HealthSchema,
+  ProviderCredentialListSchema,
+  ProviderCredentialPutSchema,
+  ProviderCredentialSchema,
+  RerunSchema,
+  RunCreatedSchema,
+  RunListQuerySchema,
+  RunListSchema,
+  RunRequestSchema,
+  RunSchema,
+  ScheduleCreateSchema,
+  ScheduleListSchema,
+  ScheduleSchema,
+  ScheduleUpdateSchema,
+  TenantQuotasSchema,
+  TenantQuotasViewSchema,
+} from '../../core/schemas/api.ts';
+import { ResultsSchema, SimulationRunSchema } from '../../core/schemas/simulation.ts';
+
+const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+const ok = (schema: z.ZodType, description: string) => ({ description, ...json(schema) });
+const failure = (description: string) => ({ description, ...json(ApiErrorSchema) });
+
+/** The failures every authenticated route can answer. */
+const authFailures = {
+  '401': failure('Missing or invalid API key'),
+  '429': failure('Too many failed authentications from this client (Retry-After)'),
+};
+const notFound = { '404': failure('No such resource for the caller (another tenant’s is as unknown)') };
+const badRequest = { '400': failure('Invalid request: the message and issues name each field'), '413': failure('Body over LIMIT_MAX_BODY_BYTES') };
+
+const operation = (summary: string, responses: ZodOpenApiOperationObject['responses'], extra: Partial<ZodOpenApiOperationObject> = {}): ZodOpenApiOperationObject => ({
+  summary,
+  responses: { ...responses, ...authFailures },
+  security: [{ bearer: [] }],
+  ...extra,
+});
+const withBody = (schema: z.ZodType) => ({ requestBody: { required: true, ...json(schema) } });
+
+/** Path parameters as the library takes them: a zod object. */
+const pathParam = (name: string, description: string) => ({ requestParams: { path: z.object({ [name]: z.string().describe(description) }) } });
+const idParam = () => pathParam('id', 'The resource id');
+const providerParam = () => pathParam('provider', 'openai, anthropic or google');
+const tenantParam = () => pathParam('tenant', 'The tenant id');
+const idempotencyHeader = z.object({
+  'Idempotency-Key': z.string().describe('Makes a retried launch return the same run (1 to 256 characters, per tenant)').optional(),
+});
+
+const paths: ZodOpenApiPathsObject = {
+  '/v1/health': { get: { summary: 'Liveness (no authentication)', responses: { '200': ok(HealthSchema, 'Serving') } } },
+  '/v1/openapi.json': { get: { summary: 'This document (no authentication)', responses: { '200': { description: 'The OpenAPI document' } } } },
+  '/v1/runs': {
+    post: operation(
+      'Launch a run: a `tau2 run` configuration',
+      {
+        '202': ok(RunCreatedSchema, 'Launched (or the run of a repeated Idempotency-Key)'),
+        ...badRequest,
+        '422': failure('Idempotency-Key already used with another body'),
+        '429': failure('Over a quota of the tenant (Retry-After), or too many failed authentications'),
+      },
+      { ...withBody(RunRequestSchema), requestParams: { header: idempotencyHeader } },
+    ),
+    get: operation('The caller’s runs, newest first', { '200': ok(RunListSchema, 'Runs'), '400': failure('Bad query') }, { requestParams: { query: RunListQuerySchema } }),
+  },
+  '/v1/runs/{id}': { get: operation('A run: status, counts, metrics so far', { '200': ok(RunSchema, 'The run'), ...notFound }, idParam()) },
+  '/v1/runs/{id}/results': { get: operation('The run’s results file (reference format)', { '200': ok(ResultsSchema, 'Results'), ...notFound }, idParam()) },
+  '/v1/runs/{id}/events': {
+    get: operation(
+      'Server-Sent Events: `simulation` per finished simulation, `status` per change; resumes after Last-Event-ID',
+      { '200': { description: 'An event stream', content: { 'text/event-stream': {} } }, ...notFound },
+      idParam(),
+    ),
+  },
+  '/v1/runs/{id}/cancel': {
+    post: operation('Cancel a running run (finished simulations keep their scores)', { '200': ok(RunSchema, 'The run'), ...notFound, '409': failure('Already completed or failed') }, idParam()),
+  },
+  '/v1/runs/{id}/rerun-infra-errors': {
+    post: operation('Re-run the simulations that ended in infrastructure errors', { '202': ok(RerunSchema, 'Re-launched'), ...notFound, '409': failure('Cancelled or failed') }, idParam()),
+  },
+  '/v1/simulations/{id}': { get: operation('A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
+  '/v1/schedules': {
+    post: operation('Schedule an evaluation (due at once, then every interval)', { '201': ok(ScheduleSchema, 'Created'), ...badRequest, '429': failure('Over the schedules quota') }, withBody(ScheduleCreateSchema)),
+    get: operation('The caller’s schedules', { '200': ok(ScheduleListSchema, 'Schedules') }),
+  },
+  '/v1/schedules/{id}': {
+    get: operation('A schedule', { '200': ok(ScheduleSchema, 'The schedule'), ...notFound }, idParam()),
+    patch: operation('Change a schedule', { '200': ok(ScheduleSchema, 'The schedule'), ...badRequest, ...notFound }, { ...idParam(), ...withBody(ScheduleUpdateSchema) }),
+    delete: operation('Delete a schedule', { '204': { description: 'Deleted' }, ...notFound }, idParam()),
+  },
+  '/v1/provider-credentials': { get: operation('The caller’s provider credentials (keys never shown)', { '200': ok(ProviderCredentialListSchema, 'Credentials') }) },
+  '/v1/provider-credentials/{provider}': {
+    put: operation(
+      'Store the caller’s own provider credentials (encrypted at rest, write-only)',
+      { '200': ok(ProviderCredentialSchema, 'Stored'), ...badRequest, '503': failure('The operator has set no CREDENTIALS_KEY') },
+      { ...providerParam(), ...withBody(ProviderCredentialPutSchema) },
+    ),
+    delete: operation('Remove the caller’s credentials for a provider', { '204': { description: 'Removed' }, ...notFound }, providerParam()),
+  },
+  '/v1/admin/keys': {
+    post: operation('Operator: issue a tenant API key (shown once)', { '201': ok(ApiKeyCreatedSchema, 'Created'), ...badRequest, ...notFound }, withBody(ApiKeyCreateSchema)),
+    get: operation('Operator: every tenant API key, by prefix', { '200': ok(ApiKeyListSchema, 'Keys'), ...notFound }),
+  },
+  '/v1/admin/keys/{id}': { delete: operation('Operator: revoke a key', { '200': ok(ApiKeySchema, 'Revoked'), ...notFound }, idParam()) },
+  '/v1/admin/tenants/{tenant}/quotas': {
+    get: operation('Operator: a tenant’s quotas and usage', { '200': ok(TenantQuotasViewSchema, 'Quotas'), ...notFound }, tenantParam()),
+    put: operation('Operator: set a tenant’s quotas (null = unlimited)', { '200': ok(TenantQuotasViewSchema, 'Quotas'), ...badRequest, ...notFound }, { ...tenantParam(), ...withBody(TenantQuotasSchema) }),
+  },
+};
+
+/** The document, built once per isolate. */
+let document: ReturnType<typeof createDocument> | undefined;
+export const openApiDocument = (): ReturnType<typeof createDocument> =>
+  (document ??= createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'tau2-edge',
+      version: '1',
+      description: 'The τ²-bench benchmark as a hosted service: runs, simulations, schedules, tenants and their provider credentials.',
+    },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The operator key or a tenant API key' } } },
+    paths,
+  }));

@@ -8,6 +8,7 @@ import { evaluateTrajsCommand } from './commands/evaluate-trajs.ts';
 import { viewCommand } from './commands/view.ts';
 import { generateTasksCommand } from './commands/generate-tasks.ts';
 import { compareModesCommand } from './commands/compare-modes.ts';
+import { adminCommand } from './commands/admin.ts';
 
 type Command = (argv: string[], out: (text: string) => void) => Promise<number>;
 
@@ -19,6 +20,7 @@ export const commands: Readonly<Record<string, Command>> = {
   view: viewCommand,
   'generate-tasks': generateTasksCommand,
   'compare-modes': compareModesCommand,
+  admin: adminCommand,
 };
 
 const usage = `usage: tau2-edge <command> [options]
@@ -29,7 +31,8 @@ const usage = `usage: tau2-edge <command> [options]
   evaluate-trajs  re-grade a results file (FILE [--out FILE] [--judge-llm MODEL])
   view            show a results file or an API's run (FILE|RUN [--sim ID] [--api URL])
   generate-tasks  write a generated data file (--domain telecom [--file tasks.json|tasks_small.json|split_tasks.json] [--out PATH] | --verify)
-  compare-modes   pass^1 with and without the user, per issue type (--default FILE --solo FILE)`;
+  compare-modes   pass^1 with and without the user, per issue type (--default FILE --solo FILE)
+  admin           tenants' API keys on a serving worker (keys create --tenant T --name N | keys list | keys revoke ID; --api URL)`;
 
 export const main = async (argv: string[]): Promise<number> => {
   const [name, ...rest] = argv;

@@ -72,7 +72,7 @@ describe('concurrency', () => {
     let peakLeases = 0;
     let peakRunning = 0;
     for (;;) {
-      const runs = await Promise.all(runIds.map(getRun));
+      const runs = await Promise.all(runIds.map((id) => getRun(id)));
       peakLeases = Math.max(peakLeases, await gate.inFlight());
       peakRunning = Math.max(peakRunning, runs[0]!.counts.running + runs[1]!.counts.running);
       if (runs.every((r) => r.status !== 'running')) break;

@@ -65,6 +65,11 @@ export class RunDO extends DurableObject<Env> {
     await this.fill();
   }
 
+  /** Whether the run's episodes were recorded (a launch cut short before this leaves an orphan run). */
+  async isStarted(): Promise<boolean> {
+    return (await this.runId()) !== null;
+  }
+
   async episodeFinished(key: string): Promise<void> {
     this.move(key, 'done', 'running');
     await this.fill();

@@ -37,12 +37,20 @@ export const turnResult = (response: LlmResponse): TurnResult => ({
   generation_time_seconds: response.generationTimeSeconds,
 });
 
-/** Calls the model of a pending turn (holding a lease of its provider's gate for the call). */
+/** Runs `work` holding a lease of the provider's gate (one slot of the endpoint's cap). */
+export const withProviderLease = async <T>(env: Env, holder: string, work: () => Promise<T>): Promise<T> => {
+  const gate = providerGate(env);
+  while (!(await gate.stub.acquire(holder, gate.cap, GATE_WAIT_MS)));
+  try {
+    return await work();
+  } finally {
+    await gate.stub.release(holder);
+  }
+};
+
+/** Calls the model of a pending turn; a failure after the client's retries becomes the turn's error result. */
 export const callModel = async (env: Env, turn: PendingTurn): Promise<TurnResult> => {
   const request = parsePyJson(turn.request) as unknown as WireRequest;
-  const gate = providerGate(env);
-  const holder = `${turn.episode}#${turn.step}#${crypto.randomUUID()}`;
-  while (!(await gate.stub.acquire(holder, gate.cap, GATE_WAIT_MS)));
   try {
     const response = await providerClient(env).generate({
       model: turn.model,
@@ -54,8 +62,6 @@ export const callModel = async (env: Env, turn: PendingTurn): Promise<TurnResult
     return turnResult(response);
   } catch (error) {
     return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
-  } finally {
-    await gate.stub.release(holder);
   }
 };
 
@@ -64,19 +70,22 @@ const CONTINUE_MS = 60_000;
 
 /**
  * Produces the turn of the message and, while its episode keeps waiting for turns, the following ones: each
- * submitted result hands back the next turn, which saves a queue round trip per turn.
+ * submitted result hands back the next turn, which saves a queue round trip per turn. One gate lease covers
+ * the episode's consecutive calls (they never overlap), so the cap stays exact with two gate calls per message.
  */
 export const produceTurn = async (env: Env, { episode, step }: TurnMessage): Promise<void> => {
   const stub = env.EPISODE.getByName(episode);
   let turn: PendingTurn | null = await stub.pendingTurn();
   if (turn === null || turn.step !== step) return;
   const deadline = Date.now() + CONTINUE_MS;
-  while (turn !== null) {
-    const result = await callModel(env, turn);
-    const produceNext = Date.now() < deadline;
-    const outcome = await stub.submitTurn(turn.step, result, { produceNext });
-    turn = produceNext && outcome.status === 'applied' && outcome.pending !== undefined ? outcome.pending : null;
-  }
+  await withProviderLease(env, `${episode}#${step}#${crypto.randomUUID()}`, async () => {
+    while (turn !== null) {
+      const result = await callModel(env, turn);
+      const produceNext = Date.now() < deadline;
+      const outcome = await stub.submitTurn(turn.step, result, { produceNext });
+      turn = produceNext && outcome.status === 'applied' && outcome.pending !== undefined ? outcome.pending : null;
+    }
+  });
 };
 
 export const consumeTurns = async (batch: MessageBatch<TurnMessage>, env: Env): Promise<void> => {

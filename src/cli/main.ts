@@ -1,6 +1,12 @@
-// The tau2-edge command line: run, tasks, check-data, evaluate-trajs, view, generate-tasks, compare-modes.
+// The tau2-edge command line: run, tasks, check-data, evaluate-trajs, view, generate-tasks, compare-modes, admin.
+// commander gives every command its help (`-h`, `help CMD`), did-you-mean for commands and flags, and
+// argument validation before any action starts.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
+import tau2Data from '../../scripts/tau2-data.json' with { type: 'json' };
+import type { CliContext } from './cli-command.ts';
 import { runCommand } from './commands/run.ts';
 import { tasksCommand } from './commands/tasks.ts';
 import { checkDataCommand } from './commands/check-data.ts';
@@ -10,41 +16,60 @@ import { generateTasksCommand } from './commands/generate-tasks.ts';
 import { compareModesCommand } from './commands/compare-modes.ts';
 import { adminCommand } from './commands/admin.ts';
 
-type Command = (argv: string[], out: (text: string) => void) => Promise<number>;
+/** Each subcommand, built for one invocation's context. */
+const subcommands: readonly ((ctx: CliContext) => Command)[] = [
+  runCommand,
+  viewCommand,
+  tasksCommand,
+  checkDataCommand,
+  evaluateTrajsCommand,
+  generateTasksCommand,
+  compareModesCommand,
+  adminCommand,
+];
 
-export const commands: Readonly<Record<string, Command>> = {
-  run: runCommand,
-  tasks: tasksCommand,
-  'check-data': checkDataCommand,
-  'evaluate-trajs': evaluateTrajsCommand,
-  view: viewCommand,
-  'generate-tasks': generateTasksCommand,
-  'compare-modes': compareModesCommand,
-  admin: adminCommand,
+export const version = `tau2-edge ${packageJson.version} (tau2-bench data ${tau2Data.upstream.commit})`;
+
+/** Errors go to stderr, and nothing calls process.exit: main returns the exit code. */
+const configure = (command: Command): Command =>
+  command.exitOverride().showSuggestionAfterError(true).configureOutput({
+    writeOut: (text) => process.stdout.write(text),
+    writeErr: (text) => process.stderr.write(text),
+  });
+
+/** A command and its nested subcommands (e.g. `admin keys create`), which addCommand does not configure. */
+const configureTree = (command: Command): Command => {
+  configure(command);
+  for (const child of command.commands) configureTree(child);
+  return command;
 };
 
-const usage = `usage: tau2-edge <command> [options]
-  run             run an evaluation (flags as \`tau2 run\`: --domain --agent-llm --user-llm --num-trials ...;
-                  --api URL runs on a serving worker, else a local worker is started; --in-process skips workerd)
-  tasks           print a domain's tasks as JSON (--domain D [--split S])
-  check-data      play every task with the oracle; every task must score 1.0 (--domain D)
-  evaluate-trajs  re-grade a results file (FILE [--out FILE] [--judge-llm MODEL])
-  view            show a results file or an API's run (FILE|RUN [--sim ID] [--api URL])
-  generate-tasks  write a generated data file (--domain telecom [--file tasks.json|tasks_small.json|split_tasks.json] [--out PATH] | --verify)
-  compare-modes   pass^1 with and without the user, per issue type (--default FILE --solo FILE)
-  admin           tenants' API keys on a serving worker (keys create --tenant T --name N | keys list | keys revoke ID; --api URL)`;
+export const buildProgram = (ctx: CliContext): Command => {
+  const program = configure(new Command('tau2-edge'))
+    .description('The τ²-bench benchmark for conversational agents, on Cloudflare Workers or locally')
+    .version(version, '-V, --version', 'print the version and the reference data commit')
+    .showHelpAfterError('(add --help for usage)');
+  for (const make of subcommands) program.addCommand(configureTree(make(ctx)));
+  program.addHelpText('after', '\nRun `tau2-edge help <command>` or `tau2-edge <command> --help` for its flags and examples.');
+  return program;
+};
 
 export const main = async (argv: string[]): Promise<number> => {
-  const [name, ...rest] = argv;
-  const command = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!command) {
-    process.stderr.write(`${usage}\n`);
-    return name === undefined || name === '--help' ? 0 : 2;
+  const ctx: CliContext = { out: (text) => process.stdout.write(`${text}\n`), code: 0 };
+  const program = buildProgram(ctx);
+  if (argv.length === 0) {
+    program.outputHelp();
+    return 0;
   }
   try {
-    return await command(rest, (text) => process.stdout.write(`${text}\n`));
+    await program.parseAsync(argv, { from: 'user' });
+    return ctx.code;
   } catch (error) {
-    process.stderr.write(`tau2-edge ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof CommanderError) {
+      // Help and --version end with 0; a usage error with 2, as argparse (the reference's parser) does.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    process.stderr.write(`tau2-edge ${argv[0]}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 };

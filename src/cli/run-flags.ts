@@ -1,10 +1,13 @@
 // `tau2-edge run` flags (the reference's `tau2 run` flags, plus where to run) → the run configuration and the
 // command's own options.
-import { parseArgs } from 'node:util';
+import { Command, InvalidArgumentError } from 'commander';
 import path from 'node:path';
 import { RunConfigSchema } from '../core/schemas/run-config.ts';
+import { DEFAULT_LLM } from '../core/schemas/run-config.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import { parseLlmArgs } from './models.ts';
+import { float, int, parseOrExplain } from './cli-command.ts';
+import { domains } from '../../domains/registry.ts';
 
 export interface RunOptions {
   readonly config: RunConfig;
@@ -18,98 +21,114 @@ export interface RunOptions {
   readonly inProcess: boolean;
 }
 
-const RUN_FLAGS = {
-  domain: { type: 'string', short: 'd' },
-  agent: { type: 'string' },
-  'agent-llm': { type: 'string' },
-  'agent-llm-args': { type: 'string' },
-  user: { type: 'string' },
-  'user-llm': { type: 'string' },
-  'user-llm-args': { type: 'string' },
-  'judge-llm': { type: 'string' },
-  'judge-llm-args': { type: 'string' },
-  'num-trials': { type: 'string' },
-  'num-tasks': { type: 'string' },
-  'task-ids': { type: 'string', multiple: true },
-  'task-split-name': { type: 'string' },
-  'max-steps': { type: 'string' },
-  'max-errors': { type: 'string' },
-  timeout: { type: 'string' },
-  'max-concurrency': { type: 'string' },
-  seed: { type: 'string' },
-  'max-retries': { type: 'string' },
-  'retry-delay': { type: 'string' },
-  'save-to': { type: 'string' },
-  'enforce-communication-protocol': { type: 'boolean' },
-  'llm-base-url': { type: 'string' },
-  api: { type: 'string' },
-  'in-process': { type: 'boolean' },
-} as const;
+/** The flags of `tau2-edge run`, declared once for parsing, help and did-you-mean. */
+export const addRunFlags = (command: Command): Command =>
+  command
+    .requiredOption('-d, --domain <domain>', 'the domain to run', (v: string) => choice('domain', v, Object.keys(domains)))
+    .option('--agent <agent>', 'the agent: llm_agent, llm_agent_gt or llm_agent_solo (default: llm_agent)')
+    .option('--agent-llm <model>', `the agent's model (default: ${DEFAULT_LLM})`)
+    .option('--agent-llm-args <json>', "the agent model's arguments as JSON (default: {\"temperature\": 0.0})")
+    .option('--user <user>', 'the user: user_simulator, or dummy_user (implied by llm_agent_solo)')
+    .option('--user-llm <model>', `the user simulator's model (default: ${DEFAULT_LLM})`)
+    .option('--user-llm-args <json>', "the user model's arguments as JSON")
+    .option('--judge-llm <model>', 'the model grading NL assertions')
+    .option('--judge-llm-args <json>', "the judge model's arguments as JSON")
+    .option('--num-trials <n>', 'trials per task (default: 1)', int)
+    .option('--num-tasks <n>', 'run only the first N tasks', int)
+    .option('--task-ids <ids...>', 'run only these tasks (space- or comma-separated)')
+    .option('--task-split-name <split>', 'the task split (default: base)')
+    .option('--max-steps <n>', 'steps per simulation (default: 200)', int)
+    .option('--max-errors <n>', 'tool errors per simulation (default: 10)', int)
+    .option('--timeout <seconds>', 'wall time per simulation', float)
+    .option('--max-concurrency <n>', 'simulations at once (default: 3)', int)
+    .option('--seed <n>', 'the random seed (default: 300)', int)
+    .option('--max-retries <n>', 'retries of a failed simulation (default: 3)', int)
+    .option('--retry-delay <seconds>', 'delay between retries (default: 1.0)', float)
+    .option('--save-to <path>', 'the results file (NAME.json, or a folder for NAME/results.json)')
+    .option('--enforce-communication-protocol', 'end the episode when the agent breaks the protocol')
+    .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
+    .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
+    .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)');
 
-/** `--task-ids a b c` (argparse `nargs="+"`) as `--task-ids a --task-ids b --task-ids c`. */
-export const spreadTaskIds = (argv: readonly string[]): string[] => {
-  const out: string[] = [];
-  let inTaskIds = false;
-  for (const arg of argv) {
-    if (arg === '--task-ids') {
-      inTaskIds = true;
-      continue;
-    }
-    if (arg.startsWith('-')) inTaskIds = false;
-    out.push(...(inTaskIds ? ['--task-ids', arg] : [arg]));
-  }
-  return out;
-};
+/** The parsed flags of `tau2-edge run` (commander's camel-cased names). */
+export interface RunFlagValues {
+  readonly domain: string;
+  readonly agent?: string;
+  readonly agentLlm?: string;
+  readonly agentLlmArgs?: string;
+  readonly user?: string;
+  readonly userLlm?: string;
+  readonly userLlmArgs?: string;
+  readonly judgeLlm?: string;
+  readonly judgeLlmArgs?: string;
+  readonly numTrials?: number;
+  readonly numTasks?: number;
+  readonly taskIds?: string[];
+  readonly taskSplitName?: string;
+  readonly maxSteps?: number;
+  readonly maxErrors?: number;
+  readonly timeout?: number;
+  readonly maxConcurrency?: number;
+  readonly seed?: number;
+  readonly maxRetries?: number;
+  readonly retryDelay?: number;
+  readonly saveTo?: string;
+  readonly enforceCommunicationProtocol?: boolean;
+  readonly llmBaseUrl?: string;
+  readonly api?: string;
+  readonly inProcess?: boolean;
+}
 
-const integer = (flag: string, text: string | undefined): number | undefined => {
-  if (text === undefined) return undefined;
-  if (!/^-?\d+$/.test(text.trim())) throw new Error(`--${flag}: invalid int value: '${text}'`);
-  return Number.parseInt(text, 10);
-};
-
-const float = (flag: string, text: string | undefined): number | undefined => {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (text.trim() === '' || Number.isNaN(value)) throw new Error(`--${flag}: invalid float value: '${text}'`);
+const choice = (flag: string, value: string, allowed: readonly string[]): string => {
+  if (!allowed.includes(value)) throw new InvalidArgumentError(`unknown ${flag} '${value}'. Available: ${allowed.join(', ')}`);
   return value;
 };
 
 /** `--save-to NAME` writes NAME/results.json, or NAME itself when it ends in .json. */
 export const resultsPath = (saveTo: string): string => (saveTo.endsWith('.json') ? saveTo : path.join(saveTo, 'results.json'));
 
-export const parseRunFlags = (argv: readonly string[]): RunOptions => {
-  const { values } = parseArgs({ args: spreadTaskIds(argv), options: RUN_FLAGS, strict: true });
-  if (values.domain === undefined) throw new Error('the following arguments are required: --domain/-d');
-  if (values.api !== undefined && values['in-process']) throw new Error('--api and --in-process exclude each other');
+/** The run configuration and options from parsed flags; everything is validated before anything starts. */
+export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
+  if (values.api !== undefined && values.inProcess) throw new Error('--api and --in-process exclude each other');
   const solo = values.agent === 'llm_agent_solo';
-  const config = RunConfigSchema.parse({
+  const llmArgs = (text: string | undefined) => (text === undefined ? undefined : parseLlmArgs(text, {}));
+  const config = parseOrExplain(RunConfigSchema, {
     domain: values.domain,
     agent: values.agent,
-    llm_agent: values['agent-llm'],
-    llm_args_agent: values['agent-llm-args'] === undefined ? undefined : parseLlmArgs(values['agent-llm-args'], {}),
+    llm_agent: values.agentLlm,
+    llm_args_agent: llmArgs(values.agentLlmArgs),
     user: values.user ?? (solo ? 'dummy_user' : undefined),
-    llm_user: values['user-llm'],
-    llm_args_user: values['user-llm-args'] === undefined ? undefined : parseLlmArgs(values['user-llm-args'], {}),
-    llm_judge: values['judge-llm'],
-    llm_args_judge: values['judge-llm-args'] === undefined ? undefined : parseLlmArgs(values['judge-llm-args'], {}),
-    num_trials: integer('num-trials', values['num-trials']),
-    num_tasks: integer('num-tasks', values['num-tasks']),
-    task_ids: values['task-ids']?.flatMap((v) => v.split(',')).filter((v) => v !== ''),
-    task_split_name: values['task-split-name'],
-    max_steps: integer('max-steps', values['max-steps']),
-    max_errors: integer('max-errors', values['max-errors']),
-    timeout: float('timeout', values.timeout),
-    max_concurrency: integer('max-concurrency', values['max-concurrency']),
-    seed: integer('seed', values.seed),
-    max_retries: integer('max-retries', values['max-retries']),
-    retry_delay: float('retry-delay', values['retry-delay']),
-    enforce_communication_protocol: values['enforce-communication-protocol'],
+    llm_user: values.userLlm,
+    llm_args_user: llmArgs(values.userLlmArgs),
+    llm_judge: values.judgeLlm,
+    llm_args_judge: llmArgs(values.judgeLlmArgs),
+    num_trials: values.numTrials,
+    num_tasks: values.numTasks,
+    task_ids: values.taskIds?.flatMap((v) => v.split(',')).filter((v) => v !== ''),
+    task_split_name: values.taskSplitName,
+    max_steps: values.maxSteps,
+    max_errors: values.maxErrors,
+    timeout: values.timeout,
+    max_concurrency: values.maxConcurrency,
+    seed: values.seed,
+    max_retries: values.maxRetries,
+    retry_delay: values.retryDelay,
+    enforce_communication_protocol: values.enforceCommunicationProtocol,
   });
   return {
     config,
-    saveTo: values['save-to'] === undefined ? null : resultsPath(values['save-to']),
+    saveTo: values.saveTo === undefined ? null : resultsPath(values.saveTo),
     api: values.api === undefined ? null : values.api.replace(/\/+$/, ''),
-    llmBaseUrl: values['llm-base-url'] ?? null,
-    inProcess: values['in-process'] ?? false,
+    llmBaseUrl: values.llmBaseUrl ?? null,
+    inProcess: values.inProcess ?? false,
   };
+};
+
+/** Parses `tau2-edge run` arguments (without the command name); a usage error throws its message. */
+export const parseRunFlags = (argv: readonly string[]): RunOptions => {
+  const command = addRunFlags(new Command('run'))
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  command.parse([...argv], { from: 'user' });
+  return runOptionsFrom(command.opts<RunFlagValues>());
 };

@@ -10,8 +10,8 @@ describe('tau2-edge CLI', () => {
     expect(lines.at(-1)).toMatch(/^check-data mock: 10 \/ 10 tasks ok \(2 known reference issues\), 0 failed/);
   });
 
-  it('tasks --domain mock --split base prints the ten tasks as JSON', async () => {
-    const { lines } = await capture(['tasks', '--domain', 'mock', '--split', 'base']);
+  it('tasks --domain mock --task-split-name base prints the ten tasks as JSON', async () => {
+    const { lines } = await capture(['tasks', '--domain', 'mock', '--task-split-name', 'base']);
     expect(JSON.parse(lines.join('\n'))).toHaveLength(10);
   });
 

@@ -1,6 +1,6 @@
 // `tau2-edge run` flags → the run configuration sent to the API (the reference's `tau2 run` defaults).
 import { describe, expect, it } from 'vitest';
-import { parseRunFlags, resultsPath, spreadTaskIds } from '../../src/cli/run-flags.ts';
+import { parseRunFlags, resultsPath } from '../../src/cli/run-flags.ts';
 import { localWorkerEnv } from '../../src/cli/run-remote.ts';
 import { dumpsPy } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
@@ -45,7 +45,7 @@ describe('run flags', () => {
   });
 
   it('--task-ids takes several values, as argparse nargs="+", or repeated or comma-separated', () => {
-    expect(spreadTaskIds(['--task-ids', 'a', 'b', '--seed', '1'])).toEqual(['--task-ids', 'a', '--task-ids', 'b', '--seed', '1']);
+    expect(parseRunFlags(['--domain', 'mock', '--task-ids', 'a', 'b', '--seed', '1']).config).toMatchObject({ task_ids: ['a', 'b'], seed: 1 });
     expect(parseRunFlags(['--domain', 'mock', '--task-ids', 'a', 'b', '--task-ids', 'c,d']).config.task_ids).toEqual(['a', 'b', 'c', 'd']);
   });
 
@@ -55,9 +55,10 @@ describe('run flags', () => {
 
   it('rejects what tau2 run rejects: no domain, non-integers, unknown flags; and --api with --in-process', () => {
     expect(() => parseRunFlags([])).toThrow('--domain');
-    expect(() => parseRunFlags(['--domain', 'mock', '--num-trials', 'two'])).toThrow("--num-trials: invalid int value: 'two'");
-    expect(() => parseRunFlags(['--domain', 'mock', '--num-trials', '0'])).toThrow();
-    expect(() => parseRunFlags(['--domain', 'mock', '--bogus'])).toThrow();
+    expect(() => parseRunFlags(['--domain', 'mock', '--num-trials', 'two'])).toThrow("invalid int value: 'two'");
+    expect(() => parseRunFlags(['--domain', 'mock', '--num-trials', '0'])).toThrow(/num_trials/);
+    expect(() => parseRunFlags(['--domain', 'mock', '--bogus'])).toThrow("unknown option '--bogus'");
+    expect(() => parseRunFlags(['--domain', 'mok'])).toThrow("unknown domain 'mok'. Available: mock, airline");
     expect(() => parseRunFlags(['--domain', 'mock', '--api', 'http://x', '--in-process'])).toThrow('exclude');
   });
 

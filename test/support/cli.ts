@@ -8,18 +8,24 @@ export interface CliOutput {
   text: string;
   /** The printed lines, empty ones left out. */
   lines: string[];
+  /** Everything printed to stderr. */
+  errors: string;
 }
 
 /** Runs `tau2-edge <argv>`; `whileRunning` sees the output so far and may act on it (e.g. stop a run). */
 export const capture = async (argv: string[], whileRunning?: (text: () => string) => Promise<void>): Promise<CliOutput> => {
   const chunks: string[] = [];
+  const errorChunks: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
+  const writeErr = process.stderr.write.bind(process.stderr);
   process.stdout.write = ((chunk: string) => chunks.push(String(chunk)) > 0) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => errorChunks.push(String(chunk)) > 0) as typeof process.stderr.write;
   try {
     const [code] = await Promise.all([main(argv), whileRunning?.(() => chunks.join(''))]);
     const text = chunks.join('');
-    return { code, text, lines: text.split('\n').filter(Boolean) };
+    return { code, text, lines: text.split('\n').filter(Boolean), errors: errorChunks.join('') };
   } finally {
     process.stdout.write = write;
+    process.stderr.write = writeErr;
   }
 };

@@ -1,5 +1,6 @@
 // `tau2-edge check-data --domain D`: the oracle plays every task; one line per failing task, then a summary.
-import { parseArgs } from 'node:util';
+import { defineCommand, parseOrExplain } from '../cli-command.ts';
+import type { CliContext } from '../cli-command.ts';
 import { randomUUID } from 'node:crypto';
 import { checkTask } from '../../core/runner/check-data.ts';
 import type { TaskCheck } from '../../core/runner/check-data.ts';
@@ -8,20 +9,31 @@ import { selectTasks } from '../../core/tasks.ts';
 import { AgentKindSchema } from '../../core/schemas/episode.ts';
 import { loadDomain } from '../data.ts';
 
-export const checkDataCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      domain: { type: 'string', short: 'd' },
-      split: { type: 'string' },
-      agent: { type: 'string', default: 'llm_agent' },
-    },
-  });
-  if (!values.domain) throw new Error('--domain is required');
-  const agent = AgentKindSchema.parse(values.agent);
+interface CheckDataFlags {
+  readonly domain: string;
+  readonly taskSplitName?: string;
+  readonly agent: string;
+}
+
+export const checkDataCommand = (ctx: CliContext) =>
+  defineCommand(
+    ctx,
+    'check-data',
+    'play every task with the oracle; every task must score 1.0',
+    ['check-data --domain airline', 'check-data --domain telecom --agent llm_agent_solo --task-split-name small'],
+    (command) =>
+      command
+        .requiredOption('-d, --domain <domain>', 'the domain')
+        .option('--task-split-name <split>', 'only the tasks of this split')
+        .option('--agent <agent>', 'llm_agent, llm_agent_gt or llm_agent_solo', 'llm_agent'),
+    (values: CheckDataFlags) => checkData(values, ctx.out),
+  );
+
+const checkData = async (values: CheckDataFlags, out: (text: string) => void): Promise<number> => {
+  const agent = parseOrExplain(AgentKindSchema, values.agent);
   const started = Date.now();
   const { domain, data, guidelines } = await loadDomain(values.domain);
-  const tasks = selectTasks(values.domain, data.tasks, data.splits, { split: values.split ?? null });
+  const tasks = selectTasks(values.domain, data.tasks, data.splits, { split: values.taskSplitName ?? null });
   const checks: TaskCheck[] = [];
   for (const task of tasks) {
     const check = await checkTask(task, {

@@ -1,7 +1,8 @@
 // `tau2-edge compare-modes --default FILE --solo FILE`: pass^1 of the same tasks with and without the simulated
 // user, and the difference, overall and per issue type (telecom: the task's issue family).
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { defineCommand } from '../cli-command.ts';
+import type { CliContext } from '../cli-command.ts';
 import { compareModes } from '../../core/metrics/mode-comparison.ts';
 import type { ModeRow } from '../../core/metrics/mode-comparison.ts';
 import { parsePyJson } from '../../core/py/index.ts';
@@ -24,9 +25,25 @@ const signed = (x: number): string => `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixe
 const formatRow = (row: ModeRow): string =>
   `${row.group.padEnd(20)} ${String(row.tasks).padStart(5)}  ${row.defaultPass1.toFixed(4).padStart(14)}  ${row.soloPass1.toFixed(4).padStart(11)}  ${signed(row.userCost).padStart(9)}`;
 
-export const compareModesCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
-  const { values } = parseArgs({ args: argv, options: { default: { type: 'string' }, solo: { type: 'string' } } });
-  if (!values.default || !values.solo) throw new Error('usage: tau2-edge compare-modes --default FILE --solo FILE');
+interface CompareModesFlags {
+  readonly default: string;
+  readonly solo: string;
+}
+
+export const compareModesCommand = (ctx: CliContext) =>
+  defineCommand(
+    ctx,
+    'compare-modes',
+    'pass^1 of the same tasks with and without the simulated user, per issue type',
+    ['compare-modes --default runs/telecom.json --solo runs/telecom-solo.json'],
+    (command) =>
+      command
+        .requiredOption('--default <file>', 'results of the run with the user simulator')
+        .requiredOption('--solo <file>', 'results of the llm_agent_solo run'),
+    (values: CompareModesFlags) => compareModesRun(values, ctx.out),
+  );
+
+const compareModesRun = async (values: CompareModesFlags, out: (text: string) => void): Promise<number> => {
   const [defaultRun, soloRun] = await Promise.all([readResults(values.default), readResults(values.solo)]);
   const domain = defaultRun.info.environment_info.domain_name;
   if (soloRun.info.environment_info.domain_name !== domain) {

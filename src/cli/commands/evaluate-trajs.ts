@@ -1,5 +1,6 @@
 // `tau2-edge evaluate-trajs FILE [--out FILE] [--judge-llm MODEL]`: re-grades a reference-format results file.
-import { parseArgs } from 'node:util';
+import { defineCommand } from '../cli-command.ts';
+import type { CliContext } from '../cli-command.ts';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
@@ -9,23 +10,34 @@ import { isoTimestamp, systemClock } from '../../core/orchestrator/clock.ts';
 import { loadDomain } from '../data.ts';
 import { modelFromFlags } from '../models.ts';
 
-export const evaluateTrajsCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      out: { type: 'string', short: 'o' },
-      'judge-llm': { type: 'string' },
-      'judge-llm-args': { type: 'string' },
-      'llm-base-url': { type: 'string' },
-    },
-  });
-  const file = positionals[0];
-  if (!file) throw new Error('usage: tau2-edge evaluate-trajs FILE [--out FILE] [--judge-llm MODEL]');
+interface EvaluateTrajsFlags {
+  readonly out?: string;
+  readonly judgeLlm?: string;
+  readonly judgeLlmArgs?: string;
+  readonly llmBaseUrl?: string;
+}
+
+export const evaluateTrajsCommand = (ctx: CliContext) =>
+  defineCommand(
+    ctx,
+    'evaluate-trajs',
+    're-grade a results file and report how often the recorded rewards agree',
+    ['evaluate-trajs data/simulations/airline.json', 'evaluate-trajs run.json --out regraded.json --judge-llm gpt-4.1-mini'],
+    (command) =>
+      command
+        .argument('<file>', 'a results file in the reference format')
+        .option('-o, --out <file>', 'write the re-graded results here')
+        .option('--judge-llm <model>', 'the model grading NL assertions (default: reuse the recorded verdicts)')
+        .option('--judge-llm-args <json>', "the judge model's arguments as JSON")
+        .option('--llm-base-url <url>', "an OpenAI-compatible endpoint for the judge"),
+    (file: string, values: EvaluateTrajsFlags) => evaluateTrajs(file, values, ctx.out),
+  );
+
+const evaluateTrajs = async (file: string, values: EvaluateTrajsFlags, out: (text: string) => void): Promise<number> => {
   const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
   const { domain, data } = await loadDomain(results.info.environment_info.domain_name);
-  const judge = values['judge-llm']
-    ? modelFromFlags(values['judge-llm'], values['judge-llm-args'], values['llm-base-url'])
+  const judge = values.judgeLlm
+    ? modelFromFlags(values.judgeLlm, values.judgeLlmArgs, values.llmBaseUrl)
     : null;
   if (!judge) out('NL assertions: no judge model configured, reusing the recorded verdicts');
 

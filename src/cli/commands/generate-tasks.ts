@@ -2,7 +2,8 @@
 // runs a domain's task generator and writes one of the data files it reproduces. `--verify` instead plays
 // every generated task on the domain's environment (init breaks it, the gold actions fix it).
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { defineCommand } from '../cli-command.ts';
+import type { CliContext } from '../cli-command.ts';
 import { Environment } from '../../core/environment/environment.ts';
 import { isoTimestamp } from '../../core/orchestrator/clock.ts';
 import { composedTelecomTasks } from '../../../domains/telecom/tasks/generate.ts';
@@ -29,17 +30,29 @@ const generators: Readonly<Record<string, TaskGenerator>> = {
   },
 };
 
-export const generateTasksCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      domain: { type: 'string', short: 'd' },
-      file: { type: 'string', default: 'tasks.json' },
-      out: { type: 'string' },
-      verify: { type: 'boolean', default: false },
-    },
-  });
-  if (!values.domain) throw new Error('--domain is required');
+interface GenerateTasksFlags {
+  readonly domain: string;
+  readonly file: string;
+  readonly out?: string;
+  readonly verify?: boolean;
+}
+
+export const generateTasksCommand = (ctx: CliContext) =>
+  defineCommand(
+    ctx,
+    'generate-tasks',
+    "write a generated data file, byte-identical to the reference's; --verify plays every generated task",
+    ['generate-tasks --domain telecom --file tasks_small.json --out /tmp/tasks_small.json', 'generate-tasks --domain telecom --verify'],
+    (command) =>
+      command
+        .requiredOption('-d, --domain <domain>', 'the domain (telecom)')
+        .option('--file <name>', 'tasks.json, tasks_small.json or split_tasks.json', 'tasks.json')
+        .option('--out <path>', 'write the file here (default: stdout)')
+        .option('--verify', 'play every generated task: init breaks it, the gold actions fix it'),
+    (values: GenerateTasksFlags) => generateTasks(values, ctx.out),
+  );
+
+const generateTasks = async (values: GenerateTasksFlags, out: (text: string) => void): Promise<number> => {
   const generator = Object.hasOwn(generators, values.domain) ? generators[values.domain] : undefined;
   if (!generator) throw new Error(`No task generator for domain ${values.domain}. Available: ${Object.keys(generators).join(', ')}`);
   if (values.verify) {

@@ -7,7 +7,10 @@ import { dumpsPy } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
-import { parseRunFlags } from '../run-flags.ts';
+import { addRunFlags, runOptionsFrom } from '../run-flags.ts';
+import type { RunFlagValues, RunOptions } from '../run-flags.ts';
+import { defineCommand } from '../cli-command.ts';
+import type { CliContext } from '../cli-command.ts';
 import { progressDisplay, stdoutTarget } from '../progress-display.ts';
 import { runInProcess } from '../run-in-process.ts';
 import { runThroughApi } from '../run-remote.ts';
@@ -18,8 +21,21 @@ export const saveResults = async (file: string, results: Results): Promise<void>
   await writeFile(file, dumpsPy(results as unknown as PyValue, { indent: 2 }));
 };
 
-export const runCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
-  const options = parseRunFlags(argv);
+export const runCommand = (ctx: CliContext) =>
+  defineCommand(
+    ctx,
+    'run',
+    'run an evaluation (flags as `tau2 run`) on a local worker, a serving API (--api) or in this process (--in-process)',
+    [
+      'run --domain mock --agent-llm gpt-4.1-mini --user-llm gpt-4.1-mini --num-trials 1',
+      'run --domain airline --task-ids 0 1 2 --num-trials 4 --save-to runs/airline.json',
+      'run --domain retail --llm-base-url http://127.0.0.1:8000/v1 --in-process',
+    ],
+    addRunFlags,
+    (values: RunFlagValues) => run(runOptionsFrom(values), ctx.out),
+  );
+
+const run = async (options: RunOptions, out: (text: string) => void): Promise<number> => {
   if (options.api === null && options.llmBaseUrl === null && !process.env.OPENAI_BASE_URL && !process.env.OPENAI_API_KEY) {
     throw new Error('the models are called on OpenAI, which needs OPENAI_API_KEY; or give --llm-base-url URL of an OpenAI-compatible server');
   }

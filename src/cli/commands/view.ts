@@ -1,6 +1,7 @@
 // `tau2-edge view FILE|RUN [--sim ID] [--api URL]`: a results file, or a run of a tau2-edge API, with its
 // metrics and simulations; `--sim` shows one simulation's conversation and reward checks.
-import { parseArgs } from 'node:util';
+import { defineCommand } from '../cli-command.ts';
+import type { CliContext } from '../cli-command.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { parsePyJson } from '../../core/py/index.ts';
 import { ResultsSchema } from '../../core/schemas/simulation.ts';
@@ -11,7 +12,7 @@ import type { ApiClient } from '../api-client.ts';
 import { renderSimulation, runHeader, simulationsTable } from '../render.ts';
 import { summaryTable } from '../summary.ts';
 
-const USAGE = 'usage: tau2-edge view FILE|RUN [--sim ID] [--api URL]';
+
 
 const isFile = async (target: string): Promise<boolean> => (await stat(target).catch(() => null))?.isFile() ?? false;
 
@@ -22,14 +23,26 @@ const fromApi = async (client: ApiClient, runId: string, out: (text: string) => 
   return client.results(runId);
 };
 
-export const viewCommand = async (argv: string[], out: (text: string) => void): Promise<number> => {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { sim: { type: 'string' }, api: { type: 'string' } },
-  });
-  const target = positionals[0];
-  if (!target) throw new Error(USAGE);
+interface ViewFlags {
+  readonly sim?: string;
+  readonly api?: string;
+}
+
+export const viewCommand = (ctx: CliContext) =>
+  defineCommand(
+    ctx,
+    'view',
+    "show a results file or an API's run: metrics, then the simulations",
+    ['view data/simulations/run.json', 'view run.json --sim 3f2a…', 'view RUN_ID --api http://127.0.0.1:8787'],
+    (command) =>
+      command
+        .argument('<target>', 'a results file, or a run id with --api')
+        .option('--sim <id>', "one simulation's conversation and reward checks")
+        .option('--api <url>', 'the tau2-edge API holding the run'),
+    (target: string, values: ViewFlags) => view(target, values, ctx.out),
+  );
+
+const view = async (target: string, values: ViewFlags, out: (text: string) => void): Promise<number> => {
   const client = values.api === undefined ? null : apiClient(values.api, process.env.TAU2_EDGE_API_KEY);
   let results: Results;
   if (await isFile(target)) {
@@ -41,7 +54,7 @@ export const viewCommand = async (argv: string[], out: (text: string) => void): 
     }
     results = await fromApi(client, target, out);
   } else {
-    throw new Error(`${target} is not a file; to view a run of an API give --api URL (${USAGE})`);
+    throw new Error(`${target} is not a file; to view a run of an API give --api URL`);
   }
   if (values.sim) {
     const sim: SimulationRun | undefined = results.simulations.find((s) => s.id === values.sim);

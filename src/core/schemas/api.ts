@@ -21,6 +21,8 @@
 //   POST   /v1/admin/keys                     ApiKeyCreateSchema → 201 ApiKeyCreatedSchema (operator only)
 //   GET    /v1/admin/keys                     → ApiKeyListSchema (operator only)
 //   DELETE /v1/admin/keys/:id                 → ApiKeySchema, revoked (operator only)
+//   GET    /v1/admin/tenants/:tenant/quotas   → TenantQuotasViewSchema (operator only)
+//   PUT    /v1/admin/tenants/:tenant/quotas   TenantQuotasSchema → TenantQuotasViewSchema (operator only)
 // Every failure answers ApiErrorSchema. With an API key configured, every route but /v1/health needs
 // `Authorization: Bearer <key>`: the operator's or a tenant's; a tenant sees only its own runs, simulations and
 // schedules (anything else is 404).
@@ -28,6 +30,7 @@ import { z } from 'zod';
 import { MAX_NAME_LENGTH, RunConfigSchema } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import { PyFloatSchema } from './py-types.ts';
+import { isPyFloat } from '../py/index.ts';
 
 export const API_PREFIX = '/v1';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -93,7 +96,7 @@ const RunFieldsSchema = z.object({
   updated_at: z.string(),
   /** The schedule that launched the run, or null for a run started by POST /v1/runs. */
   schedule_id: z.string().nullable(),
-  /** Why a `failed` run could not be started; null otherwise. */
+  /** Why a `failed` run could not be started, or why a run was stopped (e.g. a quota); null otherwise. */
   error: z.string().nullable(),
   config: RunConfigSchema,
   counts: RunCountsSchema,
@@ -194,6 +197,28 @@ export const ApiKeyCreatedSchema = ApiKeySchema.extend({ key: z.string() });
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 export const ApiKeyListSchema = z.object({ keys: z.array(ApiKeySchema) });
 
+/** A tenant's quotas (operator only); null = unlimited. */
+const quota = z.number().int().nonnegative().nullable();
+export const TenantQuotasSchema = z.strictObject({
+  /** Episodes pending or running over all the tenant's runs. */
+  episodes_in_flight: quota.default(null),
+  /** Episodes of runs launched since 00:00 UTC. */
+  episodes_per_day: quota.default(null),
+  schedules: quota.default(null),
+  /** USD spent by simulations finished since 00:00 UTC (agent and user cost where prices are known). */
+  usd_per_day: z.preprocess((v) => (isPyFloat(v) ? v.value : v), z.number().nonnegative().nullable()).default(null),
+});
+export type TenantQuotas = z.infer<typeof TenantQuotasSchema>;
+
+export const TenantUsageSchema = z.object({
+  episodes_in_flight: count,
+  episodes_today: count,
+  schedules: count,
+  usd_today: z.number(),
+});
+export const TenantQuotasViewSchema = z.object({ tenant: z.string(), quotas: TenantQuotasSchema, usage: TenantUsageSchema });
+export type TenantQuotasView = z.infer<typeof TenantQuotasViewSchema>;
+
 export const ApiErrorCodeSchema = z.enum([
   'invalid_request',
   'unauthorized',
@@ -204,6 +229,7 @@ export const ApiErrorCodeSchema = z.enum([
   'payload_too_large',
   'method_not_allowed',
   'rate_limited',
+  'quota_exceeded',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;

@@ -10,11 +10,14 @@ import type { Refusal } from '../runs/launch.ts';
 export class ApiError extends HTTPException {
   readonly code: ApiErrorCode;
   readonly issues: readonly ApiIssue[] | undefined;
+  /** Response headers the error sets (e.g. Retry-After). */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(status: ContentfulStatusCode, code: ApiErrorCode, message: string, issues?: readonly ApiIssue[]) {
+  constructor(status: ContentfulStatusCode, code: ApiErrorCode, message: string, issues?: readonly ApiIssue[], headers: Record<string, string> = {}) {
     super(status, { message });
     this.code = code;
     this.issues = issues;
+    this.headers = headers;
   }
 
   body(): ApiErrorBody {
@@ -43,7 +46,7 @@ export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {
 };
 
 export const onError: ErrorHandler = (err, c) => {
-  if (err instanceof ApiError) return c.json(err.body(), err.status);
+  if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);
   if (err instanceof HTTPException) {
     const body: ApiErrorBody = { error: { code: err.status === 401 ? 'unauthorized' : 'invalid_request', message: err.message } };
     return c.json(body, err.status);

@@ -14,6 +14,7 @@ import { runListing, runResults, runView } from '../runs/read.ts';
 import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
+import { checkRunQuotas } from '../quotas.ts';
 
 /** The caller's run; another tenant's is as unknown as one that never existed. */
 const requireRun = async (c: Context<AppEnv>): Promise<RunRow> => {
@@ -42,12 +43,12 @@ export const runsApi = new Hono<AppEnv>()
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     const key = idempotencyKey(header, tenant);
     const requestHash = sha256Hex(encodeConfig(config));
-    if (key !== undefined) {
-      const existing = await findRunByIdempotencyKey(c.env.DB, key);
-      if (existing && existing.requestHash !== requestHash) throw reusedKey(header!);
-    }
+    const existing = key === undefined ? null : await findRunByIdempotencyKey(c.env.DB, key);
+    if (existing && existing.requestHash !== requestHash) throw reusedKey(header!);
     const selection = await selectEpisodes(c.env, config);
     if (!selection.ok) throw refused(selection);
+    // A repeated request answers with its run; only new work counts against the quotas.
+    if (!existing) await checkRunQuotas(c.env, tenant, selection.episodes.length, Date.now());
     const { run } = await launchRun(c.env, config, selection.episodes, {
       tenant,
       ...(key === undefined ? {} : { idempotencyKey: key }),

@@ -10,6 +10,7 @@ import { deleteSchedule, findSchedule, insertSchedule, listSchedules, scheduleVi
 import type { ScheduleRow } from '../db/schedules.ts';
 import { selectEpisodes } from '../runs/launch.ts';
 import { notFound, refused } from './errors.ts';
+import { checkScheduleQuota } from '../quotas.ts';
 import { pyJson, readBody } from './body.ts';
 
 /** The caller's schedule; another tenant's is as unknown as one that never existed. */
@@ -30,6 +31,7 @@ export const schedulesApi = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { value } = await readBody(c, ScheduleCreateSchema);
     await checkRun(c.env, value.run);
+    await checkScheduleQuota(c.env, c.get('caller').tenant, Date.now());
     const now = new Date().toISOString();
     const row: ScheduleRow = {
       id: crypto.randomUUID(),

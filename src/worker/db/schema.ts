@@ -99,3 +99,16 @@ export const apiKeys = sqliteTable(
   },
   (t) => [uniqueIndex('api_keys_key_hash').on(t.keyHash), index('api_keys_tenant').on(t.tenantId)],
 );
+
+/** A tenant's quotas, set by the operator; a null quota is unlimited, and a tenant without a row has none. */
+export const tenantQuotas = sqliteTable('tenant_quotas', {
+  tenantId: text('tenant_id').primaryKey(),
+  /** Episodes pending or running over all the tenant's runs. */
+  episodesInFlight: integer('episodes_in_flight'),
+  /** Episodes of runs launched since 00:00 UTC. */
+  episodesPerDay: integer('episodes_per_day'),
+  schedules: integer('schedules'),
+  /** USD spent by simulations finished since 00:00 UTC, where prices are known. */
+  usdPerDay: real('usd_per_day'),
+  updatedAt: text('updated_at').notNull(),
+});

@@ -10,6 +10,7 @@ import type { EpisodeRef } from '../episode/launch.ts';
 import { encodeConfig, findRunByIdempotencyKey, insertRun, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { limits, runLimitIssues } from '../limits.ts';
+import { findQuotas } from '../db/quotas.ts';
 
 /** Why a configuration selects no episodes: a bad value, or more work than the operator allows. */
 export interface Refusal {
@@ -88,7 +89,8 @@ export const launchRun = async (
 /** Hands the episodes to the run's RunDO; a run that cannot be started ends `failed` with the reason. */
 export const startRun = async (env: Env, run: RunRow, episodes: readonly EpisodeRef[]): Promise<void> => {
   try {
-    await env.RUN.getByName(run.id).start(run.id, run.config, episodes);
+    const { usd_per_day } = await findQuotas(env.DB, run.tenantId);
+    await env.RUN.getByName(run.id).start(run.id, run.config, episodes, usd_per_day === null ? null : { tenant: run.tenantId, usdPerDay: usd_per_day });
   } catch (error) {
     await failRun(env, run.id, `The run could not be started: ${error instanceof Error ? error.message : String(error)}`);
     throw error;

@@ -7,6 +7,13 @@ import { encodeLaunch, episodeKey } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { decodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
+import { dayStart, usdSpentSince } from '../db/quotas.ts';
+
+/** The tenant's daily USD budget as it stood when the run was launched: reaching it stops the run. */
+export interface RunBudget {
+  readonly tenant: string;
+  readonly usdPerDay: number;
+}
 
 export type EpisodeStatus = 'pending' | 'running' | 'done' | 'cancelled';
 
@@ -51,7 +58,7 @@ export class RunDO extends DurableObject<Env> {
   }
 
   /** Records the run's episodes (in work-unit order) and starts the first ones; a repeated start adds nothing. */
-  async start(runId: string, configText: string, episodes: readonly EpisodeRef[]): Promise<void> {
+  async start(runId: string, configText: string, episodes: readonly EpisodeRef[], budget: RunBudget | null = null): Promise<void> {
     if ((await this.runId()) === null) {
       episodes.forEach((ref, ord) =>
         this.ctx.storage.sql.exec(
@@ -60,7 +67,7 @@ export class RunDO extends DurableObject<Env> {
         ),
       );
       this.counts.pending += episodes.length;
-      await this.ctx.storage.put({ run_id: runId, config: configText });
+      await this.ctx.storage.put({ run_id: runId, config: configText, ...(budget === null ? {} : { budget }) });
     }
     await this.fill();
   }
@@ -75,8 +82,8 @@ export class RunDO extends DurableObject<Env> {
     await this.fill();
   }
 
-  /** Stops pending and running episodes; finished ones keep their simulations. */
-  async cancel(): Promise<void> {
+  /** Stops pending and running episodes (saying why, when told); finished ones keep their simulations. */
+  async cancel(reason?: string): Promise<void> {
     const runId = await this.runId();
     if (runId === null) return;
     this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'cancelled' WHERE status = 'pending'`);
@@ -86,7 +93,7 @@ export class RunDO extends DurableObject<Env> {
       const stopped = await this.env.EPISODE.getByName(key).cancel();
       this.move(key, stopped ? 'cancelled' : 'done');
     }
-    await setRunStatus(this.env.DB, runId, 'cancelled', 'running');
+    await setRunStatus(this.env.DB, runId, 'cancelled', 'running', reason);
   }
 
   /** Launches the given finished episodes again (their simulations were removed from D1). */
@@ -137,6 +144,7 @@ export class RunDO extends DurableObject<Env> {
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + RECOVERY_MS);
     const free = config.max_concurrency - running;
     if (free <= 0) return;
+    if (await this.overBudget()) return this.cancel('Quota usd_per_day reached: the tenant\'s daily USD budget is spent');
     const next = this.ctx.storage.sql
       .exec<{ key: string; task_id: string; trial: number }>(
         `SELECT key, task_id, trial FROM episodes WHERE status = 'pending' ORDER BY ord LIMIT ?`,
@@ -155,6 +163,13 @@ export class RunDO extends DurableObject<Env> {
         }
       }),
     );
+  }
+
+  /** Whether the tenant has spent its daily USD budget (runs launched without one never are). */
+  private async overBudget(): Promise<boolean> {
+    const budget = await this.ctx.storage.get<RunBudget>('budget');
+    if (budget === undefined) return false;
+    return (await usdSpentSince(this.env.DB, budget.tenant, dayStart(Date.now()))) >= budget.usdPerDay;
   }
 
   private async runConfig(): Promise<RunConfig | null> {

@@ -1,0 +1,57 @@
+// The command line's help, version and usage errors: every command explains itself with examples, typos get
+// a suggestion, bad values are refused before anything starts, and usage errors exit 2 as argparse does.
+import { describe, expect, it } from 'vitest';
+import { capture } from '../support/cli.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+
+const COMMANDS = ['run', 'view', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare-modes'];
+
+describe('tau2-edge help and usage errors', () => {
+  it.each(COMMANDS)('%s --help and help %s print its usage and examples, exit 0', async (name) => {
+    for (const argv of [[name, '--help'], [name, '-h'], ['help', name]]) {
+      const { code, text } = await capture(argv);
+      expect(code).toBe(0);
+      expect(text).toContain(`Usage: tau2-edge ${name}`);
+      expect(text).toContain(`Examples:\n  $ tau2-edge ${name} `);
+    }
+  });
+
+  it('-h, --help and no arguments list every command, exit 0', async () => {
+    for (const argv of [['-h'], ['--help'], ['help'], []]) {
+      const { code, text } = await capture(argv);
+      expect(code).toBe(0);
+      for (const name of COMMANDS) expect(text).toContain(`  ${name} `);
+    }
+  });
+
+  it('--version prints the version and the reference data commit', async () => {
+    const { code, text } = await capture(['--version']);
+    expect(code).toBe(0);
+    expect(text).toMatch(new RegExp(`^tau2-edge ${packageJson.version.replaceAll('.', '\\.')} \\(tau2-bench data [0-9a-f]{40}\\)\\n$`));
+  });
+
+  it('a mistyped command or flag gets a did-you-mean and exit 2', async () => {
+    const command = await capture(['rn', '--domain', 'mock']);
+    expect(command.code).toBe(2);
+    expect(command.errors).toContain("unknown command 'rn'\n(Did you mean run?)");
+    const flag = await capture(['run', '--domain', 'mock', '--num-trails', '2']);
+    expect(flag.code).toBe(2);
+    expect(flag.errors).toContain("unknown option '--num-trails'\n(Did you mean --num-trials?)");
+  });
+
+  it('an unknown domain or a non-integer is refused before anything starts, naming the flag', async () => {
+    const domain = await capture(['run', '--domain', 'mok', '--in-process']);
+    expect(domain.code).toBe(2);
+    expect(domain.errors).toContain("unknown domain 'mok'. Available: mock, airline, retail, telecom, telecom-workflow");
+    const trials = await capture(['run', '--domain', 'mock', '--num-trials', 'two']);
+    expect(trials.code).toBe(2);
+    expect(trials.errors).toContain("option '--num-trials <n>' argument 'two' is invalid. invalid int value: 'two'");
+  });
+
+  it('a value the run configuration rejects reads as a field and a reason, not raw JSON', async () => {
+    const { code, errors } = await capture(['run', '--in-process', '--domain', 'mock', '--num-trials', '0', '--llm-base-url', 'http://127.0.0.1:9/v1']);
+    expect(code).toBe(1);
+    expect(errors).toMatch(/invalid options:\n✖ .*\n {2}→ at num_trials/);
+    expect(errors).not.toContain('"code"');
+  });
+});

@@ -24,7 +24,13 @@ const expected = expectedEpisodes(config);
 const MEMORY_MARKS = [1_000, 5_000, 10_000];
 
 console.log(`load: ${expected.length} mock episodes (${tasks.length} tasks × ${config.num_trials} trials), max_concurrency ${concurrency}, instant fake provider`);
-const harness = await startHarness(mockConversation(), { PROVIDER_MAX_CONCURRENCY: String(concurrency) });
+// The operator's limits are raised to the load's size (a 10,000-episode load runs 1,112 trials of the mock tasks).
+const harness = await startHarness(mockConversation(), {
+  PROVIDER_MAX_CONCURRENCY: String(concurrency),
+  LIMIT_MAX_TRIALS: String(config.num_trials),
+  LIMIT_MAX_EPISODES_PER_RUN: String(Math.max(expected.length, 10_000)),
+  LIMIT_MAX_CONCURRENCY: String(Math.max(concurrency, 100)),
+});
 const { check, exitCode } = checklist();
 
 const verify = (label: string, sims: readonly SimulationRun[]): void => {

@@ -11,7 +11,7 @@ import type { RunStatusEvent, SimulationEvent } from '../../core/schemas/api.ts'
 import { findRun } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { simulationSummaries } from '../db/simulations.ts';
-import { runCounts } from '../runs/read.ts';
+import { runCounts, tallyFinished } from '../runs/read.ts';
 
 export const POLL_MS = 500;
 const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -26,6 +26,8 @@ export const runEvents = (c: Context<AppEnv>, initial: RunRow): Response =>
     const env = c.env;
     let lastSeq = Number.parseInt(c.req.header('last-event-id') ?? '0', 10) || 0;
     let lastStatus: string | null = null;
+    // Counts come from a tally of the simulations seen so far, so each poll reads only the new ones.
+    const finished = tallyFinished(lastSeq > 0 ? await simulationSummaries(env.DB, initial.id, 0, lastSeq) : []);
     const heartbeat = heartbeatMs(env);
     let lastWrite = Date.now();
     c.req.raw.signal.addEventListener('abort', () => stream.abort());
@@ -33,7 +35,8 @@ export const runEvents = (c: Context<AppEnv>, initial: RunRow): Response =>
       // The status is read before the simulations: a finished run's simulations are all written by then.
       const row = (await findRun(env.DB, initial.id)) ?? initial;
       const fresh = await simulationSummaries(env.DB, row.id, lastSeq);
-      const counts = fresh.length > 0 || row.status !== lastStatus ? await runCounts(env, row, await simulationSummaries(env.DB, row.id)) : null;
+      tallyFinished(fresh, finished);
+      const counts = fresh.length > 0 || row.status !== lastStatus ? await runCounts(env, row, finished) : null;
       for (const s of fresh) {
         const event: SimulationEvent = {
           run_id: row.id,

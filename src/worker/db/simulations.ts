@@ -1,7 +1,7 @@
 // Simulations in D1: written once per episode (a replayed write changes nothing), read back as the
 // engine's SimulationRun with its messages.
 import { drizzle } from 'drizzle-orm/d1';
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { SimulationRunSchema } from '../../core/schemas/simulation.ts';
@@ -71,8 +71,8 @@ export interface SimulationSummary {
   readonly duration: number;
 }
 
-/** The run's simulations finished after `afterSeq`, in completion order, without records (counts and events). */
-export const simulationSummaries = (d1: D1Database, runId: string, afterSeq = 0): Promise<SimulationSummary[]> =>
+/** The run's simulations finished after `afterSeq` (up to `untilSeq`), in completion order, without records (counts and events). */
+export const simulationSummaries = (d1: D1Database, runId: string, afterSeq = 0, untilSeq?: number): Promise<SimulationSummary[]> =>
   drizzle(d1)
     .select({
       seq: simulations.seq,
@@ -85,7 +85,7 @@ export const simulationSummaries = (d1: D1Database, runId: string, afterSeq = 0)
       duration: simulations.duration,
     })
     .from(simulations)
-    .where(and(eq(simulations.runId, runId), gt(simulations.seq, afterSeq)))
+    .where(and(eq(simulations.runId, runId), gt(simulations.seq, afterSeq), untilSeq === undefined ? undefined : lte(simulations.seq, untilSeq)))
     .orderBy(asc(simulations.seq));
 
 /** The run's simulations in completion order; with `withMessages` false their `messages` stay null. */

@@ -11,18 +11,33 @@ import { runSimulations, simulationSummaries } from '../db/simulations.ts';
 import type { SimulationSummary } from '../db/simulations.ts';
 import { loadDomain } from '../data/domains.ts';
 
-export const runCounts = async (env: Env, row: RunRow, finished: readonly SimulationSummary[]): Promise<RunCounts> => {
+/** Finished simulations of a run by outcome, kept up to date as more finish. */
+export interface FinishedTally {
+  done: number;
+  passed: number;
+  infra: number;
+}
+
+/** Adds `finished` to `into` (a new tally by default). */
+export const tallyFinished = (finished: readonly SimulationSummary[], into: FinishedTally = { done: 0, passed: 0, infra: 0 }): FinishedTally => {
+  for (const s of finished) {
+    into.done++;
+    if (s.terminationReason === 'infrastructure_error') into.infra++;
+    else if (isSuccessful(s.reward ?? 0)) into.passed++;
+  }
+  return into;
+};
+
+export const runCounts = async (env: Env, row: RunRow, finished: FinishedTally): Promise<RunCounts> => {
   const progress = await env.RUN.getByName(row.id).progress();
-  const infra = finished.filter((s) => s.terminationReason === 'infrastructure_error').length;
-  const passed = finished.filter((s) => s.terminationReason !== 'infrastructure_error' && isSuccessful(s.reward ?? 0)).length;
   return {
     total: row.total,
     pending: progress.pending,
     running: progress.running,
-    done: finished.length,
-    passed,
-    failed: finished.length - passed - infra,
-    infra_error: infra,
+    done: finished.done,
+    passed: finished.passed,
+    failed: finished.done - finished.passed - finished.infra,
+    infra_error: finished.infra,
     cancelled: progress.cancelled,
   };
 };
@@ -36,7 +51,7 @@ export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metr
   schedule_id: row.scheduleId,
   error: row.error,
   config: decodeConfig(row.config),
-  counts: await runCounts(env, row, await simulationSummaries(env.DB, row.id)),
+  counts: await runCounts(env, row, tallyFinished(await simulationSummaries(env.DB, row.id))),
 });
 
 export const runView = async (env: Env, row: RunRow): Promise<Run> => {

@@ -23,6 +23,9 @@ export interface RunProgress {
   readonly cancelled: number;
 }
 
+/** How often a run with episodes in flight makes sure each of them was really started. */
+export const RECOVERY_MS = 30_000;
+
 export class RunDO extends DurableObject<Env> {
   /** Episodes per status, read from the table once per instance. */
   private readonly counts: Record<EpisodeStatus, number>;
@@ -110,6 +113,23 @@ export class RunDO extends DurableObject<Env> {
     return { pending: this.counts.pending, running: this.counts.running, cancelled: this.counts.cancelled };
   }
 
+  /**
+   * The fan-out's own recovery: an episode marked running whose start never reached it (both objects were
+   * reset in between) is started again — starting is idempotent, so episodes already going are not touched.
+   */
+  override async alarm(): Promise<void> {
+    const runId = await this.runId();
+    const config = await this.runConfig();
+    if (runId === null || config === null) return;
+    const running = this.ctx.storage.sql
+      .exec<{ key: string; task_id: string; trial: number }>(`SELECT key, task_id, trial FROM episodes WHERE status = 'running'`)
+      .toArray();
+    await Promise.all(
+      running.map((row) => this.env.EPISODE.getByName(row.key).start(encodeLaunch({ run_id: runId, config, task_id: row.task_id, trial: row.trial }))),
+    );
+    await this.fill();
+  }
+
   /** Starts pending episodes up to the run's concurrency; completes the run when nothing is left. */
   private async fill(): Promise<void> {
     const runId = await this.runId();
@@ -117,9 +137,11 @@ export class RunDO extends DurableObject<Env> {
     if (runId === null || config === null) return;
     const { pending, running } = this.counts;
     if (pending === 0 && running === 0) {
+      await this.ctx.storage.deleteAlarm();
       await setRunStatus(this.env.DB, runId, 'completed', 'running');
       return;
     }
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + RECOVERY_MS);
     const free = config.max_concurrency - running;
     if (free <= 0) return;
     if (await this.overBudget()) return this.cancel('Quota usd_per_day reached: the tenant\'s daily USD budget is spent');

@@ -5,10 +5,11 @@
 // own retries is handed back as an infrastructure error, for the episode's whole-simulation retry.
 import { parsePyJson, dumpsPy } from '../../core/py/index.ts';
 import type { PyInput, PyValue } from '../../core/py/index.ts';
-import type { ChatMessage, LlmResponse } from '../../core/llm/types.ts';
+import type { ChatMessage, LlmClient, LlmResponse } from '../../core/llm/types.ts';
 import type { ToolSchema } from '../../core/environment/toolkit.ts';
 import type { PendingTurn, TurnResult } from '../episode/turn.ts';
 import { providerFor } from '../runs/models.ts';
+import type { Provider } from '../runs/models.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 
 export interface TurnMessage {
@@ -37,20 +38,24 @@ export const turnResult = (response: LlmResponse): TurnResult => ({
   generation_time_seconds: response.generationTimeSeconds,
 });
 
-/** Calls the model of a pending turn (holding a lease of its provider's gate for the call). */
-export const callModel = async (env: Env, turn: PendingTurn): Promise<TurnResult> => {
-  const request = parsePyJson(turn.request) as unknown as WireRequest;
-  let provider;
-  try {
-    provider = await providerFor(env, turn.tenant);
-  } catch (error) {
-    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
-  }
-  const gate = providerGate(env, provider.endpoint);
-  const holder = `${turn.episode}#${turn.step}#${crypto.randomUUID()}`;
+/** Runs `work` holding a lease of the endpoint's gate (one slot of its cap). */
+export const withProviderLease = async <T>(env: Env, endpoint: string, holder: string, work: () => Promise<T>): Promise<T> => {
+  const gate = providerGate(env, endpoint);
   while (!(await gate.stub.acquire(holder, gate.cap, GATE_WAIT_MS)));
   try {
-    const response = await provider.client.generate({
+    return await work();
+  } finally {
+    await gate.stub.release(holder);
+  }
+};
+
+const failed = (error: unknown): TurnResult => ({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+
+/** Calls the model of a pending turn; a failure after the client's retries becomes the turn's error result. */
+export const callModel = async (client: LlmClient, turn: PendingTurn): Promise<TurnResult> => {
+  const request = parsePyJson(turn.request) as unknown as WireRequest;
+  try {
+    const response = await client.generate({
       model: turn.model,
       messages: request.messages,
       tools: request.tools,
@@ -59,9 +64,7 @@ export const callModel = async (env: Env, turn: PendingTurn): Promise<TurnResult
     });
     return turnResult(response);
   } catch (error) {
-    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
-  } finally {
-    await gate.stub.release(holder);
+    return failed(error);
   }
 };
 
@@ -70,19 +73,30 @@ const CONTINUE_MS = 60_000;
 
 /**
  * Produces the turn of the message and, while its episode keeps waiting for turns, the following ones: each
- * submitted result hands back the next turn, which saves a queue round trip per turn.
+ * submitted result hands back the next turn, which saves a queue round trip per turn. One gate lease covers
+ * the episode's consecutive calls (they never overlap), so the cap stays exact with two gate calls per message.
  */
 export const produceTurn = async (env: Env, { episode, step }: TurnMessage): Promise<void> => {
   const stub = env.EPISODE.getByName(episode);
   let turn: PendingTurn | null = await stub.pendingTurn();
   if (turn === null || turn.step !== step) return;
   const deadline = Date.now() + CONTINUE_MS;
-  while (turn !== null) {
-    const result = await callModel(env, turn);
-    const produceNext = Date.now() < deadline;
-    const outcome = await stub.submitTurn(turn.step, result, { produceNext });
-    turn = produceNext && outcome.status === 'applied' && outcome.pending !== undefined ? outcome.pending : null;
+  let provider: Provider;
+  try {
+    provider = await providerFor(env, turn.tenant);
+  } catch (error) {
+    // No usable provider (e.g. a tenant endpoint no longer allowed): the turn fails like a provider failure.
+    await stub.submitTurn(turn.step, failed(error), { produceNext: false });
+    return;
   }
+  await withProviderLease(env, provider.endpoint, `${episode}#${step}#${crypto.randomUUID()}`, async () => {
+    while (turn !== null) {
+      const result = await callModel(provider.client, turn);
+      const produceNext = Date.now() < deadline;
+      const outcome = await stub.submitTurn(turn.step, result, { produceNext });
+      turn = produceNext && outcome.status === 'applied' && outcome.pending !== undefined ? outcome.pending : null;
+    }
+  });
 };
 
 export const consumeTurns = async (batch: MessageBatch<TurnMessage>, env: Env): Promise<void> => {

@@ -1,0 +1,28 @@
+// The fan-out's recovery: an episode the run marked running but whose start never reached it (both objects
+// reset in between, e.g. a restart of the runtime) is started by the run's recovery alarm, and the run completes.
+import { env } from 'cloudflare:workers';
+import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import type { RunDO } from '../../src/worker/runs/run-do.ts';
+import { startRun, waitForRun } from './support/api.ts';
+import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
+
+describe('RunDO recovery', () => {
+  it('starts an episode marked running that was never started, and the run completes', async () => {
+    const runId = await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.slowAgent, max_concurrency: 1, task_ids: ['create_task_1', 'update_task_1'] }));
+    const run = env.RUN.getByName(runId);
+    // As if the run had marked its next episode running and then lost the start call in a crash.
+    const orphan = await runInDurableObject(run, (_instance: RunDO, state) => {
+      const row = state.storage.sql.exec<{ key: string }>(`SELECT key FROM episodes WHERE status = 'pending' ORDER BY ord LIMIT 1`).one();
+      state.storage.sql.exec(`UPDATE episodes SET status = 'running' WHERE key = ?`, row.key);
+      return row.key;
+    });
+    await abortAllDurableObjects();
+    expect((await env.EPISODE.getByName(orphan).snapshot()).phase).toBeNull();
+    expect(await runDurableObjectAlarm(env.RUN.getByName(runId))).toBe(true);
+    expect((await env.EPISODE.getByName(orphan).snapshot()).phase).not.toBeNull();
+    const finished = await waitForRun(runId);
+    expect(finished.status).toBe('completed');
+    expect(finished.counts).toMatchObject({ done: 2, running: 0, pending: 0, infra_error: 0 });
+  });
+});

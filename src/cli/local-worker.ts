@@ -136,6 +136,8 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const args = [
     'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
     '--persist-to', persistTo, '--env-file', envFile, '--show-interactive-dev-session=false',
+    // The cron trigger on demand (GET /__scheduled), for the probe and local testing; only on 127.0.0.1.
+    '--test-scheduled',
   ];
   // Its own process group, so that stopping (or killing) it takes wrangler and both workerd processes.
   const child = spawn(wranglerBin, args, { cwd: repoRoot, detached: true, stdio: ['ignore', log.fd, log.fd] });

@@ -1,0 +1,169 @@
+// Probe: replays the attacks and careless requests the hosted service must withstand against a local worker
+// (wrangler dev on 127.0.0.1, the fake provider of test/support/fake-openai.ts) and exits non-zero on any
+// regression. Bounded: a few hundred requests, each with a timeout. Usage: npm run probe
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { checklist, mockRun, startHarness } from './load-harness.ts';
+import { httpError, mockConversation } from '../test/support/fake-openai.ts';
+import { dumpsPy } from '../src/core/py/index.ts';
+import type { PyInput } from '../src/core/py/index.ts';
+
+const OPERATOR_KEY = 'probe-operator-key-5f1c';
+const PROVIDER_KEY = 'sk-probe-provider-key-77aa';
+const { check, exitCode } = checklist();
+/** Every response body the probe saw: no secret may appear in any of them. */
+const seen: string[] = [];
+
+const harness = await startHarness(mockConversation(), {
+  API_KEY: OPERATOR_KEY,
+  OPENAI_API_KEY: PROVIDER_KEY,
+  CREDENTIALS_KEY: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))),
+  SSE_HEARTBEAT_MS: '300',
+});
+const base = harness.worker().url;
+
+interface Sent {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+const send = async (method: string, path: string, options: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {}): Promise<Sent> => {
+  const key = options.key === undefined ? OPERATOR_KEY : options.key;
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : dumpsPy(options.body as PyInput) }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  seen.push(text);
+  return { status: response.status, headers: response.headers, text };
+};
+const errorOf = (sent: Sent): { code?: string; message?: string } => (JSON.parse(sent.text) as { error?: { code?: string; message?: string } }).error ?? {};
+const run = (overrides: Record<string, unknown> = {}) => ({ ...mockRun({ task_ids: ['create_task_1'] }), ...overrides });
+const runCount = async (key = OPERATOR_KEY): Promise<number> => (JSON.parse((await send('GET', '/v1/runs?limit=200', { key })).text) as { runs: unknown[] }).runs.length;
+const waitDone = async (id: string, key = OPERATOR_KEY): Promise<string> => {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = (JSON.parse((await send('GET', `/v1/runs/${id}`, { key })).text) as { status: string }).status;
+    if (status !== 'running' || Date.now() > deadline) return status;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
+try {
+  // Authentication.
+  check((await send('GET', '/v1/runs', { key: null })).status === 401, 'no key → 401');
+  const guesses: number[] = [];
+  for (let i = 0; i < 25; i++) guesses.push((await send('GET', '/v1/runs', { key: `t2e_guess${i}`, headers: { 'cf-connecting-ip': '198.51.100.7' } })).status);
+  check(guesses.at(-1) === 429, 'repeated bad keys from one client → 429', guesses.join(','));
+
+  // Work limits: every factor of a run's provider calls is bounded.
+  const before = await runCount();
+  for (const [field, value] of [['num_trials', 1_000_000], ['max_steps', 100_000], ['max_errors', 100_000], ['max_retries', 1_000], ['max_concurrency', 100_000], ['retry_delay', 1e9], ['timeout', 1e9]] as const) {
+    const sent = await send('POST', '/v1/runs', { body: run({ [field]: value }) });
+    check(sent.status === 400 && errorOf(sent).code === 'limit_exceeded' && errorOf(sent).message!.includes(field), `${field} ${value} → 400 limit_exceeded`, `${sent.status}`);
+  }
+  for (const args of [{ n: 5 }, { max_tokens: 10_000_000 }, { num_retries: 1_000 }, { extra_body: { max_tokens: 10_000_000 } }]) {
+    const sent = await send('POST', '/v1/runs', { body: run({ llm_args_agent: args }) });
+    check(sent.status === 400 && errorOf(sent).code === 'limit_exceeded', `llm_args ${JSON.stringify(args)} → 400`, `${sent.status}`);
+  }
+  const misspelt = await send('POST', '/v1/runs', { body: { ...run(), num_trial: 5 } });
+  check(misspelt.status === 400 && errorOf(misspelt).message!.includes('num_trial'), 'an unknown field → 400 naming it', misspelt.text.slice(0, 120));
+  const typed = await send('POST', '/v1/runs', { body: '{"domain": "mock", "max_steps": 5.5}' });
+  check(typed.status === 400 && !typed.text.includes('PyFloat'), 'a wrong type is named without internal class names');
+  const big = await send('POST', '/v1/runs', { body: JSON.stringify({ ...run(), llm_agent: 'x'.repeat(2_000_000) }) });
+  check(big.status === 413, 'a 2 MB body → 413', `${big.status}`);
+  const longName = await send('POST', '/v1/runs', { body: run({ llm_agent: 'm'.repeat(10_000) }) });
+  check(longName.status === 400, 'a 10 KB model name → 400', `${longName.status}`);
+  const ids = await send('POST', '/v1/runs', { body: run({ task_ids: Array.from({ length: 10_000 }, (_, i) => `no_task_${i}`) }) });
+  check(ids.status === 400 && ids.text.length < 4_000, '10,000 unknown task ids → 400 with a capped echo', `${ids.text.length} bytes`);
+  check((await send('POST', '/v1/runs', { body: run(), headers: { 'Idempotency-Key': '' } })).status === 400, 'an empty Idempotency-Key → 400');
+  check((await runCount()) === before, 'no refused request created a run');
+
+  const wrong = await send('DELETE', '/v1/runs');
+  check(wrong.status === 405 && wrong.headers.get('allow') !== null, 'a wrong method → 405 with Allow', `${wrong.status} ${wrong.headers.get('allow')}`);
+
+  const decimal = await send('POST', '/v1/runs', { body: run({ timeout: 30.5, retry_delay: 1.5 }) });
+  check(decimal.status === 202, 'decimal timeout and retry_delay → 202', `${decimal.status}`);
+  if (decimal.status === 202) check((await waitDone((JSON.parse(decimal.text) as { run_id: string }).run_id)) === 'completed', 'that run completes');
+
+  // Schedules: unbounded values are refused; one bad schedule never stops the others.
+  for (const body of [{ name: 'never', interval_minutes: 9007199254740991, run: run() }, { name: 'huge', interval_minutes: 60, run: run({ num_trials: 1_000_000 }) }]) {
+    check((await send('POST', '/v1/schedules', { body })).status === 400, `schedule ${body.name} → 400`);
+  }
+  const schedule = JSON.parse((await send('POST', '/v1/schedules', { body: { name: 'probe', interval_minutes: 60, run: run() } })).text) as { id: string; next_run_at: string };
+  const squatter = await send('POST', '/v1/runs', { body: run(), headers: { 'Idempotency-Key': `schedule:${schedule.id}:${schedule.next_run_at}` } });
+  await fetch(`${base}/__scheduled?cron=*+*+*+*+*`, { signal: AbortSignal.timeout(30_000) });
+  const launched = JSON.parse((await send('GET', `/v1/schedules/${schedule.id}`)).text) as { last_run_id: string | null };
+  check(launched.last_run_id !== null && launched.last_run_id !== (JSON.parse(squatter.text) as { run_id: string }).run_id, "the cron launches the schedule; a caller's key cannot take its place");
+
+  // Event streams: a heartbeat while quiet; departed clients leave nothing behind.
+  const slow = JSON.parse((await send('POST', '/v1/runs', { body: run({ task_ids: ['create_task_1', 'update_task_1'], num_trials: 4, max_concurrency: 1 }) })).text) as { run_id: string };
+  harness.fake.setHandler(mockConversation({ delayMs: 400 }));
+  const stream = await fetch(`${base}/v1/runs/${slow.run_id}/events`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } });
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let events = '';
+  const heartbeatBy = Date.now() + 10_000;
+  while (!events.includes(': heartbeat') && Date.now() < heartbeatBy) events += (await reader.read()).value ?? '';
+  check(events.includes(': heartbeat'), 'a quiet event stream sends heartbeats');
+  await reader.cancel();
+  const dropped = await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      const controller = new AbortController();
+      const response = await fetch(`${base}/v1/runs/${slow.run_id}/events`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` }, signal: controller.signal });
+      controller.abort();
+      return response.status;
+    }),
+  );
+  check(dropped.every((s) => s === 200), '50 clients connect and leave');
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  // Sockets the worker's port left half-closed (`ss` from iproute2); a missing `ss` fails the check rather than passing it.
+  const { stdout } = await promisify(execFile)('ss', ['-tn', 'state', 'close-wait', `( sport = :${harness.worker().port} )`]).catch((error: Error) => ({ stdout: `error ${error.message}` }));
+  const closeWait = stdout.startsWith('error') ? Number.NaN : stdout.split('\n').filter((line) => line.includes(`:${harness.worker().port}`)).length;
+  check(closeWait <= 2, 'their sockets are closed (no CLOSE-WAIT pile-up)', Number.isNaN(closeWait) ? stdout : String(closeWait));
+  harness.fake.setHandler(mockConversation());
+  await send('POST', `/v1/runs/${slow.run_id}/cancel`);
+
+  // A failing provider: an infrastructure error whose traceback shows no stack frames.
+  const conversation = mockConversation();
+  harness.fake.setHandler(async (request) => ((request.body as { model?: string }).model === 'no-such-model' ? httpError(400, 'scripted failure') : conversation(request)));
+  const broken = JSON.parse((await send('POST', '/v1/runs', { body: run({ llm_agent: 'no-such-model', max_retries: 0 }) })).text) as { run_id: string };
+  await waitDone(broken.run_id);
+  const results = (await send('GET', `/v1/runs/${broken.run_id}/results`)).text;
+  check(!/\bat .*\.(?:js|ts):\d+/.test(results) && !results.includes('/src/'), 'error tracebacks show type and message, no stack frames or paths');
+  harness.fake.setHandler(mockConversation());
+
+  // Tenants: nothing of one is visible to another.
+  const keyOf = async (tenant: string): Promise<string> => (JSON.parse((await send('POST', '/v1/admin/keys', { body: { tenant, name: tenant } })).text) as { key: string }).key;
+  const [acme, globex] = [await keyOf('probe-acme'), await keyOf('probe-globex')];
+  const own = JSON.parse((await send('POST', '/v1/runs', { body: run(), key: acme })).text) as { run_id: string };
+  for (const path of [`/v1/runs/${own.run_id}`, `/v1/runs/${own.run_id}/results`, `/v1/runs/${own.run_id}/events`]) {
+    check((await send('GET', path, { key: globex })).status === 404, `another tenant's GET ${path.replace(own.run_id, ':id')} → 404`);
+  }
+  check((await send('POST', `/v1/runs/${own.run_id}/cancel`, { key: globex })).status === 404, "another tenant's cancel → 404");
+  check((await runCount(globex)) === 0, "another tenant's list is empty");
+  check((await send('GET', '/v1/admin/keys', { key: acme })).status === 404, 'admin routes do not exist for a tenant');
+
+  // Bring-your-own provider: internal endpoints refused; keys never shown.
+  for (const url of ['http://api.example.com/v1', 'https://127.0.0.1/v1', 'https://169.254.169.254/v1', 'https://[::1]/v1', 'https://10.0.0.1/v1']) {
+    check((await send('PUT', '/v1/provider-credentials/openai', { key: acme, body: { base_url: url, api_key: 'sk-probe-tenant' } })).status === 400, `provider endpoint ${url} → 400`);
+  }
+  check((await send('PUT', '/v1/provider-credentials/google', { key: acme, body: { api_key: 'sk-probe-tenant-google' } })).status === 200, 'a tenant stores a provider key');
+  await send('GET', '/v1/provider-credentials', { key: acme });
+  await waitDone(own.run_id, acme);
+
+  const leaked = [OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google'].filter((secret) => seen.some((text) => text.includes(secret)));
+  check(leaked.length === 0, 'no secret appears in any response', leaked.join(', '));
+  const log = await readFile(harness.worker().logFile, 'utf8');
+  check(![OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google', acme, globex].some((secret) => log.includes(secret)), "no secret appears in the worker's log");
+} finally {
+  await harness.close();
+}
+process.exitCode = exitCode();

@@ -8,11 +8,14 @@ import type { RunConfig } from '../core/schemas/run-config.ts';
 import { parseLlmArgs } from './models.ts';
 import { float, int, parseOrExplain } from './cli-command.ts';
 import { domains } from '../../domains/registry.ts';
+import { repoRoot } from './local-worker.ts';
 
 export interface RunOptions {
   readonly config: RunConfig;
-  /** The results file to write, in the reference's format. */
-  readonly saveTo: string | null;
+  /** The results file to write, in the reference's format (by default under data/simulations/). */
+  readonly saveTo: string;
+  /** Exit non-zero when the average reward is below this (CI gating). */
+  readonly failUnder: number | null;
   /** A running tau2-edge API; without it the command starts the local worker. */
   readonly api: string | null;
   /** The OpenAI-compatible provider endpoint the episodes call. */
@@ -44,7 +47,8 @@ export const addRunFlags = (command: Command): Command =>
     .option('--seed <n>', 'the random seed (default: 300)', int)
     .option('--max-retries <n>', 'retries of a failed simulation (default: 3)', int)
     .option('--retry-delay <seconds>', 'delay between retries (default: 1.0)', float)
-    .option('--save-to <path>', 'the results file (NAME.json, or a folder for NAME/results.json)')
+    .option('--save-to <path>', 'the results file (NAME.json, or a folder for NAME/results.json); default: data/simulations/<timestamp>_<domain>_<agent>_<user>/results.json')
+    .option('--fail-under <reward>', 'exit 1 when the average reward is below this, or nothing was evaluated', float)
     .option('--enforce-communication-protocol', 'end the episode when the agent breaks the protocol')
     .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
     .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
@@ -73,6 +77,7 @@ export interface RunFlagValues {
   readonly maxRetries?: number;
   readonly retryDelay?: number;
   readonly saveTo?: string;
+  readonly failUnder?: number;
   readonly enforceCommunicationProtocol?: boolean;
   readonly llmBaseUrl?: string;
   readonly api?: string;
@@ -82,6 +87,18 @@ export interface RunFlagValues {
 const choice = (flag: string, value: string, allowed: readonly string[]): string => {
   if (!allowed.includes(value)) throw new InvalidArgumentError(`unknown ${flag} '${value}'. Available: ${allowed.join(', ')}`);
   return value;
+};
+
+/** Where runs are saved without --save-to: `TAU2_EDGE_SIMULATIONS_DIR`, else data/simulations/ as the reference. */
+export const simulationsDir = (): string => process.env.TAU2_EDGE_SIMULATIONS_DIR ?? path.join(repoRoot, 'data', 'simulations');
+
+const lastSegment = (model: string): string => model.split('/').filter(Boolean).at(-1) ?? model;
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** The reference's run name: `<YYYYMMDD_HHMMSS local time>_<domain>_<agent>_<agent model>_<user>_<user model>`. */
+export const runName = (config: RunConfig, now: Date): string => {
+  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}_${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  return `${stamp}_${config.domain}_${config.agent}_${lastSegment(config.llm_agent)}_${config.user}_${lastSegment(config.llm_user)}`;
 };
 
 /** `--save-to NAME` writes NAME/results.json, or NAME itself when it ends in .json. */
@@ -117,7 +134,8 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   });
   return {
     config,
-    saveTo: values.saveTo === undefined ? null : resultsPath(values.saveTo),
+    saveTo: resultsPath(values.saveTo ?? path.join(simulationsDir(), runName(config, new Date()))),
+    failUnder: values.failUnder ?? null,
     api: values.api === undefined ? null : values.api.replace(/\/+$/, ''),
     llmBaseUrl: values.llmBaseUrl ?? null,
     inProcess: values.inProcess ?? false,

@@ -45,7 +45,8 @@ export const summaryTable = (m: AgentMetrics): string => {
     ...overview(m),
     'blank',
     section('Reward Metrics'),
-    ['Average Reward', m.avg_reward.toFixed(4)],
+    // Nothing evaluated (e.g. every simulation an infrastructure error): no average to show.
+    ['Average Reward', m.total_simulations > 0 ? m.avg_reward.toFixed(4) : 'n/a'],
     ...Object.entries(m.pass_hat_ks)
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([k, v]): Row => [`  Pass^${k}`, v.toFixed(3)]),

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
+import { httpError, mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
 import { main } from '../../src/cli/main.ts';
@@ -17,6 +17,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   fake.setHandler(mockConversation());
   dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-inproc-'));
+  process.env.TAU2_EDGE_SIMULATIONS_DIR = path.join(dir, 'simulations');
 });
 afterAll(async () => {
   await fake.close();
@@ -38,6 +39,43 @@ describe('tau2-edge run --in-process', () => {
     // Written as the reference writes it: json.dumps with indent 2, Python number kinds kept.
     expect(saved).toBe(dumpsPy(results as unknown as PyValue, { indent: 2 }));
     expect(saved).toContain('"temperature": 0.0');
+  });
+
+  it('saves by default under data/simulations with the reference run name, printing the path; never overwrites', async () => {
+    const argv = ['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--agent-llm', 'openai/fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL];
+    const { code, text } = await capture(argv);
+    expect(code).toBe(0);
+    const file = /^results saved to (.+)$/m.exec(text)?.[1];
+    expect(file).toMatch(new RegExp(`^${path.join(dir, 'simulations')}/\\d{8}_\\d{6}_mock_llm_agent_fake-agent_user_simulator_fake-user/results\\.json$`));
+    expect(text).toContain(`results will be saved to ${file}`);
+    const saved = await readFile(file!, 'utf8');
+    expect(ResultsSchema.parse(parsePyJson(saved)).simulations).toHaveLength(1);
+
+    // The same --save-to again: refused before anything runs, the file untouched.
+    const again = await capture([...argv, '--save-to', file!]);
+    expect(again.code).toBe(1);
+    expect(again.errors).toContain(`${file} already exists`);
+    expect(again.text).not.toContain('results will be saved');
+    expect(await readFile(file!, 'utf8')).toBe(saved);
+  });
+
+  it('--fail-under gates on the average reward; nothing evaluated shows n/a and fails', async () => {
+    const base = ['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL];
+    const passing = await capture([...base, '--fail-under', '0', '--save-to', path.join(dir, 'pass.json')]);
+    expect(passing.code).toBe(0);
+    const failing = await capture([...base, '--fail-under', '1.5', '--save-to', path.join(dir, 'fail.json')]);
+    expect(failing.code).toBe(1);
+    expect(failing.text).toMatch(/^fail-under: average reward \d\.\d{4} is below 1\.5$/m);
+
+    fake.setHandler(() => httpError(401, 'Incorrect API key provided'));
+    try {
+      const broken = await capture([...base, '--max-retries', '0', '--fail-under', '0', '--save-to', path.join(dir, 'broken.json')]);
+      expect(broken.code).toBe(1);
+      expect(broken.text).toMatch(/^Average Reward +n\/a$/m);
+      expect(broken.text).toContain('fail-under: average reward n/a (nothing evaluated) is below 0');
+    } finally {
+      fake.setHandler(mockConversation());
+    }
   });
 
   it('without a provider URL or OPENAI_API_KEY it stops before starting anything, saying what is missing', async () => {

@@ -21,6 +21,8 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   fake.setHandler(mockConversation());
   dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-cli-'));
+  // Runs without --save-to are saved here, not in the checkout's data/simulations.
+  process.env.TAU2_EDGE_SIMULATIONS_DIR = path.join(dir, 'simulations');
 });
 afterAll(async () => {
   await fake.close();

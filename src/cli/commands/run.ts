@@ -1,7 +1,7 @@
 // `tau2-edge run`: runs an evaluation with the reference's `tau2 run` flags — through the API of a worker
 // (`--api URL`, else a local worker started for the run), or in this process (`--in-process`) — with live
 // progress, a summary table at the end, and the results file in the reference's format (`--save-to`).
-import { mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
@@ -35,10 +35,17 @@ export const runCommand = (ctx: CliContext) =>
     (values: RunFlagValues) => run(runOptionsFrom(values), ctx.out),
   );
 
+const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false);
+
 const run = async (options: RunOptions, out: (text: string) => void): Promise<number> => {
+  // Checked before anything starts: a results file is never silently overwritten.
+  if (await exists(options.saveTo)) {
+    throw new Error(`${options.saveTo} already exists; choose another --save-to (or move the file away)`);
+  }
   if (options.api === null && options.llmBaseUrl === null && !process.env.OPENAI_BASE_URL && !process.env.OPENAI_API_KEY) {
     throw new Error('the models are called on OpenAI, which needs OPENAI_API_KEY; or give --llm-base-url URL of an OpenAI-compatible server');
   }
+  out(`results will be saved to ${options.saveTo}`);
   const target = stdoutTarget();
   const display = (total: number) => progressDisplay(total, target);
   const { results, cancelled } = options.inProcess
@@ -46,11 +53,15 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
     : await runThroughApi(options, display, out);
   out('');
   if (cancelled) out(`run cancelled: the summary covers the ${results.simulations.length} simulations that finished`);
-  out(summaryTable(computeMetrics(results)));
-  if (options.saveTo !== null) {
-    await saveResults(options.saveTo, results);
-    out(`results saved to ${options.saveTo}`);
-  }
+  const metrics = computeMetrics(results);
+  out(summaryTable(metrics));
+  await saveResults(options.saveTo, results);
+  out(`results saved to ${options.saveTo}`);
   // 130: interrupted by Ctrl-C, as shells report it.
-  return cancelled ? 130 : 0;
+  if (cancelled) return 130;
+  if (options.failUnder !== null && !(metrics.total_simulations > 0 && metrics.avg_reward >= options.failUnder)) {
+    out(`fail-under: average reward ${metrics.total_simulations > 0 ? metrics.avg_reward.toFixed(4) : 'n/a (nothing evaluated)'} is below ${options.failUnder}`);
+    return 1;
+  }
+  return 0;
 };

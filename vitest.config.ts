@@ -31,6 +31,8 @@ export default defineConfig({
                 OPENAI_API_KEY: 'sk-test-provider-key',
                 API_KEY: 'test-api-key',
                 PROVIDER_MAX_CONCURRENCY: '4',
+                // A quiet event stream sends its heartbeat within the tests' patience.
+                SSE_HEARTBEAT_MS: '200',
                 TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, 'migrations')),
               },
             },

@@ -1,5 +1,6 @@
 // Benchmarks, for every registered domain whose data is present: memory held per live episode beyond the
-// shared base DB, p50 time of one DB verdict, and the time of check-data over all the domain's tasks.
+// shared base DB, p50 time of one DB verdict, and the time of check-data over all the domain's tasks; for
+// airline also the Episode object's CPU per step at the first and the 40th turn.
 // Episodes are real: an environment with a task's gold actions applied. Run with `npm run bench`
 // (node --expose-gc). Figures are printed, not asserted.
 import { access } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { Environment } from '../src/core/environment/environment.ts';
 import { checkTask } from '../src/core/runner/check-data.ts';
 import type { Task } from '../src/core/schemas/task.ts';
 import { playGoldRun } from '../src/core/evaluator/gold-run.ts';
+import { benchEpisodeSteps } from './bench-episode-steps.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
@@ -78,6 +80,7 @@ const benchDomain = async (name: string): Promise<void> => {
       `check-data ${tasks.length} tasks ${checkSeconds.toFixed(1)} s (${passed} ok)`,
   );
   live.length = 0;
+  if (name === 'airline') console.log(benchEpisodeSteps(loaded));
 };
 
 /** A domain is benchmarked when its data folder was fetched. */

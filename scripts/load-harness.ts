@@ -167,6 +167,27 @@ export const groupMemory = async (pgid: number): Promise<Map<string, number>> =>
   return byName;
 };
 
+/** CPU seconds (user, system) used so far by a process group's processes named `name` (Linux /proc). */
+export const groupCpuSeconds = async (pgid: number, name: string): Promise<{ user: number; system: number }> => {
+  let user = 0;
+  let system = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      if (Number(fields[2]) !== pgid || stat.slice(stat.indexOf('(') + 1, close) !== name) continue;
+      user += Number(fields[11]);
+      system += Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  // USER_HZ is 100 on Linux.
+  return { user: user / 100, system: system / 100 };
+};
+
 /** Samples the runtime's memory until stopped; reports the peak of workerd and of the whole group. */
 export const memorySampler = (pgid: () => number, everyMs = 250) => {
   let peakWorkerd = 0;

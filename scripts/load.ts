@@ -1,46 +1,93 @@
-// Load: ≥ 1,000 mock episodes through a local `wrangler dev` against an instant fake provider. Prints
-// episodes/minute and the runtime's peak memory; fails on any lost or duplicated simulation.
+// Load: the same mock episodes through a local `wrangler dev` and in-process (the core engine in this Node
+// process), both against an instant fake provider. Prints episodes/minute of each and their ratio, workerd's
+// memory at 1k/5k/10k finished episodes and its peak; fails on any lost or duplicated simulation, or on a
+// simulation scored differently by the two paths.
 // Usage: npm run load [-- --episodes 1000 --concurrency 32]
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { checklist, completeness, expectedEpisodes, memorySampler, mockRun, runToEnd, sample, scorableMockTasks, startHarness } from './load-harness.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  checklist, completeness, differences, expectedEpisodes, groupCpuSeconds, groupMemory, memorySampler, mockRun, runToEnd, sample, scorableMockTasks, startHarness,
+} from './load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
+import { runBatch } from '../src/core/runner/batch.ts';
+import { systemClock } from '../src/core/orchestrator/clock.ts';
+import { loadDomain } from '../src/cli/data.ts';
+import { clientFor } from '../src/cli/models.ts';
+import type { SimulationRun } from '../src/core/schemas/simulation.ts';
 
 const { values } = parseArgs({ options: { episodes: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '32' } } });
 const tasks = await scorableMockTasks();
 const concurrency = Number(values.concurrency);
 const config = mockRun({ task_ids: tasks, num_trials: Math.ceil(Number(values.episodes) / tasks.length), max_concurrency: concurrency });
 const expected = expectedEpisodes(config);
+const MEMORY_MARKS = [1_000, 5_000, 10_000];
 
 console.log(`load: ${expected.length} mock episodes (${tasks.length} tasks × ${config.num_trials} trials), max_concurrency ${concurrency}, instant fake provider`);
 const harness = await startHarness(mockConversation(), { PROVIDER_MAX_CONCURRENCY: String(concurrency) });
 const { check, exitCode } = checklist();
+
+const verify = (label: string, sims: readonly SimulationRun[]): void => {
+  const { lost, duplicated, unexpected } = completeness(expected, sims);
+  const infra = sims.filter((s) => s.termination_reason === 'infrastructure_error').length;
+  check(sims.length === expected.length, `${label}: simulations in the results`, `${sims.length} / ${expected.length}`);
+  check(lost.length === 0, `${label}: 0 lost simulations`, sample(lost));
+  check(duplicated.length === 0, `${label}: 0 duplicated simulations`, sample(duplicated));
+  check(unexpected.length === 0, `${label}: no simulation outside the run`, sample(unexpected));
+  check(new Set(sims.map((s) => s.id)).size === sims.length, `${label}: simulation ids unique`);
+  check(infra === 0, `${label}: 0 infrastructure errors`, String(infra));
+};
+
 try {
   const memory = memorySampler(() => harness.worker().pid);
+  const cpuBefore = await groupCpuSeconds(harness.worker().pid, 'workerd');
+  const marks: string[] = [];
   let lastPrint = 0;
-  const run = await runToEnd(harness, config, (_event, n) => {
+  const run = await runToEnd(harness, config, async (_event, n) => {
+    if (MEMORY_MARKS.includes(n)) {
+      const workerd = (await groupMemory(harness.worker().pid)).get('workerd') ?? 0;
+      marks.push(`${n}: ${(workerd / 2 ** 20).toFixed(0)} MB`);
+    }
     if (n - lastPrint >= 100 || n === expected.length) {
       lastPrint = n;
       console.log(`  ${n}/${expected.length} simulation events`);
     }
   });
   const { peakWorkerdMb, peakTotalMb } = memory.stop();
+  const cpuAfter = await groupCpuSeconds(harness.worker().pid, 'workerd');
+  const perEpisode = (seconds: number) => ((seconds * 1000) / Math.max(1, run.results.simulations.length)).toFixed(1);
+  const workerCalls = harness.fake.requests.length;
   const sims = run.results.simulations;
-  const { lost, duplicated, unexpected } = completeness(expected, sims);
-  const infra = sims.filter((s) => s.termination_reason === 'infrastructure_error').length;
   const eventIds = new Set(run.events.map((e) => e.simulation_id));
-
-  console.log(`run ${run.runId}: ${run.status} in ${run.seconds.toFixed(1)} s`);
-  console.log(`episodes/minute: ${((sims.length / run.seconds) * 60).toFixed(0)}`);
+  const workerRate = (sims.length / run.seconds) * 60;
+  console.log(`worker run ${run.runId}: ${run.status} in ${run.seconds.toFixed(1)} s, ${workerRate.toFixed(0)} episodes/minute`);
+  console.log(
+    `workerd CPU per episode: ${perEpisode(cpuAfter.user - cpuBefore.user)} ms user, ${perEpisode(cpuAfter.system - cpuBefore.system)} ms system`,
+  );
+  console.log(`workerd memory at finished episodes: ${marks.length > 0 ? marks.join(', ') : 'fewer than 1000 episodes'}`);
   console.log(`peak memory: workerd ${peakWorkerdMb.toFixed(0)} MB, runtime total (wrangler + workerd) ${peakTotalMb.toFixed(0)} MB`);
-  console.log(`provider calls: ${harness.fake.requests.length} (${(harness.fake.requests.length / sims.length).toFixed(2)} per episode)`);
-  check(run.status === 'completed', 'run completed', run.status);
-  check(sims.length === expected.length, 'simulations in the results', `${sims.length} / ${expected.length}`);
-  check(lost.length === 0, '0 lost simulations', sample(lost));
-  check(duplicated.length === 0, '0 duplicated simulations', sample(duplicated));
-  check(unexpected.length === 0, 'no simulation outside the run', sample(unexpected));
-  check(new Set(sims.map((s) => s.id)).size === sims.length, 'simulation ids unique');
-  check(eventIds.size === sims.length, 'one simulation event per simulation', `${eventIds.size} distinct of ${run.events.length} events`);
-  check(infra === 0, '0 infrastructure errors', String(infra));
+  console.log(`provider calls: ${workerCalls} (${(workerCalls / sims.length).toFixed(2)} per episode)`);
+
+  // The same episodes in this process, with the worker idle, against the same provider.
+  await sleep(500);
+  const { domain, data, guidelines } = await loadDomain('mock');
+  const client = clientFor(harness.fake.baseURL);
+  const started = performance.now();
+  const inProcess = await runBatch(config, {
+    domain, data, guidelines, clients: { agent: client, user: client, judge: client }, clock: systemClock,
+    newId: randomUUID, sleep: (ms) => sleep(ms), gitCommit: 'load',
+  });
+  const inProcessSeconds = (performance.now() - started) / 1000;
+  const inProcessRate = (inProcess.simulations.length / inProcessSeconds) * 60;
+  console.log(`in-process run: ${inProcessSeconds.toFixed(1)} s, ${inProcessRate.toFixed(0)} episodes/minute`);
+  console.log(`worker/in-process throughput: ${workerRate.toFixed(0)} / ${inProcessRate.toFixed(0)} episodes per minute = ${(workerRate / inProcessRate).toFixed(2)}`);
+
+  check(run.status === 'completed', 'worker: run completed', run.status);
+  verify('worker', sims);
+  check(eventIds.size === sims.length, 'worker: one simulation event per simulation', `${eventIds.size} distinct of ${run.events.length} events`);
+  verify('in-process', inProcess.simulations);
+  const diff = differences(sims, inProcess.simulations);
+  check(diff.length === 0, 'every simulation scored alike by both paths (same conversation, same reward checks)', sample(diff));
 } finally {
   await harness.close();
 }

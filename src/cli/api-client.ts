@@ -6,6 +6,9 @@ import type { PyValue } from '../core/py/index.ts';
 import {
   API_PREFIX,
   ApiErrorSchema,
+  ApiKeyCreatedSchema,
+  ApiKeyListSchema,
+  ApiKeySchema,
   IDEMPOTENCY_KEY_HEADER,
   RUN_EVENT,
   RunCreatedSchema,
@@ -13,7 +16,7 @@ import {
   RunStatusEventSchema,
   SimulationEventSchema,
 } from '../core/schemas/api.ts';
-import type { Run, RunCreated, RunStatusEvent, SimulationEvent } from '../core/schemas/api.ts';
+import type { ApiKey, ApiKeyCreated, Run, RunCreated, RunStatusEvent, SimulationEvent } from '../core/schemas/api.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import { ResultsSchema, SimulationRunSchema } from '../core/schemas/simulation.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
@@ -42,6 +45,10 @@ export interface ApiClient {
   results(id: string): Promise<Results>;
   simulation(id: string): Promise<SimulationRun>;
   cancel(id: string): Promise<Run>;
+  /** Operator only: a tenant's new API key (the key itself is in this answer and nowhere else). */
+  createKey(tenant: string, name: string): Promise<ApiKeyCreated>;
+  listKeys(): Promise<ApiKey[]>;
+  revokeKey(id: string): Promise<ApiKey>;
   /** The run's events from `lastEventId` on (all of them without it), until the stream ends. */
   events(id: string, options?: { lastEventId?: string | null; signal?: AbortSignal }): AsyncGenerator<RunEvent>;
 }
@@ -87,6 +94,10 @@ export const apiClient = (baseUrl: string, apiKey?: string): ApiClient => {
     results: (id) => json(ResultsSchema, 'GET', `/runs/${encodeURIComponent(id)}/results`),
     simulation: (id) => json(SimulationRunSchema, 'GET', `/simulations/${encodeURIComponent(id)}`),
     cancel: (id) => json(RunSchema, 'POST', `/runs/${encodeURIComponent(id)}/cancel`),
+    createKey: (tenant, name) =>
+      json(ApiKeyCreatedSchema, 'POST', '/admin/keys', JSON.stringify({ tenant, name }), { 'content-type': 'application/json' }),
+    listKeys: async () => (await json(ApiKeyListSchema, 'GET', '/admin/keys')).keys,
+    revokeKey: (id) => json(ApiKeySchema, 'DELETE', `/admin/keys/${encodeURIComponent(id)}`),
     async *events(id, options = {}) {
       const response = await request('GET', `/runs/${encodeURIComponent(id)}/events`, {
         headers: { accept: 'text/event-stream', ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}) },

@@ -14,9 +14,9 @@ export interface FollowOptions {
   readonly signal?: AbortSignal;
 }
 
-const FINISHED: ReadonlySet<RunStatus> = new Set(['completed', 'cancelled']);
+const FINISHED: ReadonlySet<RunStatus> = new Set(['completed', 'cancelled', 'failed']);
 
-/** Resolves with the run's final status once the API reports it completed or cancelled. */
+/** Resolves with the run's final status once the API reports it completed, cancelled or failed. */
 export const followRun = async (client: ApiClient, runId: string, options: FollowOptions): Promise<RunStatus> => {
   const reconnectForMs = options.reconnectForMs ?? 120_000;
   let lastEventId: string | null = null;

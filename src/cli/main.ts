@@ -1,4 +1,4 @@
-// The tau2-edge command line: run, tasks, check-data, evaluate-trajs, view, generate-tasks, compare-modes.
+// The tau2-edge command line: run, view, tasks, check-data, evaluate-trajs, generate-tasks, compare-modes, admin.
 // commander gives every command its help (`-h`, `help CMD`), did-you-mean for commands and flags, and
 // argument validation before any action starts.
 import { realpathSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { evaluateTrajsCommand } from './commands/evaluate-trajs.ts';
 import { viewCommand } from './commands/view.ts';
 import { generateTasksCommand } from './commands/generate-tasks.ts';
 import { compareModesCommand } from './commands/compare-modes.ts';
+import { adminCommand } from './commands/admin.ts';
 
 /** Each subcommand, built for one invocation's context. */
 const subcommands: readonly ((ctx: CliContext) => Command)[] = [
@@ -24,16 +25,20 @@ const subcommands: readonly ((ctx: CliContext) => Command)[] = [
   evaluateTrajsCommand,
   generateTasksCommand,
   compareModesCommand,
+  adminCommand,
 ];
 
 export const version = `tau2-edge ${packageJson.version} (tau2-bench data ${tau2Data.upstream.commit})`;
 
-/** Errors go to stderr, and nothing calls process.exit: main returns the exit code. */
-const configure = (command: Command): Command =>
+/** Errors go to stderr, and nothing calls process.exit: main returns the exit code (nested groups too). */
+const configure = (command: Command): Command => {
   command.exitOverride().showSuggestionAfterError(true).configureOutput({
     writeOut: (text) => process.stdout.write(text),
     writeErr: (text) => process.stderr.write(text),
   });
+  for (const child of command.commands) configure(child);
+  return command;
+};
 
 export const buildProgram = (ctx: CliContext): Command => {
   const program = configure(new Command('tau2-edge'))

@@ -79,6 +79,7 @@ export const runThroughApi = async (
       process.off('SIGINT', onInterrupt);
       progress.end();
     }
+    if (status === 'failed') throw new Error(`run ${runId} failed: ${(await client.run(runId)).error ?? 'no reason recorded'}`);
     return { results: await client.results(runId), cancelled: status === 'cancelled' };
   } finally {
     await worker?.stop();

@@ -14,6 +14,16 @@ export interface TaskSelection {
   readonly numTasks?: number | null;
 }
 
+/** Requested task ids that the task set (or split) does not hold; the message is the reference's. */
+export class MissingTasksError extends Error {
+  readonly missing: readonly string[];
+
+  constructor(setName: string, missing: readonly string[]) {
+    super(`Not all tasks were found for task set ${setName}: missing ${missing.join(', ')}`);
+    this.missing = missing;
+  }
+}
+
 /**
  * Keeps the tasks of a split (in task-file order), then the requested ids (all must exist), then the first N.
  */
@@ -37,7 +47,7 @@ export const selectTasks = (
     const found = selected.filter((t) => wanted.has(t.id));
     if (found.length !== wanted.size) {
       const missing = [...wanted].filter((id) => !found.some((t) => t.id === id));
-      throw new Error(`Not all tasks were found for task set ${setName}: missing ${missing.join(', ')}`);
+      throw new MissingTasksError(setName, missing);
     }
     selected = found;
   }

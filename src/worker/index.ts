@@ -1,14 +1,22 @@
 // Worker entry: the tau2-edge HTTP API (Hono, under /v1), the cron trigger of scheduled evaluations and the
-// Durable Objects (episodes, run fan-out, the per-provider gate).
+// Durable Objects (episodes, run fan-out, the per-provider gate) and the consumer of participant turns.
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { HealthSchema } from '../core/schemas/api.ts';
-import { requireApiKey } from './api/auth.ts';
+import { authenticate } from './api/auth.ts';
+import type { AppEnv } from './api/auth.ts';
+import { adminApi } from './api/admin.ts';
 import { ApiError, onError } from './api/errors.ts';
 import { runsApi } from './api/runs.ts';
 import { simulationsApi } from './api/simulations.ts';
 import { schedulesApi } from './api/schedules.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
+import { routeMethods } from './api/methods.ts';
+import { limits } from './limits.ts';
+import { consumeTurns } from './turns/consumer.ts';
+import type { TurnMessage } from './turns/consumer.ts';
 import './env.ts';
 
 export { EpisodeDO } from './episode/episode-do.ts';
@@ -17,13 +25,32 @@ export { ProviderGateDO } from './runs/provider-gate.ts';
 
 const health: z.infer<typeof HealthSchema> = { status: 'ok' };
 
-const app = new Hono<{ Bindings: Env }>()
+/** Bodies over the operator's LIMIT_MAX_BODY_BYTES get 413 before anything reads them whole. */
+const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
+  const maxSize = limits(c.env).LIMIT_MAX_BODY_BYTES;
+  return bodyLimit({
+    maxSize,
+    onError: (c) => c.json(new ApiError(413, 'payload_too_large', `The body is over the limit of ${maxSize} bytes (LIMIT_MAX_BODY_BYTES)`).body(), 413),
+  })(c, next);
+};
+
+let allowedMethods: ((path: string) => string[]) | undefined;
+
+const app = new Hono<AppEnv>()
   .get('/v1/health', (c) => c.json(health))
-  .use('/v1/*', requireApiKey)
+  .use('/v1/*', authenticate)
+  .use('/v1/*', limitBody)
   .route('/v1/runs', runsApi)
   .route('/v1/simulations', simulationsApi)
   .route('/v1/schedules', schedulesApi)
-  .notFound((c) => c.json(new ApiError(404, 'not_found', `No route ${c.req.method} ${c.req.path}`).body(), 404))
+  .route('/v1/admin', adminApi)
+  .notFound((c) => {
+    allowedMethods ??= routeMethods(app.routes);
+    const allow = allowedMethods(c.req.path);
+    if (allow.length === 0) return c.json(new ApiError(404, 'not_found', `No route ${c.req.method} ${c.req.path}`).body(), 404);
+    c.header('Allow', allow.join(', '));
+    return c.json(new ApiError(405, 'method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(', ')}`).body(), 405);
+  })
   .onError(onError);
 
 export type AppType = typeof app;
@@ -33,4 +60,5 @@ export default {
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(launchDueSchedules(env, controller.scheduledTime));
   },
+  queue: (batch, env) => consumeTurns(batch as MessageBatch<TurnMessage>, env),
 } satisfies ExportedHandler<Env>;

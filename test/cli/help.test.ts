@@ -5,6 +5,7 @@ import { capture } from '../support/cli.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const COMMANDS = ['run', 'view', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare-modes'];
+const GROUPS = ['admin'];
 
 describe('tau2-edge help and usage errors', () => {
   it.each(COMMANDS)('%s --help and help %s print its usage and examples, exit 0', async (name) => {
@@ -16,11 +17,23 @@ describe('tau2-edge help and usage errors', () => {
     }
   });
 
+  it('admin keys create|list|revoke each have help with an example; a missing flag is a usage error', async () => {
+    for (const action of ['create', 'list', 'revoke']) {
+      const { code, text } = await capture(['admin', 'keys', action, '--help']);
+      expect(code).toBe(0);
+      expect(text).toContain(`Usage: tau2-edge admin keys ${action}`);
+      expect(text).toContain(`$ tau2-edge admin keys ${action} `);
+    }
+    const missing = await capture(['admin', 'keys', 'list']);
+    expect(missing.code).toBe(2);
+    expect(missing.errors).toContain("required option '--api <url>' not specified");
+  });
+
   it('-h, --help and no arguments list every command, exit 0', async () => {
     for (const argv of [['-h'], ['--help'], ['help'], []]) {
       const { code, text } = await capture(argv);
       expect(code).toBe(0);
-      for (const name of COMMANDS) expect(text).toContain(`  ${name} `);
+      for (const name of [...COMMANDS, ...GROUPS]) expect(text).toContain(`  ${name} `);
     }
   });
 

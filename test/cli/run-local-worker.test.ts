@@ -104,4 +104,36 @@ describe('tau2-edge run on the local worker', () => {
       await worker.stop();
     }
   }, 180_000);
+
+  it('admin keys create|list|revoke: the operator issues a tenant key that works until revoked', async () => {
+    const worker = await startLocalWorker({
+      persistTo: path.join(dir, 'admin-state'),
+      logFile: path.join(dir, 'admin-wrangler.log'),
+      env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: 'operator-key-for-test' },
+    });
+    const saved = process.env.TAU2_EDGE_API_KEY;
+    process.env.TAU2_EDGE_API_KEY = 'operator-key-for-test';
+    try {
+      const created = await capture(['admin', 'keys', 'create', '--tenant', 'acme', '--name', 'acme CI', '--api', worker.url]);
+      expect(created.code).toBe(0);
+      const keyId = /^created (key_[0-9a-f]+) for tenant acme \(acme CI\)$/m.exec(created.text)?.[1];
+      const key = /^key \(shown once, keep it secret\): (t2e_\S+)$/m.exec(created.text)?.[1];
+      expect(keyId).toBeDefined();
+      const asTenant = () => fetch(`${worker.url}/v1/runs`, { headers: { authorization: `Bearer ${key}` } });
+      expect((await asTenant()).status).toBe(200);
+
+      const list = await capture(['admin', 'keys', 'list', '--api', worker.url]);
+      const listed = list.text.split('\n').find((line) => line.startsWith(`${keyId}\t`))!;
+      expect(listed.split('\t')).toEqual([keyId, 'acme', 'acme CI', `${key!.slice(0, 10)}…`, expect.any(String), 'active']);
+      expect(list.text).not.toContain(key!);
+
+      const revoked = await capture(['admin', 'keys', 'revoke', keyId!, '--api', worker.url]);
+      expect(revoked.text.startsWith(`revoked ${keyId} (tenant acme) at `)).toBe(true);
+      expect((await asTenant()).status).toBe(401);
+    } finally {
+      if (saved === undefined) delete process.env.TAU2_EDGE_API_KEY;
+      else process.env.TAU2_EDGE_API_KEY = saved;
+      await worker.stop();
+    }
+  }, 120_000);
 });

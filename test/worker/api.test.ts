@@ -93,7 +93,7 @@ describe('launching', () => {
     const first = await startRun(body, headers);
     const second = await startRun(body, headers);
     expect(second).toBe(first);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM runs WHERE idempotency_key = 'same-key-1'").first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM runs WHERE idempotency_key = 'client:operator:same-key-1'").first<{ n: number }>();
     expect(rows?.n).toBe(1);
   });
 

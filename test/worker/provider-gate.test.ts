@@ -1,6 +1,7 @@
-// The per-provider cap: at most `cap` leases at once over all runs; a released or expired lease frees a slot.
+// The per-provider cap: at most `cap` leases at once over all runs; a released or expired lease frees a slot,
+// a waiter gets the freed slot, and a restarted gate still counts the leases in flight.
 import { env } from 'cloudflare:workers';
-import { runInDurableObject } from 'cloudflare:test';
+import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { LEASE_TTL_MS, ProviderGateDO } from '../../src/worker/runs/provider-gate.ts';
 import { getRun, startRun } from './support/api.ts';
@@ -18,14 +19,34 @@ describe('ProviderGateDO', () => {
     expect(await gate.inFlight()).toBe(2);
   });
 
-  it('frees the slot of a lease whose holder never released it', async () => {
+  it('keeps counting leases in flight across a restart, and frees the slot of one never released', async () => {
     const gate = env.PROVIDER_GATE.getByName('gate-test-2');
     expect(await gate.acquire('lost', 1)).toBe(true);
     expect(await gate.acquire('next', 1)).toBe(false);
-    await runInDurableObject(gate, (_instance: ProviderGateDO, state) => {
+    // Leases live in memory; storage is what a restarted gate reads them back from.
+    await abortAllDurableObjects();
+    const restarted = env.PROVIDER_GATE.getByName('gate-test-2');
+    expect(await restarted.acquire('next', 1)).toBe(false);
+    expect(await restarted.inFlight()).toBe(1);
+    await runInDurableObject(restarted, (_instance: ProviderGateDO, state) => {
       state.storage.sql.exec('UPDATE leases SET expires_at = ?', Date.now() - LEASE_TTL_MS);
     });
-    expect(await gate.acquire('next', 1)).toBe(true);
+    await abortAllDurableObjects();
+    expect(await env.PROVIDER_GATE.getByName('gate-test-2').acquire('next', 1)).toBe(true);
+  });
+
+  it('lets a waiter in as soon as a slot frees, in arrival order, and answers false when the wait runs out', async () => {
+    const gate = env.PROVIDER_GATE.getByName('gate-test-3');
+    expect(await gate.acquire('a', 1)).toBe(true);
+    const first = gate.acquire('b', 1, 5_000);
+    const second = gate.acquire('c', 1, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await gate.release('a');
+    expect(await first).toBe(true);
+    expect(await gate.inFlight()).toBe(1);
+    await gate.release('b');
+    expect(await second).toBe(true);
+    expect(await gate.acquire('d', 1, 100)).toBe(false);
   });
 });
 
@@ -51,7 +72,7 @@ describe('concurrency', () => {
     let peakLeases = 0;
     let peakRunning = 0;
     for (;;) {
-      const runs = await Promise.all(runIds.map(getRun));
+      const runs = await Promise.all(runIds.map((id) => getRun(id)));
       peakLeases = Math.max(peakLeases, await gate.inFlight());
       peakRunning = Math.max(peakRunning, runs[0]!.counts.running + runs[1]!.counts.running);
       if (runs.every((r) => r.status !== 'running')) break;

@@ -1,10 +1,10 @@
 // The three agents: llm_agent, llm_agent_gt (oracle plan) and llm_agent_solo (no user)
 // (reference: src/tau2/agent/llm_agent.py).
-import type { Message, ParticipantMessage } from '../schemas/message.ts';
+import type { ParticipantMessage } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { AgentKind } from '../schemas/episode.ts';
 import type { ToolSchema } from '../environment/toolkit.ts';
-import { generateParticipantMessage } from '../llm/to-message.ts';
+import { participantMessageFrom } from '../llm/to-message.ts';
 import { agentChatMessages } from './history.ts';
 import { SOLO_STOP_TOOL, STOP_TOKEN, agentSystemPrompt, gtSystemPrompt, soloSystemPrompt } from './prompts.ts';
 import { argsWithSeed } from './participant.ts';
@@ -53,18 +53,14 @@ export const createAgent = (ctx: AgentContext): Participant => {
     : environment.toolSchemas();
 
   return {
-    async respond(trajectory: readonly Message[], seed: number | null): Promise<ParticipantMessage> {
-      const message = await generateParticipantMessage(
-        'assistant',
-        model,
-        {
-          messages: agentChatMessages(system, trajectory),
-          tools,
-          toolChoice: solo ? 'required' : 'auto',
-          llmArgs: argsWithSeed(model.llmArgs, seed),
-        },
-        now,
-      );
+    request: (trajectory, seed) => ({
+      messages: agentChatMessages(system, trajectory),
+      tools,
+      toolChoice: solo ? 'required' : 'auto',
+      llmArgs: argsWithSeed(model.llmArgs, seed),
+    }),
+    accept(response): ParticipantMessage {
+      const message = participantMessageFrom('assistant', response, now());
       if (!solo) return message;
       if (message.tool_calls === null) throw new Error('LLMSoloAgent only supports tool calls.');
       // A `done` call ends the episode; other calls in the same message are dropped, never executed.

@@ -46,6 +46,9 @@ type Side = 'agent' | 'user';
 export const domainPolicy = (data: DomainData, solo: boolean): string =>
   solo ? (data.soloPolicy ?? data.policy) : data.policy;
 
+/** The domain's shared base DBs, one per slot: the agent's, then the user's when the domain has one. */
+export const baseSlots = (data: DomainData): unknown[] => (data.userDb === null ? [data.db] : [data.db, data.userDb]);
+
 export class Environment {
   readonly domain: AnyDomain;
   readonly data: DomainData;
@@ -63,7 +66,7 @@ export class Environment {
     }
     if (this.solo) this.validateSoloMode();
     this.current = state ?? {
-      slots: data.userDb === null ? [data.db] : [data.db, data.userDb],
+      slots: baseSlots(data),
       agentSlot: 0,
       userSlot: data.userDb === null ? null : 1,
     };
@@ -308,7 +311,7 @@ export class Environment {
 
   /** The change set to persist: per slot, the changes against the shared base DB of that slot. */
   changes(): EnvironmentChanges {
-    const bases = this.baseSlots();
+    const bases = baseSlots(this.data);
     return {
       slots: this.current.slots.map((db, i) => diffFromBase(bases[i], db)),
       agentSlot: this.current.agentSlot,
@@ -316,13 +319,9 @@ export class Environment {
     };
   }
 
-  private baseSlots(): unknown[] {
-    return this.data.userDb === null ? [this.data.db] : [this.data.db, this.data.userDb];
-  }
-
   /** Rebuilds an environment from a persisted change set. */
   static restore(domain: AnyDomain, data: DomainData, options: EnvironmentOptions, changes: EnvironmentChanges): Environment {
-    const bases = data.userDb === null ? [data.db] : [data.db, data.userDb];
+    const bases = baseSlots(data);
     const slots = changes.slots.map((c, i) => applyChanges(bases[i], c));
     return new Environment(domain, data, options, { slots, agentSlot: changes.agentSlot, userSlot: changes.userSlot });
   }

@@ -3,7 +3,7 @@ import { isPlainDict, isPyMap, parsePyJson } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { participantMessage } from '../schemas/message.ts';
 import type { AssistantMessage, ToolCall, UserMessage } from '../schemas/message.ts';
-import type { LlmClient, LlmRequest, LlmResponse, LlmToolCall } from './types.ts';
+import type { LlmResponse, LlmToolCall } from './types.ts';
 import { pyFloat } from '../py/index.ts';
 import { UNPARSED_ARGUMENTS_KEY } from '../environment/toolkit.ts';
 
@@ -58,15 +58,13 @@ export const validateParticipantMessage = (message: AssistantMessage | UserMessa
   }
 };
 
-/** One model turn of a participant: the call, the message it yields, and the reference's validation. */
-export const generateParticipantMessage = async <R extends 'assistant' | 'user'>(
+/** A participant's message from a model response, validated as the reference does. */
+export const participantMessageFrom = <R extends 'assistant' | 'user'>(
   role: R,
-  model: { readonly client: LlmClient; readonly model: string },
-  request: Omit<LlmRequest, 'model'>,
-  timestamp: () => string,
-): Promise<R extends 'assistant' ? AssistantMessage : UserMessage> => {
-  const response = await model.client.generate({ ...request, model: model.model });
-  const message = messageFromResponse(role, response, timestamp());
+  response: LlmResponse,
+  timestamp: string,
+): R extends 'assistant' ? AssistantMessage : UserMessage => {
+  const message = messageFromResponse(role, response, timestamp);
   validateParticipantMessage(message);
   return message;
 };

@@ -8,7 +8,7 @@ import type { TerminationReason } from '../schemas/simulation.ts';
 import { Environment } from '../environment/environment.ts';
 import { isoTimestamp } from './clock.ts';
 import { envOptions, isSolo, nowIso } from './deps.ts';
-import { createAgent } from '../agents/agent.ts';
+import { isOpeningTurn, step } from './step.ts';
 import { pyFloat } from '../py/index.ts';
 import type { EpisodeDeps } from './deps.ts';
 import { isUserStop } from '../user/user-simulator.ts';
@@ -64,13 +64,17 @@ const routeFromHistory = (last: Message, solo: boolean): Routing => {
   }
 };
 
-export const initializeEpisode = async (spec: EpisodeSpec, deps: EpisodeDeps): Promise<EpisodeState> => {
+/**
+ * The episode before anyone speaks: environment initialized, history replayed, routing set. A solo agent
+ * without history still owes its opening turn (`isOpeningTurn`); a host applies it like any agent turn.
+ */
+export const prepareEpisode = (spec: EpisodeSpec, deps: EpisodeDeps, environment?: Environment): { state: EpisodeState; environment: Environment } => {
   const startMs = deps.clock.nowMs();
   const solo = isSolo(spec);
   const initial = spec.task.initial_state;
   const history = restamp(initial?.message_history ?? [], startMs);
-  const environment = new Environment(deps.domain, deps.data, envOptions(spec, deps));
-  environment.setState(initial?.initialization_data ?? null, initial?.initialization_actions ?? null, history);
+  const env = environment ?? new Environment(deps.domain, deps.data, envOptions(spec, deps));
+  env.setState(initial?.initialization_data ?? null, initial?.initialization_actions ?? null, history);
 
   const base = {
     simulation_id: spec.simulationId,
@@ -89,9 +93,14 @@ export const initializeEpisode = async (spec: EpisodeSpec, deps: EpisodeDeps): P
     started_at_ms: startMs,
   };
 
-  const opening = history.length > 0 ? openFromHistory(history, solo) : await openFresh(spec, environment, deps);
-  environment.syncTools();
-  return checkCommunication({ ...base, ...opening, environment: environment.changes() });
+  const opening = history.length > 0 ? openFromHistory(history, solo) : openFresh(solo, nowIso(deps));
+  env.syncTools();
+  return { state: checkCommunication({ ...base, ...opening, environment: env.changes() }), environment: env };
+};
+
+export const initializeEpisode = async (spec: EpisodeSpec, deps: EpisodeDeps): Promise<EpisodeState> => {
+  const { state, environment } = prepareEpisode(spec, deps);
+  return isOpeningTurn(state) ? step(state, deps, environment) : state;
 };
 
 type Opening = Pick<EpisodeState, 'trajectory' | 'from_role' | 'to_role' | 'done' | 'termination_reason'>;
@@ -108,20 +117,7 @@ const openFromHistory = (history: Message[], solo: boolean): Opening => {
 };
 
 /** Without history the user simulator speaks first to the fixed greeting; a solo agent opens itself. */
-const openFresh = async (spec: EpisodeSpec, environment: Environment, deps: EpisodeDeps): Promise<Opening> => {
-  if (!isSolo(spec)) {
-    const first = greeting(nowIso(deps)());
-    return { trajectory: [first], from_role: 'agent', to_role: 'user', done: false, termination_reason: null };
-  }
-  const agent = createAgent({ kind: spec.agent, task: spec.task, environment, model: deps.agentModel, now: nowIso(deps) });
-  const first = await agent.respond([], spec.seed);
-  const isToolCall = first.tool_calls !== null;
-  return {
-    trajectory: [first],
-    from_role: 'agent',
-    to_role: isToolCall ? 'env' : 'user',
-    done: !isToolCall,
-    termination_reason: isToolCall ? null : agent.isStop(first) ? 'agent_stop' : 'agent_error',
-  };
-};
-
+const openFresh = (solo: boolean, now: () => string): Opening =>
+  solo
+    ? { trajectory: [], from_role: 'env', to_role: 'agent', done: false, termination_reason: null }
+    : { trajectory: [greeting(now())], from_role: 'agent', to_role: 'user', done: false, termination_reason: null };

@@ -59,9 +59,13 @@ export interface RetryPolicy {
   readonly onAttemptError?: (error: unknown, attempt: number) => void;
 }
 
+/**
+ * The error as recorded: its type and message. The traceback is the last line of a Python traceback
+ * (`Type: message`), never the stack frames, which would show internal file paths to whoever reads results.
+ */
 const describe = (error: unknown): { message: string; type: string; traceback: string } => {
-  if (error instanceof Error) return { message: error.message, type: error.name, traceback: error.stack ?? '' };
-  return { message: String(error), type: typeof error, traceback: '' };
+  const [message, type] = error instanceof Error ? [error.message, error.name] : [String(error), typeof error];
+  return { message, type, traceback: `${type}: ${message}` };
 };
 
 /** The record of a simulation that failed every attempt (reference: run_with_retry's placeholder). */

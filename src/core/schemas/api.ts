@@ -18,24 +18,38 @@
 //   GET    /v1/schedules/:id                  → ScheduleSchema
 //   PATCH  /v1/schedules/:id                  ScheduleUpdateSchema → ScheduleSchema
 //   DELETE /v1/schedules/:id                  → 204
+//   POST   /v1/admin/keys                     ApiKeyCreateSchema → 201 ApiKeyCreatedSchema (operator only)
+//   GET    /v1/admin/keys                     → ApiKeyListSchema (operator only)
+//   DELETE /v1/admin/keys/:id                 → ApiKeySchema, revoked (operator only)
+//   GET    /v1/admin/tenants/:tenant/quotas   → TenantQuotasViewSchema (operator only)
+//   PUT    /v1/admin/tenants/:tenant/quotas   TenantQuotasSchema → TenantQuotasViewSchema (operator only)
 // Every failure answers ApiErrorSchema. With an API key configured, every route but /v1/health needs
-// `Authorization: Bearer <key>`.
+// `Authorization: Bearer <key>`: the operator's or a tenant's; a tenant sees only its own runs, simulations and
+// schedules (anything else is 404).
 import { z } from 'zod';
-import { RunConfigSchema } from './run-config.ts';
+import { MAX_NAME_LENGTH, RunConfigSchema } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import { PyFloatSchema } from './py-types.ts';
+import { isPyFloat } from '../py/index.ts';
 
 export const API_PREFIX = '/v1';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
 
 export const HealthSchema = z.object({ status: z.literal('ok') });
 
-/** POST /v1/runs: exactly the `tau2 run` configuration. The provider endpoint is the server's, never the caller's. */
-export const RunRequestSchema = RunConfigSchema;
+/**
+ * POST /v1/runs: exactly the `tau2 run` configuration, nothing else (a misspelt field is refused, never
+ * dropped). The provider endpoint is the server's, never the caller's.
+ */
+export const RunRequestSchema = RunConfigSchema.strict();
 export type RunRequest = z.input<typeof RunRequestSchema>;
 
-/** `running` until every episode has finished (`completed`) or the run was cancelled. */
-export const RunStatusSchema = z.enum(['running', 'completed', 'cancelled']);
+/**
+ * `running` until every episode has finished (`completed`) or the run was cancelled; `failed` when it could
+ * not be started (its `error` says why).
+ */
+export const RunStatusSchema = z.enum(['running', 'completed', 'cancelled', 'failed']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 const count = z.number().int().nonnegative();
@@ -82,6 +96,8 @@ const RunFieldsSchema = z.object({
   updated_at: z.string(),
   /** The schedule that launched the run, or null for a run started by POST /v1/runs. */
   schedule_id: z.string().nullable(),
+  /** Why a `failed` run could not be started, or why a run was stopped (e.g. a quota); null otherwise. */
+  error: z.string().nullable(),
   config: RunConfigSchema,
   counts: RunCountsSchema,
 });
@@ -120,21 +136,20 @@ export const SimulationEventSchema = z.object({
 export type SimulationEvent = z.infer<typeof SimulationEventSchema>;
 
 // Scheduled evaluations: the cron trigger launches each enabled schedule whose next_run_at has passed.
-export const ScheduleCreateSchema = z.object({
-  name: z.string().min(1),
-  interval_minutes: z.number().int().positive(),
-  enabled: z.boolean().default(true),
-  run: RunConfigSchema,
-});
+/** Longest interval between two launches of a schedule: a year. */
+export const MAX_INTERVAL_MINUTES = 366 * 24 * 60;
+const scheduleFields = {
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
+  interval_minutes: z.number().int().positive().max(MAX_INTERVAL_MINUTES),
+  enabled: z.boolean(),
+  run: RunRequestSchema,
+};
+
+export const ScheduleCreateSchema = z.strictObject({ ...scheduleFields, enabled: scheduleFields.enabled.default(true) });
 export type ScheduleCreate = z.input<typeof ScheduleCreateSchema>;
 
 export const ScheduleUpdateSchema = z
-  .object({
-    name: z.string().min(1),
-    interval_minutes: z.number().int().positive(),
-    enabled: z.boolean(),
-    run: RunConfigSchema,
-  })
+  .strictObject(scheduleFields)
   .partial()
   .refine((u) => Object.keys(u).length > 0, { message: 'Give at least one field to change' });
 export type ScheduleUpdate = z.input<typeof ScheduleUpdateSchema>;
@@ -148,6 +163,8 @@ export const ScheduleSchema = z.object({
   next_run_at: z.string(),
   last_run_at: z.string().nullable(),
   last_run_id: z.string().nullable(),
+  /** Why the last launch failed (the schedule stays enabled and is tried again at its next time); null after a launch. */
+  last_error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -155,12 +172,64 @@ export type Schedule = z.infer<typeof ScheduleSchema>;
 
 export const ScheduleListSchema = z.object({ schedules: z.array(ScheduleSchema) });
 
+// Tenants' API keys, administered by the operator (the API_KEY secret).
+/** A tenant id: what every run and schedule of the tenant is filed under. */
+export const TenantIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'Use 1 to 63 of a-z, 0-9, _ and -, starting with a letter or digit');
+
+export const ApiKeyCreateSchema = z.strictObject({
+  tenant: TenantIdSchema.refine((t) => t !== 'operator', 'operator is the operator key\'s own tenant'),
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
+});
+export type ApiKeyCreate = z.input<typeof ApiKeyCreateSchema>;
+
+export const ApiKeySchema = z.object({
+  id: z.string(),
+  tenant: z.string(),
+  name: z.string(),
+  /** The key's first characters, to tell keys apart; the key itself is shown once, at creation. */
+  prefix: z.string(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+export const ApiKeyCreatedSchema = ApiKeySchema.extend({ key: z.string() });
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
+export const ApiKeyListSchema = z.object({ keys: z.array(ApiKeySchema) });
+
+/** A tenant's quotas (operator only); null = unlimited. */
+const quota = z.number().int().nonnegative().nullable();
+export const TenantQuotasSchema = z.strictObject({
+  /** Episodes pending or running over all the tenant's runs. */
+  episodes_in_flight: quota.default(null),
+  /** Episodes of runs launched since 00:00 UTC. */
+  episodes_per_day: quota.default(null),
+  schedules: quota.default(null),
+  /** USD spent by simulations finished since 00:00 UTC (agent and user cost where prices are known). */
+  usd_per_day: z.preprocess((v) => (isPyFloat(v) ? v.value : v), z.number().nonnegative().nullable()).default(null),
+});
+export type TenantQuotas = z.infer<typeof TenantQuotasSchema>;
+
+export const TenantUsageSchema = z.object({
+  episodes_in_flight: count,
+  episodes_today: count,
+  schedules: count,
+  usd_today: z.number(),
+});
+export const TenantQuotasViewSchema = z.object({ tenant: z.string(), quotas: TenantQuotasSchema, usage: TenantUsageSchema });
+export type TenantQuotasView = z.infer<typeof TenantQuotasViewSchema>;
+
 export const ApiErrorCodeSchema = z.enum([
   'invalid_request',
   'unauthorized',
   'not_found',
   'conflict',
   'idempotency_key_reused',
+  'limit_exceeded',
+  'payload_too_large',
+  'method_not_allowed',
+  'rate_limited',
+  'quota_exceeded',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;

@@ -1,8 +1,8 @@
 // The LLM user simulator (reference: src/tau2/user/user_simulator.py).
-import type { Message, ParticipantMessage } from '../schemas/message.ts';
+import type { ParticipantMessage } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { DataSource } from '../environment/domain.ts';
-import { generateParticipantMessage } from '../llm/to-message.ts';
+import { participantMessageFrom } from '../llm/to-message.ts';
 import { userChatMessages } from '../agents/history.ts';
 import { argsWithSeed } from '../agents/participant.ts';
 import type { Participant, ParticipantContext } from '../agents/participant.ts';
@@ -46,19 +46,13 @@ export const createUserSimulator = (ctx: UserContext): Participant => {
   const tools = userTools.length > 0 ? userTools : null;
   const system = userSystemPrompt(tools === null ? guidelines.plain : guidelines.withTools, task);
   return {
-    async respond(trajectory: readonly Message[], seed: number | null): Promise<ParticipantMessage> {
-      return generateParticipantMessage(
-        'user',
-        model,
-        {
-          messages: userChatMessages(system, trajectory),
-          tools,
-          toolChoice: tools === null ? null : 'auto',
-          llmArgs: argsWithSeed(model.llmArgs, seed),
-        },
-        now,
-      );
-    },
+    request: (trajectory, seed) => ({
+      messages: userChatMessages(system, trajectory),
+      tools,
+      toolChoice: tools === null ? null : 'auto',
+      llmArgs: argsWithSeed(model.llmArgs, seed),
+    }),
+    accept: (response) => participantMessageFrom('user', response, now()),
     isStop: isUserStop,
   };
 };

@@ -5,15 +5,19 @@ import type { ErrorHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../core/schemas/api.ts';
+import type { Refusal } from '../runs/launch.ts';
 
 export class ApiError extends HTTPException {
   readonly code: ApiErrorCode;
   readonly issues: readonly ApiIssue[] | undefined;
+  /** Response headers the error sets (e.g. Retry-After). */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(status: ContentfulStatusCode, code: ApiErrorCode, message: string, issues?: readonly ApiIssue[]) {
+  constructor(status: ContentfulStatusCode, code: ApiErrorCode, message: string, issues?: readonly ApiIssue[], headers: Record<string, string> = {}) {
     super(status, { message });
     this.code = code;
     this.issues = issues;
+    this.headers = headers;
   }
 
   body(): ApiErrorBody {
@@ -27,11 +31,22 @@ export const notFound = (what: string, id: string): ApiError => new ApiError(404
 export const invalidRequest = (issues: readonly ApiIssue[]): ApiError =>
   new ApiError(400, 'invalid_request', issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '), issues);
 
+/** A zod issue in the caller's terms: the expected JSON type, never the engine's internal class of what came. */
+const issueMessage = (issue: z.core.$ZodIssue): string =>
+  issue.code === 'invalid_type' ? `Invalid input: expected ${issue.expected}` : issue.message;
+
 export const zodIssues = (error: z.ZodError): ApiIssue[] =>
-  error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issueMessage(issue) }));
+
+/** A configuration that selects no work: 400 naming the field, `limit_exceeded` when over an operator limit. */
+export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {
+  const issues = refusal.issues.map((i) => ({ ...i, path: pathPrefix + i.path }));
+  const error = invalidRequest(issues);
+  return refusal.code === 'invalid_request' ? error : new ApiError(400, 'limit_exceeded', error.message, issues);
+};
 
 export const onError: ErrorHandler = (err, c) => {
-  if (err instanceof ApiError) return c.json(err.body(), err.status);
+  if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);
   if (err instanceof HTTPException) {
     const body: ApiErrorBody = { error: { code: err.status === 401 ? 'unauthorized' : 'invalid_request', message: err.message } };
     return c.json(body, err.status);

@@ -1,7 +1,10 @@
 // GET /v1/runs/:id/events: Server-Sent Events, one `simulation` event per finished simulation (its id is
 // the completion sequence, so Last-Event-ID resumes) and one `status` event per status change. D1 is
-// polled, so any isolate can serve the stream; it ends after the status event of a finished run.
+// polled, so any isolate can serve the stream; it ends after the status event of a finished run. A comment
+// line every SSE_HEARTBEAT_MS keeps proxies from closing a quiet stream and finds a departed client (the write
+// fails), so its poll loop stops instead of living on.
 import type { Context } from 'hono';
+import type { AppEnv } from './auth.ts';
 import { streamSSE } from 'hono/streaming';
 import { RUN_EVENT } from '../../core/schemas/api.ts';
 import type { RunStatusEvent, SimulationEvent } from '../../core/schemas/api.ts';
@@ -11,12 +14,21 @@ import { simulationSummaries } from '../db/simulations.ts';
 import { runCounts } from '../runs/read.ts';
 
 export const POLL_MS = 500;
+const DEFAULT_HEARTBEAT_MS = 15_000;
 
-export const runEvents = (c: Context<{ Bindings: Env }>, initial: RunRow): Response =>
+const heartbeatMs = (env: Env): number => {
+  const value = Number((env as { SSE_HEARTBEAT_MS?: string }).SSE_HEARTBEAT_MS);
+  return Number.isFinite(value) && value > 0 ? value : DEFAULT_HEARTBEAT_MS;
+};
+
+export const runEvents = (c: Context<AppEnv>, initial: RunRow): Response =>
   streamSSE(c, async (stream) => {
     const env = c.env;
     let lastSeq = Number.parseInt(c.req.header('last-event-id') ?? '0', 10) || 0;
     let lastStatus: string | null = null;
+    const heartbeat = heartbeatMs(env);
+    let lastWrite = Date.now();
+    c.req.raw.signal.addEventListener('abort', () => stream.abort());
     while (!stream.aborted) {
       // The status is read before the simulations: a finished run's simulations are all written by then.
       const row = (await findRun(env.DB, initial.id)) ?? initial;
@@ -36,13 +48,19 @@ export const runEvents = (c: Context<{ Bindings: Env }>, initial: RunRow): Respo
         };
         await stream.writeSSE({ event: RUN_EVENT.simulation, id: String(s.seq), data: JSON.stringify(event) });
         lastSeq = s.seq;
+        lastWrite = Date.now();
       }
       if (row.status !== lastStatus) {
         const event: RunStatusEvent = { run_id: row.id, status: row.status, counts: counts! };
         await stream.writeSSE({ event: RUN_EVENT.status, data: JSON.stringify(event) });
         lastStatus = row.status;
+        lastWrite = Date.now();
       }
       if (row.status !== 'running') return;
+      if (Date.now() - lastWrite >= heartbeat) {
+        await stream.write(': heartbeat\n\n');
+        lastWrite = Date.now();
+      }
       await stream.sleep(POLL_MS);
     }
   });

@@ -1,43 +1,60 @@
 // /v1/runs: launch a run (202, idempotent with an Idempotency-Key), list, inspect, results, cancel, re-run
 // infrastructure errors. Events are in run-events.ts.
 import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { AppEnv } from './auth.ts';
 import { sha256Hex } from '../../core/py/index.ts';
-import { IDEMPOTENCY_KEY_HEADER, RunListQuerySchema, RunRequestSchema } from '../../core/schemas/api.ts';
+import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunListQuerySchema, RunRequestSchema } from '../../core/schemas/api.ts';
 import type { Rerun, RunCreated, RunList } from '../../core/schemas/api.ts';
-import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns } from '../db/runs.ts';
+import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { deleteInfraErrors } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { runListing, runResults, runView } from '../runs/read.ts';
-import { ApiError, invalidRequest, notFound, zodIssues } from './errors.ts';
+import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
+import { checkRunQuotas } from '../quotas.ts';
 
-const requireRun = async (env: Env, id: string): Promise<RunRow> => {
-  const row = await findRun(env.DB, id);
+/** The caller's run; another tenant's is as unknown as one that never existed. */
+const requireRun = async (c: Context<AppEnv>): Promise<RunRow> => {
+  const id = c.req.param('id')!;
+  const row = await findRun(c.env.DB, id, c.get('caller').tenant);
   if (!row) throw notFound('Run', id);
   return row;
+};
+
+/** The caller's Idempotency-Key in its tenant's namespace (scheduled launches use `schedule:`), or undefined. */
+const idempotencyKey = (header: string | undefined, tenant: string): string | undefined => {
+  if (header === undefined) return undefined;
+  if (header.trim() === '' || header.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw invalidRequest([{ path: IDEMPOTENCY_KEY_HEADER, message: `Give 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, not all blank` }]);
+  }
+  return `client:${tenant}:${header}`;
 };
 
 const reusedKey = (key: string): ApiError =>
   new ApiError(422, 'idempotency_key_reused', `Idempotency-Key ${key} was already used with a different request body`);
 
-export const runsApi = new Hono<{ Bindings: Env }>()
+export const runsApi = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { value: config } = await readBody(c, RunRequestSchema);
-    const key = c.req.header(IDEMPOTENCY_KEY_HEADER);
+    const { tenant } = c.get('caller');
+    const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
+    const key = idempotencyKey(header, tenant);
     const requestHash = sha256Hex(encodeConfig(config));
-    if (key !== undefined) {
-      const existing = await findRunByIdempotencyKey(c.env.DB, key);
-      if (existing && existing.requestHash !== requestHash) throw reusedKey(key);
-    }
+    const existing = key === undefined ? null : await findRunByIdempotencyKey(c.env.DB, key);
+    if (existing && existing.requestHash !== requestHash) throw reusedKey(header!);
     const selection = await selectEpisodes(c.env, config);
-    if (!selection.ok) throw invalidRequest([selection.issue]);
+    if (!selection.ok) throw refused(selection);
+    // A repeated request answers with its run; only new work counts against the quotas.
+    if (!existing) await checkRunQuotas(c.env, tenant, selection.episodes.length, Date.now());
     const { run } = await launchRun(c.env, config, selection.episodes, {
+      tenant,
       ...(key === undefined ? {} : { idempotencyKey: key }),
       requestHash,
     });
-    if (run.requestHash !== requestHash) throw reusedKey(key!);
+    if (run.requestHash !== requestHash) throw reusedKey(header!);
     c.header('Location', `/v1/runs/${run.id}`);
     const body: RunCreated = { run_id: run.id, status: run.status };
     return pyJson(c, body, 202);
@@ -45,22 +62,26 @@ export const runsApi = new Hono<{ Bindings: Env }>()
   .get('/', async (c) => {
     const query = RunListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw invalidRequest(zodIssues(query.error));
-    const rows = await listRuns(c.env.DB, query.data.limit, query.data.status);
+    const rows = await listRuns(c.env.DB, c.get('caller').tenant, query.data.limit, query.data.status);
     const body: RunList = { runs: await Promise.all(rows.map((row) => runListing(c.env, row))) };
     return pyJson(c, body);
   })
-  .get('/:id', async (c) => pyJson(c, await runView(c.env, await requireRun(c.env, c.req.param('id')))))
-  .get('/:id/results', async (c) => pyJson(c, await runResults(c.env, await requireRun(c.env, c.req.param('id')))))
-  .get('/:id/events', async (c) => runEvents(c, await requireRun(c.env, c.req.param('id'))))
+  .get('/:id', async (c) => pyJson(c, await runView(c.env, await requireRun(c))))
+  .get('/:id/results', async (c) => pyJson(c, await runResults(c.env, await requireRun(c))))
+  .get('/:id/events', async (c) => runEvents(c, await requireRun(c)))
   .post('/:id/cancel', async (c) => {
-    const row = await requireRun(c.env, c.req.param('id'));
-    if (row.status === 'completed') throw new ApiError(409, 'conflict', `Run ${row.id} already completed`);
-    if (row.status === 'running') await c.env.RUN.getByName(row.id).cancel();
-    return pyJson(c, await runView(c.env, await requireRun(c.env, row.id)));
+    const row = await requireRun(c);
+    if (row.status === 'completed' || row.status === 'failed') throw new ApiError(409, 'conflict', `Run ${row.id} already ${row.status}`);
+    if (row.status === 'running') {
+      await c.env.RUN.getByName(row.id).cancel();
+      // A run whose launch was cut short has no episodes for its RunDO to stop: it ends here all the same.
+      await setRunStatus(c.env.DB, row.id, 'cancelled', 'running');
+    }
+    return pyJson(c, await runView(c.env, await requireRun(c)));
   })
   .post('/:id/rerun-infra-errors', async (c) => {
-    const row = await requireRun(c.env, c.req.param('id'));
-    if (row.status === 'cancelled') throw new ApiError(409, 'conflict', `Run ${row.id} was cancelled`);
+    const row = await requireRun(c);
+    if (row.status === 'cancelled' || row.status === 'failed') throw new ApiError(409, 'conflict', `Run ${row.id} was ${row.status}`);
     const episodes = await deleteInfraErrors(c.env.DB, row.id);
     if (episodes.length > 0) await c.env.RUN.getByName(row.id).rerun(episodes);
     const body: Rerun = { run_id: row.id, status: episodes.length > 0 ? 'running' : row.status, rerun: episodes.length };

@@ -1,17 +1,22 @@
 // /v1/schedules: CRUD of scheduled evaluations (the cron trigger launches the due ones). A new schedule
 // is due at once, then every `interval_minutes`.
 import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { AppEnv } from './auth.ts';
 import { ScheduleCreateSchema, ScheduleUpdateSchema } from '../../core/schemas/api.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { encodeConfig } from '../db/runs.ts';
 import { deleteSchedule, findSchedule, insertSchedule, listSchedules, scheduleView, updateSchedule } from '../db/schedules.ts';
 import type { ScheduleRow } from '../db/schedules.ts';
 import { selectEpisodes } from '../runs/launch.ts';
-import { invalidRequest, notFound } from './errors.ts';
+import { notFound, refused } from './errors.ts';
+import { checkScheduleQuota } from '../quotas.ts';
 import { pyJson, readBody } from './body.ts';
 
-const requireSchedule = async (env: Env, id: string): Promise<ScheduleRow> => {
-  const row = await findSchedule(env.DB, id);
+/** The caller's schedule; another tenant's is as unknown as one that never existed. */
+const requireSchedule = async (c: Context<AppEnv>): Promise<ScheduleRow> => {
+  const id = c.req.param('id')!;
+  const row = await findSchedule(c.env.DB, id, c.get('caller').tenant);
   if (!row) throw notFound('Schedule', id);
   return row;
 };
@@ -19,16 +24,18 @@ const requireSchedule = async (env: Env, id: string): Promise<ScheduleRow> => {
 /** A schedule's run must select tasks now, as POST /v1/runs would check. */
 const checkRun = async (env: Env, run: RunConfig): Promise<void> => {
   const selection = await selectEpisodes(env, run);
-  if (!selection.ok) throw invalidRequest([{ ...selection.issue, path: `run.${selection.issue.path}` }]);
+  if (!selection.ok) throw refused(selection, 'run.');
 };
 
-export const schedulesApi = new Hono<{ Bindings: Env }>()
+export const schedulesApi = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { value } = await readBody(c, ScheduleCreateSchema);
     await checkRun(c.env, value.run);
+    await checkScheduleQuota(c.env, c.get('caller').tenant, Date.now());
     const now = new Date().toISOString();
     const row: ScheduleRow = {
       id: crypto.randomUUID(),
+      tenantId: c.get('caller').tenant,
       name: value.name,
       intervalMinutes: value.interval_minutes,
       enabled: value.enabled,
@@ -36,6 +43,7 @@ export const schedulesApi = new Hono<{ Bindings: Env }>()
       nextRunAt: now,
       lastRunAt: null,
       lastRunId: null,
+      lastError: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -43,10 +51,10 @@ export const schedulesApi = new Hono<{ Bindings: Env }>()
     c.header('Location', `/v1/schedules/${row.id}`);
     return pyJson(c, scheduleView(row), 201);
   })
-  .get('/', async (c) => pyJson(c, { schedules: (await listSchedules(c.env.DB)).map(scheduleView) }))
-  .get('/:id', async (c) => pyJson(c, scheduleView(await requireSchedule(c.env, c.req.param('id')))))
+  .get('/', async (c) => pyJson(c, { schedules: (await listSchedules(c.env.DB, c.get('caller').tenant)).map(scheduleView) }))
+  .get('/:id', async (c) => pyJson(c, scheduleView(await requireSchedule(c))))
   .patch('/:id', async (c) => {
-    const row = await requireSchedule(c.env, c.req.param('id'));
+    const row = await requireSchedule(c);
     const { value } = await readBody(c, ScheduleUpdateSchema);
     if (value.run) await checkRun(c.env, value.run);
     await updateSchedule(c.env.DB, row.id, {
@@ -56,9 +64,9 @@ export const schedulesApi = new Hono<{ Bindings: Env }>()
       ...(value.run === undefined ? {} : { runConfig: encodeConfig(value.run) }),
       updatedAt: new Date().toISOString(),
     });
-    return pyJson(c, scheduleView(await requireSchedule(c.env, row.id)));
+    return pyJson(c, scheduleView(await requireSchedule(c)));
   })
   .delete('/:id', async (c) => {
-    if (!(await deleteSchedule(c.env.DB, c.req.param('id')))) throw notFound('Schedule', c.req.param('id'));
+    if (!(await deleteSchedule(c.env.DB, c.req.param('id'), c.get('caller').tenant))) throw notFound('Schedule', c.req.param('id'));
     return c.body(null, 204);
   });

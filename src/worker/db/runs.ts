@@ -1,6 +1,6 @@
 // Runs in D1: creation (with its Idempotency-Key), status changes and reads.
 import { drizzle } from 'drizzle-orm/d1';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, lt } from 'drizzle-orm';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { RunConfigSchema } from '../../core/schemas/run-config.ts';
@@ -19,24 +19,38 @@ export const insertRun = async (d1: D1Database, row: typeof runs.$inferInsert): 
   return inserted.length === 1;
 };
 
-export const findRun = async (d1: D1Database, id: string): Promise<RunRow | null> =>
-  (await drizzle(d1).select().from(runs).where(eq(runs.id, id)).get()) ?? null;
+/** The run, when it belongs to `tenant` (without a tenant: any run, for the engine's own bookkeeping). */
+export const findRun = async (d1: D1Database, id: string, tenant?: string): Promise<RunRow | null> =>
+  (await drizzle(d1)
+    .select()
+    .from(runs)
+    .where(tenant === undefined ? eq(runs.id, id) : and(eq(runs.id, id), eq(runs.tenantId, tenant)))
+    .get()) ?? null;
 
 export const findRunByIdempotencyKey = async (d1: D1Database, key: string): Promise<RunRow | null> =>
   (await drizzle(d1).select().from(runs).where(eq(runs.idempotencyKey, key)).get()) ?? null;
 
-export const listRuns = (d1: D1Database, limit: number, status?: RunStatus): Promise<RunRow[]> =>
+export const listRuns = (d1: D1Database, tenant: string, limit: number, status?: RunStatus): Promise<RunRow[]> =>
   drizzle(d1)
     .select()
     .from(runs)
-    .where(status === undefined ? undefined : eq(runs.status, status))
+    .where(status === undefined ? eq(runs.tenantId, tenant) : and(eq(runs.tenantId, tenant), eq(runs.status, status)))
     .orderBy(desc(runs.createdAt), desc(runs.id))
     .limit(limit);
 
-/** Moves the run to `status`; with `from`, only a run currently in that status moves. */
-export const setRunStatus = async (d1: D1Database, id: string, status: RunStatus, from?: RunStatus): Promise<void> => {
+/** Moves the run to `status` (a `failed` one with its reason); with `from`, only a run currently in that status moves. */
+export const setRunStatus = async (d1: D1Database, id: string, status: RunStatus, from?: RunStatus, error?: string): Promise<void> => {
   await drizzle(d1)
     .update(runs)
-    .set({ status, updatedAt: new Date().toISOString() })
+    .set({ status, updatedAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) })
     .where(from === undefined ? eq(runs.id, id) : and(eq(runs.id, id), eq(runs.status, from)));
 };
+
+/** Runs still `running` that were created before `beforeIso`, oldest first. */
+export const staleRunningRuns = (d1: D1Database, beforeIso: string, limit: number): Promise<RunRow[]> =>
+  drizzle(d1)
+    .select()
+    .from(runs)
+    .where(and(eq(runs.status, 'running'), lt(runs.createdAt, beforeIso)))
+    .orderBy(asc(runs.createdAt))
+    .limit(limit);

@@ -16,6 +16,7 @@ export const scheduleView = (row: ScheduleRow): Schedule => ({
   next_run_at: row.nextRunAt,
   last_run_at: row.lastRunAt,
   last_run_id: row.lastRunId,
+  last_error: row.lastError,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -24,19 +25,19 @@ export const insertSchedule = async (d1: D1Database, row: ScheduleRow): Promise<
   await drizzle(d1).insert(schedules).values(row);
 };
 
-export const findSchedule = async (d1: D1Database, id: string): Promise<ScheduleRow | null> =>
-  (await drizzle(d1).select().from(schedules).where(eq(schedules.id, id)).get()) ?? null;
+export const findSchedule = async (d1: D1Database, id: string, tenant: string): Promise<ScheduleRow | null> =>
+  (await drizzle(d1).select().from(schedules).where(and(eq(schedules.id, id), eq(schedules.tenantId, tenant))).get()) ?? null;
 
-export const listSchedules = (d1: D1Database): Promise<ScheduleRow[]> =>
-  drizzle(d1).select().from(schedules).orderBy(asc(schedules.createdAt), asc(schedules.id));
+export const listSchedules = (d1: D1Database, tenant: string): Promise<ScheduleRow[]> =>
+  drizzle(d1).select().from(schedules).where(eq(schedules.tenantId, tenant)).orderBy(asc(schedules.createdAt), asc(schedules.id));
 
 export const updateSchedule = async (d1: D1Database, id: string, changes: Partial<ScheduleRow>): Promise<void> => {
   await drizzle(d1).update(schedules).set(changes).where(eq(schedules.id, id));
 };
 
 /** Returns whether a schedule was deleted. */
-export const deleteSchedule = async (d1: D1Database, id: string): Promise<boolean> =>
-  (await drizzle(d1).delete(schedules).where(eq(schedules.id, id)).returning({ id: schedules.id })).length === 1;
+export const deleteSchedule = async (d1: D1Database, id: string, tenant: string): Promise<boolean> =>
+  (await drizzle(d1).delete(schedules).where(and(eq(schedules.id, id), eq(schedules.tenantId, tenant))).returning({ id: schedules.id })).length === 1;
 
 /** Enabled schedules whose next run is due at `nowIso`. */
 export const dueSchedules = (d1: D1Database, nowIso: string): Promise<ScheduleRow[]> =>

@@ -1,5 +1,6 @@
 // D1 tables (drizzle): runs, their simulations (one row each, messages apart), messages (one row per
-// message, so no row nears D1's 1 MB limit) and scheduled evaluations. Python values are stored as `dumpsPy`
+// message, so no row nears D1's 1 MB limit), scheduled evaluations and tenants' API keys. Runs and schedules
+// belong to a tenant (simulations through their run); the operator is the tenant `operator`. Python values are stored as `dumpsPy`
 // JSON text so int/float kinds survive; src/worker/db/rows.ts maps rows to API and engine types.
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
@@ -7,7 +8,8 @@ export const runs = sqliteTable(
   'runs',
   {
     id: text('id').primaryKey(),
-    status: text('status', { enum: ['running', 'completed', 'cancelled'] }).notNull(),
+    tenantId: text('tenant_id').notNull().default('operator'),
+    status: text('status', { enum: ['running', 'completed', 'cancelled', 'failed'] }).notNull(),
     /** The validated RunConfig. */
     config: text('config').notNull(),
     /** Episodes in the run: selected tasks × trials. */
@@ -16,10 +18,16 @@ export const runs = sqliteTable(
     idempotencyKey: text('idempotency_key'),
     /** SHA-256 of the request body, to refuse a reused Idempotency-Key with another body. */
     requestHash: text('request_hash'),
+    /** Why a `failed` run could not be started. */
+    error: text('error'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
-  (t) => [uniqueIndex('runs_idempotency_key').on(t.idempotencyKey), index('runs_created_at').on(t.createdAt)],
+  (t) => [
+    uniqueIndex('runs_idempotency_key').on(t.idempotencyKey),
+    index('runs_created_at').on(t.createdAt),
+    index('runs_tenant_created_at').on(t.tenantId, t.createdAt),
+  ],
 );
 
 export const simulations = sqliteTable(
@@ -58,6 +66,7 @@ export const schedules = sqliteTable(
   'schedules',
   {
     id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull().default('operator'),
     name: text('name').notNull(),
     intervalMinutes: integer('interval_minutes').notNull(),
     enabled: integer('enabled', { mode: 'boolean' }).notNull(),
@@ -66,8 +75,40 @@ export const schedules = sqliteTable(
     nextRunAt: text('next_run_at').notNull(),
     lastRunAt: text('last_run_at'),
     lastRunId: text('last_run_id'),
+    /** Why the last launch failed; cleared by the next launch. */
+    lastError: text('last_error'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
   (t) => [index('schedules_due').on(t.enabled, t.nextRunAt)],
 );
+
+/** A tenant's API key: only its SHA-256 is kept (the key is shown once, when created). */
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull(),
+    name: text('name').notNull(),
+    /** Hex SHA-256 of the key. */
+    keyHash: text('key_hash').notNull(),
+    /** The key's first characters, so a person can tell keys apart. */
+    prefix: text('prefix').notNull(),
+    createdAt: text('created_at').notNull(),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_key_hash').on(t.keyHash), index('api_keys_tenant').on(t.tenantId)],
+);
+
+/** A tenant's quotas, set by the operator; a null quota is unlimited, and a tenant without a row has none. */
+export const tenantQuotas = sqliteTable('tenant_quotas', {
+  tenantId: text('tenant_id').primaryKey(),
+  /** Episodes pending or running over all the tenant's runs. */
+  episodesInFlight: integer('episodes_in_flight'),
+  /** Episodes of runs launched since 00:00 UTC. */
+  episodesPerDay: integer('episodes_per_day'),
+  schedules: integer('schedules'),
+  /** USD spent by simulations finished since 00:00 UTC, where prices are known. */
+  usdPerDay: real('usd_per_day'),
+  updatedAt: text('updated_at').notNull(),
+});

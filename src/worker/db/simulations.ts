@@ -8,7 +8,7 @@ import { SimulationRunSchema } from '../../core/schemas/simulation.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import { MessageSchema } from '../../core/schemas/message.ts';
 import type { Message } from '../../core/schemas/message.ts';
-import { messages, simulations } from './schema.ts';
+import { messages, runs, simulations } from './schema.ts';
 
 // D1 binds at most 100 parameters per statement; a message row takes 4.
 const MESSAGE_ROWS_PER_STATEMENT = 25;
@@ -101,8 +101,14 @@ export const runSimulations = async (d1: D1Database, runId: string, withMessages
   return records.map((r) => ({ ...r, messages: byId.get(r.id) ?? [] }));
 };
 
-export const findSimulation = async (d1: D1Database, id: string): Promise<SimulationRun | null> => {
-  const row = await drizzle(d1).select({ record: simulations.record }).from(simulations).where(eq(simulations.id, id)).get();
+/** The simulation, when its run belongs to `tenant`. */
+export const findSimulation = async (d1: D1Database, id: string, tenant: string): Promise<SimulationRun | null> => {
+  const row = await drizzle(d1)
+    .select({ record: simulations.record })
+    .from(simulations)
+    .innerJoin(runs, eq(runs.id, simulations.runId))
+    .where(and(eq(simulations.id, id), eq(runs.tenantId, tenant)))
+    .get();
   if (!row) return null;
   const byId = await messagesBySimulation(d1, [id]);
   return { ...recordOf(row.record), messages: byId.get(id) ?? [] };

@@ -1,21 +1,24 @@
-// One episode (task × trial) as a SQLite-backed Durable Object: it holds the authoritative episode state
-// (orchestrator state and environment change set), takes one engine step per alarm and persists the state
-// before scheduling the next, so an evicted or restarted object resumes where it stopped. At the end it
-// evaluates, writes the simulation to D1 once and tells its run.
+// One episode (task × trial) as a SQLite-backed Durable Object: a state machine over the authoritative
+// episode state. It never calls a model for a participant's turn: it names the turn it waits for
+// (`pendingTurn`), a producer outside computes it (the TURNS queue consumer for built-in agents and users)
+// and hands back the result for that step index (`submitTurn`), which is applied exactly once. Tool calls run
+// here, right after the turn that made them. Every applied step is persisted (rows in proportion to the step)
+// before the next turn is asked for; a watchdog alarm asks again when no answer came, so a turn lost in a crash
+// is produced anew. At the end it evaluates, writes the simulation to D1 once and tells its run.
 import { DurableObject } from 'cloudflare:workers';
-import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
-import type { PyInput } from '../../core/py/index.ts';
-import { EpisodeStateSchema } from '../../core/schemas/episode.ts';
-import type { EpisodeState } from '../../core/schemas/episode.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
-import type { DomainData } from '../../core/environment/domain.ts';
-import { initializeEpisode } from '../../core/orchestrator/initialize.ts';
-import { step } from '../../core/orchestrator/step.ts';
+import type { EpisodeState } from '../../core/schemas/episode.ts';
+import { envOptions } from '../../core/orchestrator/deps.ts';
 import { completeEpisode, infrastructureErrorRun } from '../../core/runner/simulation.ts';
+import type { SimulationDeps, SimulationSpec } from '../../core/runner/simulation.ts';
 import { jitterBackoff } from '../../core/llm/retry.ts';
 import { decodeLaunch, episodeKey, episodeSpec } from './launch.ts';
 import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
+import { EpisodeStore } from './store.ts';
+import type { LiveEpisode } from './store.ts';
+import { applyTurn, startEpisode, turnRequest } from './machine.ts';
+import type { PendingTurn, TurnOutcome, TurnResult } from './turn.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { writeSimulation } from '../db/simulations.ts';
 
@@ -30,21 +33,44 @@ export interface EpisodeSnapshot {
   readonly done: boolean | null;
 }
 
+/** A turn not answered in this time is asked for again (its message may have been lost in a crash). */
+export const TURN_WATCHDOG_MS = 15_000;
 const GATE_WAIT_MS = 250;
 
+/** What an episode object decodes and builds once per instance: rebuilt only after eviction. */
+interface EpisodeContext {
+  readonly launch: EpisodeLaunch;
+  readonly key: string;
+  readonly spec: SimulationSpec;
+  readonly deps: SimulationDeps;
+}
+
 export class EpisodeDO extends DurableObject<Env> {
+  private readonly store: EpisodeStore;
+  private context: Promise<EpisodeContext> | null = null;
+  /** The current attempt's episode; undefined until read from storage, null before initialization. */
+  private live: LiveEpisode | null | undefined = undefined;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.store = new EpisodeStore(ctx.storage);
+  }
+
   /** Stores the launch and schedules the first step; launching a started episode again changes nothing. */
   async start(launchText: string): Promise<void> {
-    if ((await this.ctx.storage.get('launch')) !== undefined) return;
-    await this.ctx.storage.put({ launch: launchText, phase: 'running', attempt: 1 });
+    if (this.store.get('phase') !== undefined) return;
+    this.store.put('launch', launchText);
+    this.store.put('phase', 'running');
+    this.store.put('attempt', 1);
+    this.store.put('next_step', 0);
     await this.ctx.storage.setAlarm(Date.now());
   }
 
   /** Stops the episode unless it already finished; returns whether it was stopped. */
   async cancel(): Promise<boolean> {
-    const phase = await this.phase();
+    const phase = this.phase();
     if (phase !== 'running') return phase === 'cancelled';
-    await this.ctx.storage.put('phase', 'cancelled');
+    this.store.put('phase', 'cancelled');
     await this.ctx.storage.deleteAlarm();
     return true;
   }
@@ -52,89 +78,205 @@ export class EpisodeDO extends DurableObject<Env> {
   /** Forgets everything, so the episode can be launched afresh (re-running an infrastructure error). */
   async reset(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
+    await this.wipe();
   }
 
-  async snapshot(): Promise<EpisodeSnapshot> {
-    const state = await this.state();
+  snapshot(): EpisodeSnapshot {
+    const fields = this.store.cursorFields();
     return {
-      phase: (await this.phase()) ?? null,
-      attempt: (await this.ctx.storage.get<number>('attempt')) ?? 0,
-      stepCount: state?.step_count ?? null,
-      done: state?.done ?? null,
+      phase: this.phase() ?? null,
+      attempt: this.store.get<number>('attempt') ?? 0,
+      stepCount: fields?.step_count ?? null,
+      done: fields?.done ?? null,
     };
   }
 
-  override async alarm(): Promise<void> {
-    const phase = await this.phase();
-    if (phase !== 'running' && phase !== 'written') return;
-    const launch = decodeLaunch((await this.ctx.storage.get<string>('launch'))!);
-    if (phase === 'written') return this.notifyRun(launch);
+  /** The participant turn the episode waits for, or null (not started, tool calls or evaluation, ended). */
+  async pendingTurn(): Promise<PendingTurn | null> {
+    if (this.phase() !== 'running') return null;
+    const context = await this.loadContext();
+    return this.describePending(context, this.loadLive(context));
+  }
 
-    const deps = await episodeDeps(this.env, launch.config);
-    const state = await this.state();
-    // Tool calls touch only the environment; every other transition (and evaluation) may call the provider.
-    const callsProvider = state === null || state.done || state.to_role !== 'env';
+  /**
+   * Applies the result of turn `step` exactly once. A repeat of an applied result gets the stored outcome; a
+   * different result for an answered step, a step not waited for, or an episode no longer running is refused.
+   * With `produceNext`, the caller produces the next turn itself: it gets that turn back (`pending`) instead of
+   * the turn being sent to the queue (the watchdog still covers it).
+   */
+  async submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean } = {}): Promise<TurnOutcome & { pending?: PendingTurn }> {
+    // A finished episode keeps nothing but its phase.
+    if (this.phase() === 'finished' || this.phase() === undefined) return this.refused('not_running');
+    const context = await this.loadContext();
+    // From here to the stored outcome nothing awaits, so concurrent submissions are applied one after the other.
+    const resultText = JSON.stringify(result);
+    const recorded = this.store.turn(step);
+    if (recorded) return recorded.result === resultText ? recorded.outcome : this.refused('conflict');
+    if (this.phase() !== 'running') return this.refused('not_running');
+    const pendingStep = this.store.get<number>('next_step') ?? 0;
+    const live = this.loadLive(context);
+    if (!live || live.pending === null || step !== pendingStep) return this.refused('not_pending');
+
+    this.store.put('next_step', step + 1);
+    let next: TurnOutcome & { status: 'applied' };
+    if (result.kind === 'error') {
+      next = { status: 'applied', step, next: this.failAttempt(context, new Error(result.message)), next_step: null };
+    } else {
+      try {
+        this.store.save(applyTurn(live, result, context.deps));
+        next = { status: 'applied', step, next: live.pending === null ? 'finishing' : 'turn', next_step: live.pending === null ? null : step + 1 };
+      } catch (error) {
+        next = { status: 'applied', step, next: this.failAttempt(context, error), next_step: null };
+      }
+    }
+    this.store.recordTurn(step, resultText, next);
+    const produceNext = options.produceNext === true && next.next === 'turn' && this.live?.pending != null;
+    await this.schedule(!produceNext);
+    return produceNext ? { ...next, pending: this.describePending(context, this.live!)! } : next;
+  }
+
+  override async alarm(): Promise<void> {
+    const phase = this.phase();
+    if (phase === 'written') return this.notifyRun(await this.loadContext());
+    if (phase !== 'running') return;
+    const context = await this.loadContext();
+    const failure = this.store.get<string>('failure');
+    if (failure !== undefined) return this.finish(context, this.infrastructureError(context, new Error(failure)));
+    const live = this.loadLive(context);
+    if (live === null) {
+      try {
+        this.live = startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
+        this.store.save(this.live);
+      } catch (error) {
+        this.failAttempt(context, error);
+      }
+      return this.schedule();
+    }
+    if (live.state.done) return this.evaluate(context, live.state);
+    // The watchdog: the turn waited for was not answered in time.
+    return this.schedule();
+  }
+
+  /** The turn waited for, as a producer needs it. */
+  private describePending(context: EpisodeContext, live: LiveEpisode | null): PendingTurn | null {
+    if (!live || live.pending === null) return null;
+    return {
+      episode: context.key,
+      run_id: context.launch.run_id,
+      task_id: context.launch.task_id,
+      trial: context.launch.trial,
+      step: this.store.get<number>('next_step') ?? 0,
+      role: live.pending,
+      ...turnRequest(live, context.deps),
+    };
+  }
+
+  /**
+   * Asks for what the episode waits for: its next turn (sent to the queue unless `send` is false, always with
+   * a watchdog) or, when done, its evaluation.
+   */
+  private async schedule(send = true): Promise<void> {
+    if (this.phase() !== 'running') return;
+    const live = this.live;
+    if (this.store.get('failure') !== undefined || live?.state.done) return this.ctx.storage.setAlarm(Date.now());
+    if (!live) return this.ctx.storage.setAlarm(this.store.get<number>('retry_at') ?? Date.now());
+    if (live.pending === null) return;
+    await this.ctx.storage.setAlarm(Date.now() + TURN_WATCHDOG_MS);
+    if (send) await this.env.TURNS.send({ episode: (await this.loadContext()).key, step: this.store.get<number>('next_step') ?? 0 });
+  }
+
+  private async evaluate(context: EpisodeContext, state: EpisodeState): Promise<void> {
+    // Only a task graded on NL assertions calls the provider (the judge) while evaluating.
+    const judged = state.task.evaluation_criteria?.reward_basis.includes('NL_ASSERTION') ?? false;
     const gate = providerGate(this.env);
-    const holder = this.ctx.id.toString();
-    if (callsProvider && !(await gate.stub.acquire(holder, gate.cap))) {
+    const holder = `${context.key}#evaluation`;
+    if (judged && !(await gate.stub.acquire(holder, gate.cap))) {
       await this.ctx.storage.setAlarm(Date.now() + jitterBackoff(1, GATE_WAIT_MS));
       return;
     }
-    let outcome: { next: EpisodeState } | { simulation: SimulationRun } | { error: unknown };
+    let simulation: SimulationRun;
     try {
-      const spec = episodeSpec(launch, deps.data);
-      if (state === null) outcome = { next: await initializeEpisode({ ...spec, simulationId: crypto.randomUUID() }, deps) };
-      else if (state.done) outcome = { simulation: await completeEpisode(state, deps) };
-      else outcome = { next: await step(state, deps) };
+      simulation = await completeEpisode(state, context.deps);
     } catch (error) {
-      outcome = { error };
+      this.failAttempt(context, error);
+      return this.schedule();
     } finally {
-      if (callsProvider) await gate.stub.release(holder);
+      if (judged) await gate.stub.release(holder);
     }
-    // A cancel may have arrived while the provider was answering.
-    if ((await this.phase()) !== 'running') return;
-    if ('next' in outcome) {
-      await this.ctx.storage.put('state', dumpsPy(outcome.next as unknown as PyInput));
-      await this.ctx.storage.setAlarm(Date.now());
-    } else if ('simulation' in outcome) {
-      await this.finish(launch, outcome.simulation);
-    } else {
-      await this.failAttempt(launch, outcome.error, deps.data);
+    // A cancel may have arrived while the judge was answering.
+    if (this.phase() !== 'running') return;
+    await this.finish(context, simulation);
+  }
+
+  /**
+   * The reference's whole-simulation retry: the attempt's episode is dropped and started over with the same
+   * seed after `retry_delay`, or, with no retry left, the episode ends as an infrastructure error.
+   */
+  private failAttempt(context: EpisodeContext, error: unknown): 'turn' | 'finishing' {
+    const attempt = this.store.get<number>('attempt') ?? 1;
+    const message = error instanceof Error ? error.message : String(error);
+    console.warn(`episode ${context.key} attempt ${attempt} failed: ${message}`);
+    this.store.clearEpisode();
+    this.live = null;
+    if (attempt <= context.launch.config.max_retries) {
+      this.store.put('attempt', attempt + 1);
+      this.store.put('retry_at', Date.now() + context.launch.config.retry_delay * 1000);
+      return 'turn';
     }
+    this.store.put('failure', message);
+    return 'finishing';
   }
 
-  /** The reference's whole-simulation retry: start over with the same seed, or record an infrastructure error. */
-  private async failAttempt(launch: EpisodeLaunch, error: unknown, data: DomainData): Promise<void> {
-    const attempt = (await this.ctx.storage.get<number>('attempt')) ?? 1;
-    console.warn(`episode ${episodeKey(launch.run_id, launch)} attempt ${attempt} failed: ${error instanceof Error ? error.message : String(error)}`);
-    if (attempt <= launch.config.max_retries) {
-      await this.ctx.storage.delete('state');
-      await this.ctx.storage.put('attempt', attempt + 1);
-      await this.ctx.storage.setAlarm(Date.now() + launch.config.retry_delay * 1000);
-      return;
+  private infrastructureError(context: EpisodeContext, error: Error): SimulationRun {
+    return infrastructureErrorRun(context.spec, crypto.randomUUID(), Date.now(), error, this.store.get<number>('attempt') ?? 1);
+  }
+
+  private async finish(context: EpisodeContext, simulation: SimulationRun): Promise<void> {
+    await writeSimulation(this.env.DB, context.launch.run_id, simulation);
+    this.store.put('phase', 'written');
+    await this.notifyRun(context);
+  }
+
+  private async notifyRun(context: EpisodeContext): Promise<void> {
+    await this.env.RUN.getByName(context.launch.run_id).episodeFinished(context.key);
+    // The simulation is safely in D1 and the run knows: the object keeps only its phase (so a repeated start
+    // changes nothing) and drops its rows and caches, so finished episodes hold next to nothing.
+    await this.wipe();
+    this.store.put('phase', 'finished');
+  }
+
+  private async wipe(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.store.createTables();
+    this.context = null;
+    this.live = undefined;
+  }
+
+  private refused(reason: 'not_pending' | 'conflict' | 'not_running'): TurnOutcome {
+    const pending = this.phase() === 'running' && this.live?.pending ? (this.store.get<number>('next_step') ?? 0) : null;
+    return { status: 'refused', reason, pending_step: pending };
+  }
+
+  private phase(): EpisodePhase | undefined {
+    return this.store.get<EpisodePhase>('phase');
+  }
+
+  /** The launch decoded, the engine's spec and dependencies built: once per instance. */
+  private loadContext(): Promise<EpisodeContext> {
+    this.context ??= (async () => {
+      const launch = decodeLaunch(this.store.get<string>('launch')!);
+      const deps = await episodeDeps(this.env, launch.config);
+      return { launch, key: episodeKey(launch.run_id, launch), spec: episodeSpec(launch, deps.data), deps };
+    })();
+    this.context.catch(() => (this.context = null));
+    return this.context;
+  }
+
+  private loadLive(context: EpisodeContext): LiveEpisode | null {
+    if (this.live === undefined) {
+      const { domain, data } = context.deps;
+      this.live = this.store.load(context.spec.task, domain, data, envOptions(context.spec, context.deps));
     }
-    const spec = episodeSpec(launch, data);
-    await this.finish(launch, infrastructureErrorRun(spec, crypto.randomUUID(), Date.now(), error, attempt));
-  }
-
-  private async finish(launch: EpisodeLaunch, simulation: SimulationRun): Promise<void> {
-    await writeSimulation(this.env.DB, launch.run_id, simulation);
-    await this.ctx.storage.put('phase', 'written');
-    await this.notifyRun(launch);
-  }
-
-  private async notifyRun(launch: EpisodeLaunch): Promise<void> {
-    await this.env.RUN.getByName(launch.run_id).episodeFinished(episodeKey(launch.run_id, launch));
-    await this.ctx.storage.put('phase', 'finished');
-  }
-
-  private phase(): Promise<EpisodePhase | undefined> {
-    return this.ctx.storage.get<EpisodePhase>('phase');
-  }
-
-  private async state(): Promise<EpisodeState | null> {
-    const text = await this.ctx.storage.get<string>('state');
-    return text === undefined ? null : EpisodeStateSchema.parse(parsePyJson(text));
+    return this.live;
   }
 }

@@ -4,31 +4,54 @@ import { domains } from '../../../domains/registry.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
 import { runTasks, workUnits } from '../../core/runner/batch.ts';
+import { MissingTasksError } from '../../core/tasks.ts';
 import { loadDomain } from '../data/domains.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
-import { encodeConfig, findRunByIdempotencyKey, insertRun } from '../db/runs.ts';
+import { encodeConfig, findRunByIdempotencyKey, insertRun, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
+import { limits, runLimitIssues } from '../limits.ts';
+import { findQuotas } from '../db/quotas.ts';
 
-export type Selection = { readonly ok: true; readonly episodes: EpisodeRef[] } | { readonly ok: false; readonly issue: ApiIssue };
+/** Why a configuration selects no episodes: a bad value, or more work than the operator allows. */
+export interface Refusal {
+  readonly ok: false;
+  readonly code: 'invalid_request' | 'limit_exceeded';
+  readonly issues: readonly ApiIssue[];
+}
+export type Selection = { readonly ok: true; readonly episodes: EpisodeRef[] } | Refusal;
+
+/** Unknown task ids named in an error: the first few, so a long list is not echoed back whole. */
+const ECHOED_TASK_IDS = 10;
+
+const invalid = (path: string, message: string): Refusal => ({ ok: false, code: 'invalid_request', issues: [{ path, message }] });
 
 /** The run's episodes in work-unit order (trial-major), or why the configuration selects none. */
 export const selectEpisodes = async (env: Env, config: RunConfig): Promise<Selection> => {
   if (!Object.hasOwn(domains, config.domain)) {
-    return { ok: false, issue: { path: 'domain', message: `Unknown domain ${config.domain}. Available: ${Object.keys(domains).join(', ')}` } };
+    return invalid('domain', `Unknown domain ${config.domain}. Available: ${Object.keys(domains).join(', ')}`);
   }
   const { data } = await loadDomain(env.ASSETS, config.domain);
   let tasks;
   try {
     tasks = runTasks(config, data);
   } catch (error) {
+    if (error instanceof MissingTasksError) {
+      const { missing } = error;
+      const more = missing.length > ECHOED_TASK_IDS ? ` and ${missing.length - ECHOED_TASK_IDS} more` : '';
+      return invalid('task_ids', `Not all tasks were found for task set ${config.domain}: missing ${missing.slice(0, ECHOED_TASK_IDS).join(', ')}${more}`);
+    }
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, issue: { path: message.includes('split') ? 'task_split_name' : 'task_ids', message } };
+    return invalid(message.includes('split') ? 'task_split_name' : 'task_ids', message);
   }
-  if (tasks.length === 0) return { ok: false, issue: { path: 'task_ids', message: 'No tasks to run' } };
+  if (tasks.length === 0) return invalid('task_ids', 'No tasks to run');
+  const issues = runLimitIssues(config, tasks.length * config.num_trials, limits(env));
+  if (issues.length > 0) return { ok: false, code: 'limit_exceeded', issues };
   return { ok: true, episodes: workUnits(config, tasks).map((u) => ({ task_id: u.task.id, trial: u.trial })) };
 };
 
 export interface LaunchOptions {
+  /** The tenant the run belongs to. */
+  readonly tenant: string;
   readonly scheduleId?: string;
   readonly idempotencyKey?: string;
   readonly requestHash?: string;
@@ -39,24 +62,40 @@ export const launchRun = async (
   env: Env,
   config: RunConfig,
   episodes: readonly EpisodeRef[],
-  options: LaunchOptions = {},
+  options: LaunchOptions,
 ): Promise<{ run: RunRow; created: boolean }> => {
   const now = new Date().toISOString();
   const row: RunRow = {
     id: crypto.randomUUID(),
+    tenantId: options.tenant,
     status: 'running',
     config: encodeConfig(config),
     total: episodes.length,
     scheduleId: options.scheduleId ?? null,
     idempotencyKey: options.idempotencyKey ?? null,
     requestHash: options.requestHash ?? null,
+    error: null,
     createdAt: now,
     updatedAt: now,
   };
   const created = await insertRun(env.DB, row);
   const run = created ? row : await findRunByIdempotencyKey(env.DB, options.idempotencyKey!);
   if (!run) throw new Error(`Run ${row.id} could not be recorded`);
-  // Starting is idempotent: a retried request also finishes a launch that was cut short.
-  await env.RUN.getByName(run.id).start(run.id, run.config, episodes);
+  // Starting is idempotent: a retried request (or the orphan repair) also finishes a launch that was cut short.
+  await startRun(env, run, episodes);
   return { run, created };
 };
+
+/** Hands the episodes to the run's RunDO; a run that cannot be started ends `failed` with the reason. */
+export const startRun = async (env: Env, run: RunRow, episodes: readonly EpisodeRef[]): Promise<void> => {
+  try {
+    const { usd_per_day } = await findQuotas(env.DB, run.tenantId);
+    await env.RUN.getByName(run.id).start(run.id, run.config, episodes, usd_per_day === null ? null : { tenant: run.tenantId, usdPerDay: usd_per_day });
+  } catch (error) {
+    await failRun(env, run.id, `The run could not be started: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  }
+};
+
+/** Ends a run that is still `running` as `failed`, keeping why. */
+export const failRun = (env: Env, runId: string, reason: string): Promise<void> => setRunStatus(env.DB, runId, 'failed', 'running', reason);

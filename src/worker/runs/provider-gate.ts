@@ -1,41 +1,87 @@
-// The per-provider cap shared by all runs: a Durable Object per provider endpoint hands out at most `cap`
-// leases at once. A lease expires on its own, so an episode evicted while holding one cannot leak it.
+// The per-provider cap shared by all runs: one Durable Object per provider endpoint hands out at most `cap`
+// leases at once. Leases live in memory, so granting and releasing touch no table scan; each is also written
+// by key to storage, only so that a restarted gate still counts the calls in flight. A lease expires on its
+// own, so a producer that died holding one cannot leak it. Waiters are served first come, first served.
 import { DurableObject } from 'cloudflare:workers';
 
 export const LEASE_TTL_MS = 5 * 60_000;
+/** How long `acquire` waits for a free slot before answering false (the caller asks again). */
+export const ACQUIRE_WAIT_MS = 10_000;
+
+interface Waiter {
+  readonly holder: string;
+  readonly cap: number;
+  readonly grant: (granted: boolean) => void;
+}
 
 export class ProviderGateDO extends DurableObject<Env> {
-  private leases(): Map<string, number> {
-    const now = Date.now();
-    const rows = this.ctx.storage.sql.exec<{ holder: string; expires_at: number }>('SELECT holder, expires_at FROM leases').toArray();
-    this.ctx.storage.sql.exec('DELETE FROM leases WHERE expires_at <= ?', now);
-    return new Map(rows.filter((r) => r.expires_at > now).map((r) => [r.holder, r.expires_at]));
-  }
+  private readonly leases = new Map<string, number>();
+  private readonly waiters: Waiter[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS leases (holder TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)');
+    for (const row of ctx.storage.sql.exec<{ holder: string; expires_at: number }>('SELECT holder, expires_at FROM leases')) {
+      this.leases.set(row.holder, row.expires_at);
+    }
   }
 
-  /** Grants (or renews) `holder`'s lease unless `cap` other holders already have one. */
-  acquire(holder: string, cap: number): boolean {
-    const leases = this.leases();
-    if (!leases.has(holder) && leases.size >= cap) return false;
-    this.ctx.storage.sql.exec('INSERT OR REPLACE INTO leases (holder, expires_at) VALUES (?, ?)', holder, Date.now() + LEASE_TTL_MS);
-    return true;
+  /**
+   * Grants (or renews) `holder`'s lease unless `cap` other holders have one; with `waitMs`, waits that long
+   * for a slot to free before answering false.
+   */
+  acquire(holder: string, cap: number, waitMs = 0): boolean | Promise<boolean> {
+    if (this.tryGrant(holder, cap)) return true;
+    if (waitMs <= 0) return false;
+    return new Promise<boolean>((resolve) => {
+      const waiter: Waiter = { holder, cap, grant: resolve };
+      this.waiters.push(waiter);
+      setTimeout(() => {
+        const at = this.waiters.indexOf(waiter);
+        if (at < 0) return;
+        this.waiters.splice(at, 1);
+        resolve(false);
+      }, waitMs);
+    });
   }
 
   release(holder: string): void {
+    if (!this.leases.delete(holder)) return;
     this.ctx.storage.sql.exec('DELETE FROM leases WHERE holder = ?', holder);
+    while (this.waiters.length > 0 && this.tryGrant(this.waiters[0]!.holder, this.waiters[0]!.cap)) this.waiters.shift()!.grant(true);
   }
 
   inFlight(): number {
-    return this.leases().size;
+    this.dropExpired();
+    return this.leases.size;
+  }
+
+  private tryGrant(holder: string, cap: number): boolean {
+    if (!this.leases.has(holder) && this.leases.size >= cap) {
+      this.dropExpired();
+      if (this.leases.size >= cap) return false;
+    }
+    const expiresAt = Date.now() + LEASE_TTL_MS;
+    this.leases.set(holder, expiresAt);
+    this.ctx.storage.sql.exec('INSERT OR REPLACE INTO leases (holder, expires_at) VALUES (?, ?)', holder, expiresAt);
+    return true;
+  }
+
+  private dropExpired(): void {
+    const now = Date.now();
+    for (const [holder, expiresAt] of this.leases) {
+      if (expiresAt > now) continue;
+      this.leases.delete(holder);
+      this.ctx.storage.sql.exec('DELETE FROM leases WHERE holder = ?', holder);
+    }
   }
 }
 
-/** The gate of the configured provider and its cap. */
-export const providerGate = (env: Env) => ({
-  stub: env.PROVIDER_GATE.getByName(new URL(env.OPENAI_BASE_URL).host),
+/** The identity of a provider endpoint: its host (the gate's name). */
+export const endpointOf = (baseURL: string): string => new URL(baseURL).host;
+
+/** The gate of a provider endpoint and the cap every endpoint gets. */
+export const providerGate = (env: Env, endpoint: string = endpointOf(env.OPENAI_BASE_URL)) => ({
+  stub: env.PROVIDER_GATE.getByName(endpoint),
   cap: Math.max(1, Number.parseInt(env.PROVIDER_MAX_CONCURRENCY, 10) || 1),
 });

@@ -34,6 +34,7 @@ export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metr
   created_at: row.createdAt,
   updated_at: row.updatedAt,
   schedule_id: row.scheduleId,
+  error: row.error,
   config: decodeConfig(row.config),
   counts: await runCounts(env, row, await simulationSummaries(env.DB, row.id)),
 });

@@ -1,10 +1,19 @@
 // The fan-out of one run: a Durable Object that keeps the run's episodes (pending, running, done, cancelled),
 // starts at most `max_concurrency` of them at a time, starts the next one as each finishes, and marks the run
-// completed in D1 when none is left.
+// completed in D1 when none is left. Counts per status are kept beside the rows, changed in the same
+// synchronous section as each status change, so progress needs no scan.
 import { DurableObject } from 'cloudflare:workers';
 import { encodeLaunch, episodeKey } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { decodeConfig, setRunStatus } from '../db/runs.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
+import { dayStart, usdSpentSince } from '../db/quotas.ts';
+
+/** The tenant's daily USD budget as it stood when the run was launched: reaching it stops the run. */
+export interface RunBudget {
+  readonly tenant: string;
+  readonly usdPerDay: number;
+}
 
 export type EpisodeStatus = 'pending' | 'running' | 'done' | 'cancelled';
 
@@ -15,16 +24,38 @@ export interface RunProgress {
 }
 
 export class RunDO extends DurableObject<Env> {
+  /** Episodes per status, read from the table once per instance. */
+  private readonly counts: Record<EpisodeStatus, number>;
+  /** The run's configuration, decoded once per instance. */
+  private config: RunConfig | null = null;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS episodes (
          key TEXT PRIMARY KEY, ord INTEGER NOT NULL, task_id TEXT NOT NULL, trial INTEGER NOT NULL, status TEXT NOT NULL)`,
     );
+    ctx.storage.sql.exec(`CREATE INDEX IF NOT EXISTS episodes_status_ord ON episodes (status, ord)`);
+    this.counts = { pending: 0, running: 0, done: 0, cancelled: 0 };
+    for (const row of ctx.storage.sql.exec<{ status: EpisodeStatus; n: number }>(`SELECT status, count(*) AS n FROM episodes GROUP BY status`)) {
+      this.counts[row.status] = row.n;
+    }
+  }
+
+  /** Moves the episode `key` from status `from` (any, when omitted) to `to`; returns whether it moved. */
+  private move(key: string, to: EpisodeStatus, from?: EpisodeStatus): boolean {
+    const row = this.ctx.storage.sql
+      .exec<{ status: EpisodeStatus }>(`SELECT status FROM episodes WHERE key = ?`, key)
+      .toArray()[0];
+    if (!row || row.status === to || (from !== undefined && row.status !== from)) return false;
+    this.ctx.storage.sql.exec(`UPDATE episodes SET status = ? WHERE key = ?`, to, key);
+    this.counts[row.status]--;
+    this.counts[to]++;
+    return true;
   }
 
   /** Records the run's episodes (in work-unit order) and starts the first ones; a repeated start adds nothing. */
-  async start(runId: string, configText: string, episodes: readonly EpisodeRef[]): Promise<void> {
+  async start(runId: string, configText: string, episodes: readonly EpisodeRef[], budget: RunBudget | null = null): Promise<void> {
     if ((await this.runId()) === null) {
       episodes.forEach((ref, ord) =>
         this.ctx.storage.sql.exec(
@@ -32,26 +63,34 @@ export class RunDO extends DurableObject<Env> {
           episodeKey(runId, ref), ord, ref.task_id, ref.trial,
         ),
       );
-      await this.ctx.storage.put({ run_id: runId, config: configText });
+      this.counts.pending += episodes.length;
+      await this.ctx.storage.put({ run_id: runId, config: configText, ...(budget === null ? {} : { budget }) });
     }
     await this.fill();
+  }
+
+  /** Whether the run's episodes were recorded (a launch cut short before this leaves an orphan run). */
+  async isStarted(): Promise<boolean> {
+    return (await this.runId()) !== null;
   }
 
   async episodeFinished(key: string): Promise<void> {
-    this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'done' WHERE key = ? AND status = 'running'`, key);
+    this.move(key, 'done', 'running');
     await this.fill();
   }
 
-  /** Stops pending and running episodes; finished ones keep their simulations. */
-  async cancel(): Promise<void> {
+  /** Stops pending and running episodes (saying why, when told); finished ones keep their simulations. */
+  async cancel(reason?: string): Promise<void> {
     const runId = await this.runId();
     if (runId === null) return;
     this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'cancelled' WHERE status = 'pending'`);
+    this.counts.cancelled += this.counts.pending;
+    this.counts.pending = 0;
     for (const { key } of this.ctx.storage.sql.exec<{ key: string }>(`SELECT key FROM episodes WHERE status = 'running'`).toArray()) {
       const stopped = await this.env.EPISODE.getByName(key).cancel();
-      this.ctx.storage.sql.exec(`UPDATE episodes SET status = ? WHERE key = ?`, stopped ? 'cancelled' : 'done', key);
+      this.move(key, stopped ? 'cancelled' : 'done');
     }
-    await setRunStatus(this.env.DB, runId, 'cancelled', 'running');
+    await setRunStatus(this.env.DB, runId, 'cancelled', 'running', reason);
   }
 
   /** Launches the given finished episodes again (their simulations were removed from D1). */
@@ -61,49 +100,62 @@ export class RunDO extends DurableObject<Env> {
     for (const ref of episodes) {
       const key = episodeKey(runId, ref);
       await this.env.EPISODE.getByName(key).reset();
-      this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'pending' WHERE key = ?`, key);
+      this.move(key, 'pending');
     }
     await setRunStatus(this.env.DB, runId, 'running');
     await this.fill();
   }
 
   progress(): RunProgress {
-    const count = (status: EpisodeStatus) =>
-      this.ctx.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM episodes WHERE status = ?`, status).one().n;
-    return { pending: count('pending'), running: count('running'), cancelled: count('cancelled') };
+    return { pending: this.counts.pending, running: this.counts.running, cancelled: this.counts.cancelled };
   }
 
   /** Starts pending episodes up to the run's concurrency; completes the run when nothing is left. */
   private async fill(): Promise<void> {
     const runId = await this.runId();
-    const configText = await this.ctx.storage.get<string>('config');
-    if (runId === null || configText === undefined) return;
-    const config = decodeConfig(configText);
-    const { pending, running } = this.progress();
+    const config = await this.runConfig();
+    if (runId === null || config === null) return;
+    const { pending, running } = this.counts;
     if (pending === 0 && running === 0) {
       await setRunStatus(this.env.DB, runId, 'completed', 'running');
       return;
     }
     const free = config.max_concurrency - running;
     if (free <= 0) return;
+    if (await this.overBudget()) return this.cancel('Quota usd_per_day reached: the tenant\'s daily USD budget is spent');
     const next = this.ctx.storage.sql
       .exec<{ key: string; task_id: string; trial: number }>(
         `SELECT key, task_id, trial FROM episodes WHERE status = 'pending' ORDER BY ord LIMIT ?`,
         free,
       )
       .toArray();
-    for (const row of next) this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'running' WHERE key = ?`, row.key);
+    for (const row of next) this.move(row.key, 'running', 'pending');
     await Promise.all(
       next.map(async (row) => {
         try {
           await this.env.EPISODE.getByName(row.key).start(encodeLaunch({ run_id: runId, config, task_id: row.task_id, trial: row.trial }));
         } catch (error) {
           // Back to pending, so the next fill (the caller's retry) starts it.
-          this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'pending' WHERE key = ? AND status = 'running'`, row.key);
+          this.move(row.key, 'pending', 'running');
           throw error;
         }
       }),
     );
+  }
+
+  /** Whether the tenant has spent its daily USD budget (runs launched without one never are). */
+  private async overBudget(): Promise<boolean> {
+    const budget = await this.ctx.storage.get<RunBudget>('budget');
+    if (budget === undefined) return false;
+    return (await usdSpentSince(this.env.DB, budget.tenant, dayStart(Date.now()))) >= budget.usdPerDay;
+  }
+
+  private async runConfig(): Promise<RunConfig | null> {
+    if (this.config === null) {
+      const text = await this.ctx.storage.get<string>('config');
+      if (text !== undefined) this.config = decodeConfig(text);
+    }
+    return this.config;
   }
 
   private async runId(): Promise<string | null> {

@@ -1,27 +1,50 @@
-// The cron trigger: launches every enabled schedule that is due and moves its next run on by its interval.
+// The cron trigger: launches every enabled schedule that is due and moves its next run on by its interval,
+// then repairs orphan runs. Each schedule is launched on its own: one that fails records why on itself and
+// the others still launch.
+import { MAX_INTERVAL_MINUTES } from '../../core/schemas/api.ts';
 import { decodeConfig } from '../db/runs.ts';
 import { dueSchedules, updateSchedule } from '../db/schedules.ts';
+import type { ScheduleRow } from '../db/schedules.ts';
 import { launchRun, selectEpisodes } from './launch.ts';
+import { repairOrphanRuns } from './orphans.ts';
+import { checkRunQuotas } from '../quotas.ts';
+
+/** Idempotency keys of scheduled launches; callers' keys live in their own namespace (db/runs.ts). */
+export const scheduleLaunchKey = (schedule: ScheduleRow): string => `schedule:${schedule.id}:${schedule.nextRunAt}`;
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Launches one due schedule; returns the run id, or throws why it could not. */
+const launchSchedule = async (env: Env, schedule: ScheduleRow, nowIso: string): Promise<string> => {
+  const config = decodeConfig(schedule.runConfig);
+  const selection = await selectEpisodes(env, config);
+  if (!selection.ok) throw new Error(selection.issues.map((i) => `run.${i.path}: ${i.message}`).join('; '));
+  await checkRunQuotas(env, schedule.tenantId, selection.episodes.length, Date.parse(nowIso));
+  // The key makes a replayed trigger for the same due time launch nothing new.
+  const { run } = await launchRun(env, config, selection.episodes, {
+    tenant: schedule.tenantId,
+    scheduleId: schedule.id,
+    idempotencyKey: scheduleLaunchKey(schedule),
+  });
+  await updateSchedule(env.DB, schedule.id, { lastRunAt: nowIso, lastRunId: run.id, lastError: null, updatedAt: nowIso });
+  return run.id;
+};
 
 export const launchDueSchedules = async (env: Env, nowMs: number): Promise<string[]> => {
   const launched: string[] = [];
   const nowIso = new Date(nowMs).toISOString();
   for (const schedule of await dueSchedules(env.DB, nowIso)) {
-    const nextRunAt = new Date(nowMs + schedule.intervalMinutes * 60_000).toISOString();
-    const config = decodeConfig(schedule.runConfig);
-    const selection = await selectEpisodes(env, config);
-    if (!selection.ok) {
-      console.error(`schedule ${schedule.id} not launched: ${selection.issue.path}: ${selection.issue.message}`);
-      await updateSchedule(env.DB, schedule.id, { nextRunAt, updatedAt: nowIso });
-      continue;
+    try {
+      // Moved on first, so a schedule that cannot launch is not retried on every tick (an interval stored
+      // before intervals were bounded counts as the longest one).
+      const intervalMs = Math.min(schedule.intervalMinutes, MAX_INTERVAL_MINUTES) * 60_000;
+      await updateSchedule(env.DB, schedule.id, { nextRunAt: new Date(nowMs + intervalMs).toISOString() });
+      launched.push(await launchSchedule(env, schedule, nowIso));
+    } catch (error) {
+      console.error(`schedule ${schedule.id} not launched: ${message(error)}`);
+      await updateSchedule(env.DB, schedule.id, { lastError: message(error), updatedAt: nowIso }).catch(() => undefined);
     }
-    // The key makes a replayed trigger for the same due time launch nothing new.
-    const { run } = await launchRun(env, config, selection.episodes, {
-      scheduleId: schedule.id,
-      idempotencyKey: `schedule:${schedule.id}:${schedule.nextRunAt}`,
-    });
-    await updateSchedule(env.DB, schedule.id, { nextRunAt, lastRunAt: nowIso, lastRunId: run.id, updatedAt: nowIso });
-    launched.push(run.id);
   }
+  await repairOrphanRuns(env, nowMs);
   return launched;
 };

@@ -132,6 +132,9 @@ describe('termination reasons', () => {
     expect(sim.termination_reason).toBe('infrastructure_error');
     expect(sim.reward_info).toBeNull();
     expect(sim.info).toMatchObject({ error_type: 'InfraError', failed_after_attempts: 4 });
+    // The traceback keeps the error's type and message, never stack frames with file paths.
+    const info = sim.info as { error: string; error_traceback: string };
+    expect(info.error_traceback).toBe(`InfraError: ${info.error}`);
     expect(JSON.stringify(sim)).not.toContain('test-key');
     const metrics = computeMetrics({ info: { num_trials: 1 } as never, simulations: [sim] });
     expect([metrics.total_simulations, metrics.infra_error_count]).toEqual([0, 1]);

@@ -29,13 +29,15 @@ export const call = (path: string, options: CallOptions = {}): Promise<Response>
 
 export const pyBody = async (response: Response): Promise<unknown> => parsePyJson(await response.text());
 
-export const getRun = async (id: string): Promise<Run> => RunSchema.parse(await pyBody(await call(`/v1/runs/${id}`)));
+/** The run as the operator (or the tenant whose key is given) sees it. */
+export const getRun = async (id: string, apiKey = API_KEY): Promise<Run> =>
+  RunSchema.parse(await pyBody(await call(`/v1/runs/${id}`, { headers: { authorization: `Bearer ${apiKey}` } })));
 
 /** Polls the run until it leaves `running`. */
-export const waitForRun = async (id: string, timeoutMs = 45_000): Promise<Run> => {
+export const waitForRun = async (id: string, { timeoutMs = 45_000, apiKey = API_KEY }: { timeoutMs?: number; apiKey?: string } = {}): Promise<Run> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const run = await getRun(id);
+    const run = await getRun(id, apiKey);
     if (run.status !== 'running') return run;
     if (Date.now() > deadline) throw new Error(`Run ${id} still running: ${JSON.stringify(run.counts)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,0 +1,91 @@
+// CPU per step of the Episode object's state machine on a 40-turn airline-sized conversation: applying a turn
+// and persisting it (what `submitTurn` does), and building the next turn's request (what `pendingTurn` does),
+// at the first turn and at the 40th. The object's storage is a SQLite database in memory (node:sqlite) with
+// the same statements as in workerd. Turns are scripted: the agent looks the user and their reservations up,
+// answers, and the user asks again.
+import { DatabaseSync } from 'node:sqlite';
+import type { LoadedDomain } from '../src/cli/data.ts';
+import type { EpisodeDeps } from '../src/core/orchestrator/deps.ts';
+import { EpisodeStore } from '../src/worker/episode/store.ts';
+import type { EpisodeStorage } from '../src/worker/episode/store.ts';
+import { applyTurn, startEpisode, turnRequest } from '../src/worker/episode/machine.ts';
+import type { TurnResponse } from '../src/worker/episode/turn.ts';
+
+type Binding = string | number | null;
+
+/** Durable Object storage (sql + synchronous kv) over a node:sqlite database. */
+const sqliteStorage = (): EpisodeStorage => {
+  const db = new DatabaseSync(':memory:');
+  db.exec('CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const exec = <T>(query: string, ...bindings: Binding[]) => {
+    const statement = db.prepare(query);
+    const rows = (/^\s*select/i.test(query) ? statement.all(...bindings) : (statement.run(...bindings), [])) as T[];
+    return Object.assign(rows, { toArray: () => rows });
+  };
+  return {
+    sql: { exec } as EpisodeStorage['sql'],
+    kv: {
+      get: <T>(key: string) => {
+        const row = db.prepare('SELECT value FROM kv WHERE key = ?').get(key) as { value: string } | undefined;
+        return row === undefined ? undefined : (JSON.parse(row.value) as T);
+      },
+      put: (key, value) => void db.prepare('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)').run(key, JSON.stringify(value)),
+      delete: (key) => db.prepare('DELETE FROM kv WHERE key = ?').run(key).changes > 0,
+    },
+  };
+};
+
+const TURNS = 40;
+const EPISODES = 9;
+
+/** Time of a synchronous section: no I/O happens in it, so this is its CPU time (at the timer's resolution). */
+const cpuMs = (run: () => void): number => {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+};
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The scripted answer to the turn waited for: the agent alternates lookups and answers, the user asks again. */
+const scriptedAnswer = (role: 'agent' | 'user', turn: number, lastRole: string, userId: string, reservations: readonly string[]): TurnResponse => {
+  const response = (content: string | null, calls: TurnResponse['tool_calls'] = []): TurnResponse => ({
+    kind: 'response', content, tool_calls: calls, cost: 0.001, usage: { completion_tokens: 40, prompt_tokens: 2000 }, raw_data: null,
+  });
+  if (role === 'user') return response(`Could you check my reservations once more? (${turn})`);
+  if (lastRole === 'tool') return response('Here is what I found on your profile and reservations.');
+  const reservation = reservations[turn % Math.max(1, reservations.length)];
+  const call = reservation && turn % 2 === 0
+    ? { id: `call_${turn}`, name: 'get_reservation_details', arguments: JSON.stringify({ reservation_id: reservation }) }
+    : { id: `call_${turn}`, name: 'get_user_details', arguments: JSON.stringify({ user_id: userId }) };
+  return response(null, [call]);
+};
+
+export const benchEpisodeSteps = (loaded: LoadedDomain): string => {
+  const task = loaded.data.tasks[0]!;
+  const users = (loaded.data.db as { users: Record<string, { reservations: string[] }> }).users;
+  const [userId, user] = Object.entries(users)[0]!;
+  let clockMs = Date.UTC(2026, 0, 1);
+  const model = { client: { generate: () => Promise.reject(new Error('turns are scripted')) }, model: 'bench', llmArgs: {} };
+  const deps: EpisodeDeps = {
+    ...loaded, agentModel: model, userModel: model, clock: { nowMs: () => (clockMs += 1) },
+  };
+  const apply: number[][] = Array.from({ length: TURNS }, () => []);
+  const request: number[][] = Array.from({ length: TURNS }, () => []);
+  for (let e = 0; e < EPISODES; e++) {
+    const store = new EpisodeStore(sqliteStorage());
+    const live = startEpisode({ simulationId: `bench-${e}`, task, agent: 'llm_agent', trial: 0, seed: 300, maxSteps: 1000 }, deps);
+    store.save(live);
+    for (let turn = 0; turn < TURNS && live.pending !== null; turn++) {
+      request[turn]!.push(cpuMs(() => turnRequest(live, deps)));
+      const answer = scriptedAnswer(live.pending, turn, live.state.trajectory.at(-1)!.role, userId, user.reservations);
+      apply[turn]!.push(cpuMs(() => store.save(applyTurn(live, answer, deps))));
+    }
+  }
+  const at = (samples: number[][], turn: number) => median(samples[turn - 1]!).toFixed(2);
+  return (
+    `episode object CPU per step (40-turn airline conversation, median of ${EPISODES}): ` +
+    `apply + persist ${at(apply, 1)} ms at turn 1, ${at(apply, TURNS)} ms at turn ${TURNS} | ` +
+    `next request ${at(request, 1)} ms at turn 1, ${at(request, TURNS)} ms at turn ${TURNS}`
+  );
+};

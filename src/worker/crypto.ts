@@ -1,0 +1,13 @@
+// Hashes and random tokens from WebCrypto (available in workerd and Node alike).
+const hex = (bytes: ArrayBuffer | Uint8Array): string =>
+  Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** Hex SHA-256 of the text's UTF-8 bytes. */
+export const sha256Text = async (text: string): Promise<string> =>
+  hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+
+/** `bytes` random bytes, base64url without padding. */
+export const randomToken = (bytes: number): string =>
+  btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(bytes)))).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+
+export const randomHex = (bytes: number): string => hex(crypto.getRandomValues(new Uint8Array(bytes)));

@@ -1,0 +1,43 @@
+// The episode's transitions as the Durable Object drives them, without any Workers API (so they also run in a
+// benchmark): start, the request of the turn waited for, and applying a participant's answer — each followed
+// by the environment's hops (tool calls) up to the next participant turn or the end.
+import { dumpsPy } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
+import { prepareEpisode } from '../../core/orchestrator/initialize.ts';
+import { applyMessage, applyToolCalls, participantOf, turnRole } from '../../core/orchestrator/step.ts';
+import { baseSlots } from '../../core/environment/environment.ts';
+import type { EpisodeDeps } from '../../core/orchestrator/deps.ts';
+import type { EpisodeSpec } from '../../core/orchestrator/initialize.ts';
+import type { LiveEpisode } from './store.ts';
+import { turnResponse } from './turn.ts';
+import type { TurnResponse } from './turn.ts';
+
+/** Runs the environment's hops up to the next participant turn or the end, and notes whose turn it is. */
+const advance = (live: LiveEpisode, deps: EpisodeDeps): LiveEpisode => {
+  while (!live.state.done && turnRole(live.state) === null) live.state = applyToolCalls(live.state, live.environment, deps);
+  live.pending = live.state.done ? null : turnRole(live.state);
+  return live;
+};
+
+export const startEpisode = (spec: EpisodeSpec, deps: EpisodeDeps): LiveEpisode => {
+  const prepared = prepareEpisode(spec, deps);
+  return advance({ ...prepared, persistedSlots: baseSlots(deps.data), pending: null }, deps);
+};
+
+/** The chat-completions request of the turn waited for, as Python-JSON text (see PendingTurn.request). */
+export const turnRequest = (live: LiveEpisode, deps: EpisodeDeps): { model: string; request: string } => {
+  if (live.pending === null) throw new Error('No turn is waited for');
+  const { participant, model } = participantOf(live.state, live.pending, live.environment, deps);
+  const request = participant.request(live.state.trajectory, live.state.seed);
+  const wire = { messages: request.messages, tools: request.tools, tool_choice: request.toolChoice, llm_args: request.llmArgs };
+  return { model: model.model, request: dumpsPy(wire as unknown as PyInput) };
+};
+
+/** Applies the answer to the turn waited for; throws (a failed attempt) when it is not a valid message. */
+export const applyTurn = (live: LiveEpisode, result: TurnResponse, deps: EpisodeDeps): LiveEpisode => {
+  if (live.pending === null) throw new Error('No turn is waited for');
+  const { participant } = participantOf(live.state, live.pending, live.environment, deps);
+  const message = participant.accept(turnResponse(result));
+  live.state = applyMessage(live.state, participant, message, live.environment, deps);
+  return advance(live, deps);
+};

@@ -1,0 +1,144 @@
+// The episode's storage, written in proportion to each step: the trajectory as one row per message, the
+// environment as one row per change set (against the state before the step), and a small cursor (routing,
+// counters, the turn waited for). Resuming reads them back into the exact state. Rows are this code's own
+// writes, so they are trusted on read (no schema parse).
+import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
+import type { Message } from '../../core/schemas/message.ts';
+import type { EpisodeState } from '../../core/schemas/episode.ts';
+import type { Task } from '../../core/schemas/task.ts';
+import type { TurnRole } from '../../core/orchestrator/step.ts';
+import { Environment, baseSlots } from '../../core/environment/environment.ts';
+import type { EnvironmentOptions } from '../../core/environment/environment.ts';
+import { diffFromBase } from '../../core/environment/db-state.ts';
+import type { DbChange } from '../../core/environment/db-state.ts';
+import type { AnyDomain, DomainData } from '../../core/environment/domain.ts';
+import type { TurnOutcome } from './turn.ts';
+
+/** The state without what lives in rows (trajectory, environment) or comes from the domain data (task). */
+type CursorFields = Omit<EpisodeState, 'task' | 'trajectory' | 'environment'>;
+
+interface Cursor {
+  readonly fields: CursorFields;
+  readonly messages: number;
+  readonly agentSlot: number;
+  readonly userSlot: number | null;
+  /** The participant whose turn is waited for (at step `next_step`), or null. */
+  readonly pending: TurnRole | null;
+}
+
+export interface LiveEpisode {
+  state: EpisodeState;
+  readonly environment: Environment;
+  /** The DBs as last persisted, to store the next step's changes against. */
+  persistedSlots: readonly unknown[];
+  pending: TurnRole | null;
+}
+
+/**
+ * Small values beside the rows: the launch (text), phase, attempt, the step index of the next turn, when a
+ * failed attempt starts over, and why the last attempt failed when none is left.
+ */
+type EpisodeKey = 'launch' | 'phase' | 'attempt' | 'next_step' | 'retry_at' | 'failure';
+
+const pyText = (value: unknown): string => dumpsPy(value as PyInput);
+
+/** The part of a Durable Object's storage the episode uses (also met by a plain SQLite file in benchmarks). */
+export interface EpisodeStorage {
+  readonly sql: {
+    exec<T extends Record<string, string | number | null>>(query: string, ...bindings: (string | number | null)[]): { toArray(): T[] } & Iterable<T>;
+  };
+  readonly kv: {
+    get<T>(key: string): T | undefined;
+    put(key: string, value: unknown): void;
+    delete(key: string): boolean;
+  };
+}
+
+export class EpisodeStore {
+  private readonly sql: EpisodeStorage['sql'];
+  private readonly kv: EpisodeStorage['kv'];
+
+  constructor(storage: EpisodeStorage) {
+    this.sql = storage.sql;
+    this.kv = storage.kv;
+    this.createTables();
+  }
+
+  /** Creates the tables (again after the storage was wiped). */
+  createTables(): void {
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS messages (idx INTEGER PRIMARY KEY, body TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS env_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL, body TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS turns (step INTEGER PRIMARY KEY, result TEXT NOT NULL, outcome TEXT NOT NULL)`);
+  }
+
+  get<T>(key: EpisodeKey): T | undefined {
+    return this.kv.get<T>(key);
+  }
+
+  put(key: EpisodeKey, value: unknown): void {
+    this.kv.put(key, value);
+  }
+
+  /** The stored state's counters and routing, without reading the trajectory. */
+  cursorFields(): CursorFields | null {
+    return this.kv.get<Cursor>('cursor')?.fields ?? null;
+  }
+
+  /** Stores what changed since the last save: new messages, environment changes, the cursor. */
+  save(live: LiveEpisode): void {
+    const { state, environment } = live;
+    const previous = this.kv.get<Cursor>('cursor')?.messages ?? 0;
+    for (let idx = previous; idx < state.trajectory.length; idx++) {
+      this.sql.exec(`INSERT OR REPLACE INTO messages (idx, body) VALUES (?, ?)`, idx, pyText(state.trajectory[idx]));
+    }
+    const slots = environment.state.slots;
+    slots.forEach((db, slot) => {
+      const changes = diffFromBase(live.persistedSlots[slot], db);
+      if (changes.length > 0) this.sql.exec(`INSERT INTO env_changes (slot, body) VALUES (?, ?)`, slot, pyText(changes));
+    });
+    live.persistedSlots = slots;
+    const { task: _task, trajectory: _trajectory, environment: _environment, ...fields } = state;
+    const cursor: Cursor = {
+      fields,
+      messages: state.trajectory.length,
+      agentSlot: environment.state.agentSlot,
+      userSlot: environment.state.userSlot,
+      pending: live.pending,
+    };
+    this.kv.put('cursor', cursor);
+  }
+
+  /** The stored episode of the current attempt, or null before it is initialized. */
+  load(task: Task, domain: AnyDomain, data: DomainData, options: EnvironmentOptions): LiveEpisode | null {
+    const cursor = this.kv.get<Cursor>('cursor');
+    if (cursor === undefined) return null;
+    const trajectory = this.sql
+      .exec<{ body: string }>(`SELECT body FROM messages WHERE idx < ? ORDER BY idx`, cursor.messages)
+      .toArray()
+      .map((row) => parsePyJson(row.body) as unknown as Message);
+    const slots: DbChange[][] = baseSlots(data).map(() => []);
+    for (const row of this.sql.exec<{ slot: number; body: string }>(`SELECT slot, body FROM env_changes ORDER BY seq`)) {
+      slots[row.slot]!.push(...(parsePyJson(row.body) as unknown as DbChange[]));
+    }
+    const environment = Environment.restore(domain, data, options, { slots, agentSlot: cursor.agentSlot, userSlot: cursor.userSlot });
+    const state: EpisodeState = { ...cursor.fields, task, trajectory, environment: environment.changes() };
+    return { state, environment, persistedSlots: environment.state.slots, pending: cursor.pending };
+  }
+
+  /** Forgets the attempt's episode (a new attempt starts from scratch); the turn records stay. */
+  clearEpisode(): void {
+    this.sql.exec(`DELETE FROM messages`);
+    this.sql.exec(`DELETE FROM env_changes`);
+    this.kv.delete('cursor');
+  }
+
+  recordTurn(step: number, result: string, outcome: TurnOutcome): void {
+    this.sql.exec(`INSERT INTO turns (step, result, outcome) VALUES (?, ?, ?)`, step, result, JSON.stringify(outcome));
+  }
+
+  turn(step: number): { result: string; outcome: TurnOutcome } | null {
+    const row = this.sql.exec<{ result: string; outcome: string }>(`SELECT result, outcome FROM turns WHERE step = ?`, step).toArray()[0];
+    return row ? { result: row.result, outcome: JSON.parse(row.outcome) as TurnOutcome } : null;
+  }
+}

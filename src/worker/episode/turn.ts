@@ -1,0 +1,69 @@
+// The turn interface of an episode: what a producer must compute next (a participant's model turn) and the
+// result it hands back. Values are plain (they cross Durable Object RPC and HTTP); Python values travel as
+// Python-JSON text so int/float kinds survive.
+import { parsePyJson } from '../../core/py/index.ts';
+import type { PyValue } from '../../core/py/index.ts';
+import type { LlmResponse } from '../../core/llm/types.ts';
+import type { TurnRole } from '../../core/orchestrator/step.ts';
+
+export interface PendingTurn {
+  /** The episode's Durable Object name. */
+  readonly episode: string;
+  readonly run_id: string;
+  readonly task_id: string;
+  readonly trial: number;
+  /** The step index this turn answers: increases with every turn, never reused (not across attempts either). */
+  readonly step: number;
+  readonly role: TurnRole;
+  /** The run's model for this role. */
+  readonly model: string;
+  /** `dumpsPy({ messages, tools, tool_choice, llm_args })`: the participant's chat-completions request. */
+  readonly request: string;
+}
+
+export interface TurnResponse {
+  readonly kind: 'response';
+  readonly content: string | null;
+  /** `arguments` is the JSON text the model wrote; the engine parses it. */
+  readonly tool_calls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
+  /** USD; 0 when unknown. */
+  readonly cost?: number;
+  readonly usage?: { readonly completion_tokens: number; readonly prompt_tokens: number } | null;
+  /** The provider's response body as Python-JSON text. */
+  readonly raw_data?: string | null;
+  readonly generation_time_seconds?: number | null;
+}
+
+/** The producer could not get an answer (the provider failed after its retries): an infrastructure error. */
+export interface TurnFailure {
+  readonly kind: 'error';
+  readonly message: string;
+}
+
+export type TurnResult = TurnResponse | TurnFailure;
+
+export type TurnOutcome =
+  | {
+      readonly status: 'applied';
+      readonly step: number;
+      /** What the episode waits for now: another turn, its end (evaluation), or nothing (cancelled). */
+      readonly next: 'turn' | 'finishing' | 'cancelled';
+      readonly next_step: number | null;
+    }
+  | {
+      readonly status: 'refused';
+      /** not_pending: not the turn waited for; conflict: that step was already answered otherwise. */
+      readonly reason: 'not_pending' | 'conflict' | 'not_running';
+      readonly pending_step: number | null;
+    };
+
+/** What the participant's model answered, as the engine reads a provider response. */
+export const turnResponse = (result: TurnResponse): LlmResponse => ({
+  content: result.content,
+  toolCalls: result.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+  // The provider's key order (the reference keeps usage as the provider sent it).
+  usage: result.usage ? { completion_tokens: result.usage.completion_tokens, prompt_tokens: result.usage.prompt_tokens } : null,
+  cost: result.cost ?? 0,
+  rawData: result.raw_data ? (parsePyJson(result.raw_data) as Record<string, PyValue>) : null,
+  generationTimeSeconds: result.generation_time_seconds ?? null,
+});

@@ -1,0 +1,77 @@
+// The episode's row storage: an episode stored after every turn and read back from storage before the next
+// one (as after an eviction) ends with exactly the SimulationRun of the core engine's uninterrupted run.
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
+import type { PyInput, PyValue } from '../../src/core/py/index.ts';
+import type { ChatMessage } from '../../src/core/llm/types.ts';
+import type { ToolSchema } from '../../src/core/environment/toolkit.ts';
+import { envOptions } from '../../src/core/orchestrator/deps.ts';
+import { completeEpisode, runSimulation } from '../../src/core/runner/simulation.ts';
+import type { SimulationDeps } from '../../src/core/runner/simulation.ts';
+import { createOracleClient } from '../../src/core/runner/oracle-client.ts';
+import { loadDomain } from '../../src/worker/data/domains.ts';
+import { EpisodeStore } from '../../src/worker/episode/store.ts';
+import type { LiveEpisode } from '../../src/worker/episode/store.ts';
+import { applyTurn, startEpisode, turnRequest } from '../../src/worker/episode/machine.ts';
+import type { TurnResponse } from '../../src/worker/episode/turn.ts';
+import { turnResult } from '../../src/worker/turns/consumer.ts';
+import type { EpisodeDO } from '../../src/worker/episode/episode-do.ts';
+
+const depsFor = async (taskId: string) => {
+  const loaded = await loadDomain(env.ASSETS, 'mock');
+  const task = loaded.data.tasks.find((t) => t.id === taskId)!;
+  const oracle = { client: createOracleClient(task), model: 'oracle', llmArgs: {} };
+  let now = Date.UTC(2026, 0, 1);
+  const deps: SimulationDeps = {
+    ...loaded, agentModel: oracle, userModel: oracle, clock: { nowMs: () => (now += 1) }, newId: () => 'sim-1', judge: { recorded: null },
+  };
+  return { task, deps, spec: { task, agent: 'llm_agent' as const, trial: 0, seed: 7 } };
+};
+
+interface WireRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ToolSchema[] | null;
+  readonly tool_choice: 'auto' | 'required' | null;
+  readonly llm_args: Record<string, PyValue>;
+}
+
+/** The model's answer to the turn waited for, through the same request text a producer gets. */
+const answer = async (live: LiveEpisode, deps: SimulationDeps): Promise<TurnResponse> => {
+  const { model, request } = turnRequest(live, deps);
+  const wire = parsePyJson(request) as unknown as WireRequest;
+  const response = await deps.agentModel.client.generate({
+    model, messages: wire.messages, tools: wire.tools, toolChoice: wire.tool_choice, llmArgs: wire.llm_args,
+  });
+  return turnResult(response) as TurnResponse;
+};
+
+describe('EpisodeStore', () => {
+  it.each(['update_task_with_message_history', 'update_task_with_initialization_data', 'update_task_with_user_tools'])(
+    '%s: stored and read back after every turn, the episode ends with the uninterrupted SimulationRun',
+    async (taskId) => {
+      const direct = await depsFor(taskId);
+      const expected = await runSimulation(direct.spec, direct.deps);
+
+      const { task, deps, spec } = await depsFor(taskId);
+      const stub = env.EPISODE.getByName(`store-test/${taskId}`);
+      const simulation = await runInDurableObject(stub, async (_instance: EpisodeDO, state) => {
+        const store = new EpisodeStore(state.storage);
+        const reload = (): LiveEpisode => store.load(task, deps.domain, deps.data, envOptions(spec, deps))!;
+        let live = startEpisode({ ...spec, simulationId: 'sim-1' }, deps);
+        store.save(live);
+        let turns = 0;
+        while (live.pending !== null) {
+          live = reload();
+          const result = await answer(live, deps);
+          store.save(applyTurn(live, result, deps));
+          turns++;
+        }
+        expect(turns).toBeGreaterThan(1);
+        return completeEpisode(reload().state, deps);
+      });
+      expect(dumpsPy(simulation as unknown as PyInput)).toBe(dumpsPy(expected as unknown as PyInput));
+    },
+  );
+});

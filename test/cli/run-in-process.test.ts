@@ -67,12 +67,40 @@ describe('tau2-edge run --in-process', () => {
     expect(failing.code).toBe(1);
     expect(failing.text).toMatch(/^fail-under: average reward \d\.\d{4} is below 1\.5$/m);
 
+  });
+
+  it('a provider 401 stops the run early with its reason and exit 1; nothing evaluated shows n/a; the partial file is saved', async () => {
     fake.setHandler(() => httpError(401, 'Incorrect API key provided'));
     try {
-      const broken = await capture([...base, '--max-retries', '0', '--fail-under', '0', '--save-to', path.join(dir, 'broken.json')]);
+      const file = path.join(dir, 'refused.json');
+      const broken = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', 'update_task_1', '--num-trials', '3',
+        '--max-concurrency', '1', '--max-retries', '0', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
       expect(broken.code).toBe(1);
+      expect(broken.text).toMatch(/run stopped early: the provider refused \(.*HTTP 401.*Incorrect API key provided.*\)/);
       expect(broken.text).toMatch(/^Average Reward +n\/a$/m);
-      expect(broken.text).toContain('fail-under: average reward n/a (nothing evaluated) is below 0');
+      // One simulation of six was tried; none started after the refusal.
+      const saved = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+      expect(saved.simulations.map((s) => s.termination_reason)).toEqual(['infrastructure_error']);
+    } finally {
+      fake.setHandler(mockConversation());
+    }
+  });
+
+  it('Ctrl-C stops starting simulations, prints the summary of the finished ones, saves them, exits 130', async () => {
+    fake.setHandler(mockConversation({ delayMs: 30 }));
+    try {
+      const file = path.join(dir, 'interrupted.json');
+      const run = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--num-trials', '6', '--max-concurrency', '1',
+        '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file], async (text) => {
+        while (!text().includes('[1/6]')) await new Promise((resolve) => setTimeout(resolve, 10));
+        process.emit('SIGINT');
+      });
+      expect(run.code).toBe(130);
+      expect(run.text).toContain('run cancelled: the summary covers the');
+      expect(run.text).toContain(`results saved to ${file}`);
+      const saved = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+      expect(saved.simulations.length).toBeGreaterThanOrEqual(1);
+      expect(saved.simulations.length).toBeLessThan(6);
     } finally {
       fake.setHandler(mockConversation());
     }

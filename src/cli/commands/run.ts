@@ -48,17 +48,19 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   out(`results will be saved to ${options.saveTo}`);
   const target = stdoutTarget();
   const display = (total: number) => progressDisplay(total, target);
-  const { results, cancelled } = options.inProcess
-    ? { results: await runInProcess(options.config, options.llmBaseUrl, display), cancelled: false }
-    : await runThroughApi(options, display, out);
+  const { results, cancelled, fatal } = options.inProcess
+    ? await runInProcess(options.config, options.llmBaseUrl, display)
+    : { ...(await runThroughApi(options, display, out)), fatal: null };
   out('');
   if (cancelled) out(`run cancelled: the summary covers the ${results.simulations.length} simulations that finished`);
+  if (fatal !== null) out(`run stopped early: the provider refused (${fatal}); the summary covers the ${results.simulations.length} simulations that finished`);
   const metrics = computeMetrics(results);
   out(summaryTable(metrics));
   await saveResults(options.saveTo, results);
   out(`results saved to ${options.saveTo}`);
   // 130: interrupted by Ctrl-C, as shells report it.
   if (cancelled) return 130;
+  if (fatal !== null) return 1;
   if (options.failUnder !== null && !(metrics.total_simulations > 0 && metrics.avg_reward >= options.failUnder)) {
     out(`fail-under: average reward ${metrics.total_simulations > 0 ? metrics.avg_reward.toFixed(4) : 'n/a (nothing evaluated)'} is below ${options.failUnder}`);
     return 1;

@@ -10,6 +10,7 @@ import { main } from '../../src/cli/main.ts';
 import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+import { saveResults } from '../../src/cli/results-file.ts';
 
 let fake: FakeOpenAI;
 let dir: string;
@@ -36,8 +37,8 @@ describe('tau2-edge run --in-process', () => {
     const saved = await readFile(file, 'utf8');
     const results = ResultsSchema.parse(parsePyJson(saved));
     expect(results.simulations).toHaveLength(4);
-    // Written as the reference writes it: json.dumps with indent 2, Python number kinds kept.
-    expect(saved).toBe(dumpsPy(results as unknown as PyValue, { indent: 2 }));
+    // Written as the reference writes it: indent 2, Python number kinds kept, non-ASCII as raw UTF-8.
+    expect(saved).toBe(dumpsPy(results as unknown as PyValue, { indent: 2, ensureAscii: false }));
     expect(saved).toContain('"temperature": 0.0');
   });
 
@@ -121,5 +122,18 @@ describe('tau2-edge run --in-process', () => {
       if (saved.url !== undefined) process.env.OPENAI_BASE_URL = saved.url;
     }
     expect(errors.join('')).toContain('needs OPENAI_API_KEY; or give --llm-base-url URL');
+  });
+});
+
+describe('results file fidelity', () => {
+  it('non-ASCII text is written as raw UTF-8, as the reference (pydantic) writes it, and reads back the same', async () => {
+    const fixture = ResultsSchema.parse(parsePyJson(await readFile(new URL('../fixtures/mock-results-b3.json', import.meta.url), 'utf8')));
+    const results = { ...fixture, info: { ...fixture.info, user_info: { ...fixture.info.user_info, global_simulation_guidelines: 'Café — naïve 東京' } } };
+    const file = path.join(dir, 'utf8.json');
+    await saveResults(file, results);
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('"Café — naïve 東京"');
+    expect(text).not.toMatch(/\\u[0-9a-f]{4}/);
+    expect(ResultsSchema.parse(parsePyJson(text))).toEqual(results);
   });
 });

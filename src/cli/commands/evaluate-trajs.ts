@@ -1,9 +1,9 @@
 // `tau2-edge evaluate-trajs FILE [--out FILE] [--judge-llm MODEL]`: re-grades a reference-format results file.
 import { defineCommand } from '../cli-command.ts';
+import { saveResults } from '../results-file.ts';
 import type { CliContext } from '../cli-command.ts';
-import { readFile, writeFile } from 'node:fs/promises';
-import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
-import type { PyValue } from '../../core/py/index.ts';
+import { readFile } from 'node:fs/promises';
+import { parsePyJson } from '../../core/py/index.ts';
 import { ResultsSchema } from '../../core/schemas/simulation.ts';
 import { regradeSimulation, rewardComponents } from '../../core/evaluator/regrade.ts';
 import { isoTimestamp, systemClock } from '../../core/orchestrator/clock.ts';
@@ -76,7 +76,7 @@ const evaluateTrajs = async (file: string, values: EvaluateTrajsFlags, out: (tex
   }
   for (const [key, [ok, n]] of [...agreement].sort()) out(`  ${key}: ${ok} / ${n}`);
   if (values.out) {
-    await writeFile(values.out, dumpsPy({ ...results, simulations: regradedSims } as unknown as PyValue, { indent: 2 }));
+    await saveResults(values.out, { ...results, simulations: regradedSims });
   }
   out(`agree ${agree} / ${total}`);
   return agree === total ? 0 : 1;

@@ -1,11 +1,8 @@
 // `tau2-edge run`: runs an evaluation with the reference's `tau2 run` flags — through the API of a worker
 // (`--api URL`, else a local worker started for the run), or in this process (`--in-process`) — with live
 // progress, a summary table at the end, and the results file in the reference's format (`--save-to`).
-import { access, mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { dumpsPy } from '../../core/py/index.ts';
-import type { PyValue } from '../../core/py/index.ts';
-import type { Results } from '../../core/schemas/simulation.ts';
+import { access } from 'node:fs/promises';
+import { saveResults } from '../results-file.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
 import { addRunFlags, runOptionsFrom } from '../run-flags.ts';
 import type { RunFlagValues, RunOptions } from '../run-flags.ts';
@@ -16,10 +13,6 @@ import { runInProcess } from '../run-in-process.ts';
 import { runThroughApi } from '../run-remote.ts';
 import { summaryTable } from '../summary.ts';
 
-export const saveResults = async (file: string, results: Results): Promise<void> => {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, dumpsPy(results as unknown as PyValue, { indent: 2 }));
-};
 
 export const runCommand = (ctx: CliContext) =>
   defineCommand(

@@ -12,6 +12,7 @@ import { progressDisplay, stdoutTarget } from '../progress-display.ts';
 import { runInProcess } from '../run-in-process.ts';
 import { runThroughApi } from '../run-remote.ts';
 import { summaryTable } from '../summary.ts';
+import { usageTotals } from '../usage-totals.ts';
 
 
 export const runCommand = (ctx: CliContext) =>
@@ -48,7 +49,7 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   if (cancelled) out(`run cancelled: the summary covers the ${results.simulations.length} simulations that finished`);
   if (fatal !== null) out(`run stopped early: the provider refused (${fatal}); the summary covers the ${results.simulations.length} simulations that finished`);
   const metrics = computeMetrics(results);
-  out(summaryTable(metrics));
+  out(summaryTable(metrics, usageTotals(results)));
   await saveResults(options.saveTo, results);
   out(`results saved to ${options.saveTo}`);
   // 130: interrupted by Ctrl-C, as shells report it.

@@ -11,6 +11,7 @@ import { apiClient } from '../api-client.ts';
 import type { ApiClient } from '../api-client.ts';
 import { renderSimulation, runHeader, simulationsTable } from '../render.ts';
 import { summaryTable } from '../summary.ts';
+import { usageTotals } from '../usage-totals.ts';
 
 
 
@@ -64,7 +65,7 @@ const view = async (target: string, values: ViewFlags, out: (text: string) => vo
   }
   out(runHeader(results));
   out('');
-  out(summaryTable(computeMetrics(results)));
+  out(summaryTable(computeMetrics(results), usageTotals(results)));
   out('');
   out(simulationsTable(results.simulations));
   return 0;

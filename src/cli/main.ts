@@ -1,4 +1,4 @@
-// The tau2-edge command line: run, view, tasks, check-data, evaluate-trajs, generate-tasks, compare-modes, admin.
+// The tau2-edge command line: run, tasks, check-data, evaluate-trajs, view, generate-tasks, compare-modes, admin.
 // commander gives every command its help (`-h`, `help CMD`), did-you-mean for commands and flags, and
 // argument validation before any action starts.
 import { realpathSync } from 'node:fs';
@@ -30,13 +30,17 @@ const subcommands: readonly ((ctx: CliContext) => Command)[] = [
 
 export const version = `tau2-edge ${packageJson.version} (tau2-bench data ${tau2Data.upstream.commit})`;
 
-/** Errors go to stderr, and nothing calls process.exit: main returns the exit code (nested groups too). */
-const configure = (command: Command): Command => {
+/** Errors go to stderr, and nothing calls process.exit: main returns the exit code. */
+const configure = (command: Command): Command =>
   command.exitOverride().showSuggestionAfterError(true).configureOutput({
     writeOut: (text) => process.stdout.write(text),
     writeErr: (text) => process.stderr.write(text),
   });
-  for (const child of command.commands) configure(child);
+
+/** A command and its nested subcommands (e.g. `admin keys create`), which addCommand does not configure. */
+const configureTree = (command: Command): Command => {
+  configure(command);
+  for (const child of command.commands) configureTree(child);
   return command;
 };
 
@@ -45,7 +49,7 @@ export const buildProgram = (ctx: CliContext): Command => {
     .description('The τ²-bench benchmark for conversational agents, on Cloudflare Workers or locally')
     .version(version, '-V, --version', 'print the version and the reference data commit')
     .showHelpAfterError('(add --help for usage)');
-  for (const make of subcommands) program.addCommand(configure(make(ctx)));
+  for (const make of subcommands) program.addCommand(configureTree(make(ctx)));
   program.addHelpText('after', '\nRun `tau2-edge help <command>` or `tau2-edge <command> --help` for its flags and examples.');
   return program;
 };

@@ -68,3 +68,13 @@ describe('tau2-edge help and usage errors', () => {
     expect(errors).not.toContain('"code"');
   });
 });
+
+describe('voice mode', () => {
+  it("the reference's voice flags answer that voice mode is not supported, before anything starts", async () => {
+    const { code, errors, text } = await capture(['run', '--domain', 'mock', '--in-process', '--audio-native', '--tick-duration', '0.2']);
+    expect(code).toBe(1);
+    expect(errors).toContain('voice mode is not supported: tau2-edge runs text mode only (got --audio-native, --tick-duration)');
+    expect(text).not.toContain('results will be saved');
+    expect((await capture(['run', '--help'])).text).toContain('Voice mode (--audio-native and its flags) is not supported');
+  });
+});

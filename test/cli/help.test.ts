@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { capture } from '../support/cli.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
-const COMMANDS = ['run', 'view', 'domain', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare-modes'];
+const COMMANDS = ['run', 'view', 'domain', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare-modes', 'runs', 'rerun-infra-errors'];
 const GROUPS = ['admin'];
 
 describe('tau2-edge help and usage errors', () => {

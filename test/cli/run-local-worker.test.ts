@@ -79,6 +79,14 @@ describe('tau2-edge run on the local worker', () => {
       expect(view.text).toContain('domain mock · agent llm_agent (fake-agent)');
       expect(view.text.match(/^\S+ +(create_task_1|update_task_1) +[01] +user_stop/gm)).toHaveLength(4);
 
+      // `runs` lists it; `rerun-infra-errors` finds nothing to rerun in a run without infrastructure errors.
+      const runs = await capture(['runs', '--api', worker.url]);
+      expect(runs.code).toBe(0);
+      expect(runs.lines.find((l) => l.startsWith(`${runId}\t`))?.split('\t').slice(0, 5)).toEqual([runId, 'completed', 'mock', '4/4 done', '0 infra errors']);
+      const rerun = await capture(['rerun-infra-errors', runId!, '--api', worker.url]);
+      expect(rerun.code).toBe(0);
+      expect(rerun.text).toBe(`run ${runId}: 0 simulations rerun, status completed\n`);
+
       const simId = /^(\S+) +create_task_1 +0 /m.exec(view.text)?.[1];
       const sim = await capture(['view', runId!, '--api', worker.url, '--sim', simId!]);
       expect(sim.text).toContain('agent  → get_users({})');

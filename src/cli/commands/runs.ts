@@ -1,16 +1,10 @@
 // `tau2-edge runs --api URL` lists a serving worker's runs; `tau2-edge rerun-infra-errors RUN --api URL` runs a
 // run's infrastructure-error simulations again. TAU2_EDGE_API_KEY is sent as the Bearer token.
-import type { Command } from 'commander';
-import { apiClient } from '../api-client.ts';
+import { clientFromFlags as client, withApiFlag as withApi } from '../api-flag.ts';
+import type { ApiFlags } from '../api-flag.ts';
 import { defineCommand, int } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
 
-interface ApiFlags {
-  readonly api: string;
-}
-
-const withApi = (command: Command): Command => command.requiredOption('--api <url>', 'the tau2-edge API (key: TAU2_EDGE_API_KEY)');
-const client = (values: ApiFlags) => apiClient(values.api.replace(/\/+$/, ''), process.env.TAU2_EDGE_API_KEY);
 
 export const runsCommand = (ctx: CliContext) =>
   defineCommand(

@@ -31,6 +31,9 @@ export default defineConfig({
                 OPENAI_API_KEY: 'sk-test-provider-key',
                 API_KEY: 'test-api-key',
                 PROVIDER_MAX_CONCURRENCY: '4',
+                // Tenants' provider keys are sealed with this; their endpoints may be the local fake provider.
+                CREDENTIALS_KEY: 'dGVzdC1vbmx5LWNyZWRlbnRpYWxzLWtleS0zMmJ5dGU=',
+                ALLOW_LOCAL_PROVIDERS: 'true',
                 // A quiet event stream sends its heartbeat within the tests' patience.
                 SSE_HEARTBEAT_MS: '200',
                 TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, 'migrations')),

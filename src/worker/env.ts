@@ -5,6 +5,8 @@ declare global {
     API_KEY?: string;
     /** Sent to OPENAI_BASE_URL only. */
     OPENAI_API_KEY?: string;
+    /** 32 random bytes, base64: encrypts tenants' own provider keys at rest (bring-your-own provider). */
+    CREDENTIALS_KEY?: string;
   }
 }
 

@@ -8,6 +8,7 @@ import type { HealthSchema } from '../core/schemas/api.ts';
 import { authenticate } from './api/auth.ts';
 import type { AppEnv } from './api/auth.ts';
 import { adminApi } from './api/admin.ts';
+import { credentialsApi } from './api/credentials.ts';
 import { ApiError, onError } from './api/errors.ts';
 import { runsApi } from './api/runs.ts';
 import { simulationsApi } from './api/simulations.ts';
@@ -43,6 +44,7 @@ const app = new Hono<AppEnv>()
   .route('/v1/runs', runsApi)
   .route('/v1/simulations', simulationsApi)
   .route('/v1/schedules', schedulesApi)
+  .route('/v1/provider-credentials', credentialsApi)
   .route('/v1/admin', adminApi)
   .notFound((c) => {
     allowedMethods ??= routeMethods(app.routes);

@@ -21,6 +21,9 @@
 //   POST   /v1/admin/keys                     ApiKeyCreateSchema → 201 ApiKeyCreatedSchema (operator only)
 //   GET    /v1/admin/keys                     → ApiKeyListSchema (operator only)
 //   DELETE /v1/admin/keys/:id                 → ApiKeySchema, revoked (operator only)
+//   GET    /v1/provider-credentials           → ProviderCredentialListSchema (the caller's; keys never shown)
+//   PUT    /v1/provider-credentials/:provider ProviderCredentialPutSchema → ProviderCredentialSchema
+//   DELETE /v1/provider-credentials/:provider → 204
 //   GET    /v1/admin/tenants/:tenant/quotas   → TenantQuotasViewSchema (operator only)
 //   PUT    /v1/admin/tenants/:tenant/quotas   TenantQuotasSchema → TenantQuotasViewSchema (operator only)
 // Every failure answers ApiErrorSchema. With an API key configured, every route but /v1/health needs
@@ -197,6 +200,27 @@ export const ApiKeyCreatedSchema = ApiKeySchema.extend({ key: z.string() });
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 export const ApiKeyListSchema = z.object({ keys: z.array(ApiKeySchema) });
 
+// Bring-your-own provider: a tenant's own credentials, used by its runs. Keys are write-only.
+export const ProviderNameSchema = z.enum(['openai', 'anthropic', 'google']);
+export type ProviderName = z.infer<typeof ProviderNameSchema>;
+
+export const ProviderCredentialPutSchema = z.strictObject({
+  /** For `openai`: any OpenAI-compatible endpoint (https, public); absent = api.openai.com. */
+  base_url: z.string().max(2048).nullable().default(null),
+  api_key: z.string().min(1).max(4096),
+});
+export type ProviderCredentialPut = z.input<typeof ProviderCredentialPutSchema>;
+
+export const ProviderCredentialSchema = z.object({
+  provider: ProviderNameSchema,
+  base_url: z.string().nullable(),
+  /** Always true: the key is stored, encrypted, and never returned. */
+  key_set: z.literal(true),
+  updated_at: z.string(),
+});
+export type ProviderCredential = z.infer<typeof ProviderCredentialSchema>;
+export const ProviderCredentialListSchema = z.object({ credentials: z.array(ProviderCredentialSchema) });
+
 /** A tenant's quotas (operator only); null = unlimited. */
 const quota = z.number().int().nonnegative().nullable();
 export const TenantQuotasSchema = z.strictObject({
@@ -230,6 +254,7 @@ export const ApiErrorCodeSchema = z.enum([
   'method_not_allowed',
   'rate_limited',
   'quota_exceeded',
+  'not_configured',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;

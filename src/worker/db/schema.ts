@@ -112,3 +112,22 @@ export const tenantQuotas = sqliteTable('tenant_quotas', {
   usdPerDay: real('usd_per_day'),
   updatedAt: text('updated_at').notNull(),
 });
+
+/**
+ * A tenant's own provider credentials (bring-your-own provider): the key encrypted with AES-GCM under the
+ * CREDENTIALS_KEY secret, never stored or returned in plain text.
+ */
+export const providerCredentials = sqliteTable(
+  'provider_credentials',
+  {
+    tenantId: text('tenant_id').notNull(),
+    /** `openai` (any OpenAI-compatible endpoint), `anthropic`, `google`. */
+    provider: text('provider').notNull(),
+    /** The endpoint for `openai`; null for the provider's own. */
+    baseUrl: text('base_url'),
+    /** base64 of the 12-byte IV followed by the AES-GCM ciphertext of the key. */
+    keyCiphertext: text('key_ciphertext').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.provider] })],
+);

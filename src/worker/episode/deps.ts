@@ -1,15 +1,15 @@
-// The engine's dependencies inside the Worker: domain data from the isolate's cache, the configured
-// provider for every role, the system clock and random ids.
+// The engine's dependencies inside the Worker: domain data from the isolate's cache, the tenant's provider
+// for every role, the system clock and random ids.
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { systemClock } from '../../core/orchestrator/clock.ts';
 import { simulationDepsFor } from '../../core/runner/batch.ts';
 import type { SimulationDeps } from '../../core/runner/simulation.ts';
 import { loadDomain } from '../data/domains.ts';
-import { providerClient } from '../runs/models.ts';
+import { providerFor } from '../runs/models.ts';
 
-export const episodeDeps = async (env: Env, config: RunConfig): Promise<SimulationDeps> => {
+export const episodeDeps = async (env: Env, config: RunConfig, tenant: string): Promise<SimulationDeps> => {
   const loaded = await loadDomain(env.ASSETS, config.domain);
-  const client = providerClient(env);
+  const { client } = await providerFor(env, tenant);
   return simulationDepsFor(config, {
     ...loaded,
     clients: { agent: client, user: client, judge: client },

@@ -20,6 +20,7 @@ import type { LiveEpisode } from './store.ts';
 import { applyTurn, startEpisode, turnRequest } from './machine.ts';
 import type { PendingTurn, TurnOutcome, TurnResult } from './turn.ts';
 import { providerGate } from '../runs/provider-gate.ts';
+import { providerFor } from '../runs/models.ts';
 import { writeSimulation } from '../db/simulations.ts';
 
 /** running → written (in D1) → finished (the run knows); or cancelled. */
@@ -163,6 +164,7 @@ export class EpisodeDO extends DurableObject<Env> {
     return {
       episode: context.key,
       run_id: context.launch.run_id,
+      tenant: context.launch.tenant,
       task_id: context.launch.task_id,
       trial: context.launch.trial,
       step: this.store.get<number>('next_step') ?? 0,
@@ -188,7 +190,7 @@ export class EpisodeDO extends DurableObject<Env> {
   private async evaluate(context: EpisodeContext, state: EpisodeState): Promise<void> {
     // Only a task graded on NL assertions calls the provider (the judge) while evaluating.
     const judged = state.task.evaluation_criteria?.reward_basis.includes('NL_ASSERTION') ?? false;
-    const gate = providerGate(this.env);
+    const gate = providerGate(this.env, (await providerFor(this.env, context.launch.tenant)).endpoint);
     const holder = `${context.key}#evaluation`;
     if (judged && !(await gate.stub.acquire(holder, gate.cap))) {
       await this.ctx.storage.setAlarm(Date.now() + jitterBackoff(1, GATE_WAIT_MS));
@@ -265,7 +267,7 @@ export class EpisodeDO extends DurableObject<Env> {
   private loadContext(): Promise<EpisodeContext> {
     this.context ??= (async () => {
       const launch = decodeLaunch(this.store.get<string>('launch')!);
-      const deps = await episodeDeps(this.env, launch.config);
+      const deps = await episodeDeps(this.env, launch.config, launch.tenant);
       return { launch, key: episodeKey(launch.run_id, launch), spec: episodeSpec(launch, deps.data), deps };
     })();
     this.context.catch(() => (this.context = null));

@@ -12,8 +12,11 @@ export const EpisodeLaunchSchema = z.object({
   config: RunConfigSchema,
   task_id: z.string(),
   trial: z.number().int().nonnegative(),
+  /** The run's tenant, whose provider credentials (if any) its model calls use. */
+  tenant: z.string().default('operator'),
 });
 export type EpisodeLaunch = z.infer<typeof EpisodeLaunchSchema>;
+export type EpisodeLaunchInput = z.input<typeof EpisodeLaunchSchema>;
 
 export interface EpisodeRef {
   readonly task_id: string;
@@ -23,7 +26,7 @@ export interface EpisodeRef {
 /** The Durable Object name of an episode: a retried launch reaches the same object. */
 export const episodeKey = (runId: string, ref: EpisodeRef): string => `${runId}/${ref.trial}/${ref.task_id}`;
 
-export const encodeLaunch = (launch: EpisodeLaunch): string => dumpsPy(launch as unknown as PyInput);
+export const encodeLaunch = (launch: EpisodeLaunchInput): string => dumpsPy(launch as unknown as PyInput);
 export const decodeLaunch = (text: string): EpisodeLaunch => EpisodeLaunchSchema.parse(parsePyJson(text));
 
 /** The engine's spec of the episode: the run's work unit for this task and trial (same seed as a batch run). */

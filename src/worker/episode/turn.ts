@@ -10,6 +10,8 @@ export interface PendingTurn {
   /** The episode's Durable Object name. */
   readonly episode: string;
   readonly run_id: string;
+  /** The run's tenant: whose provider the producer calls. */
+  readonly tenant: string;
   readonly task_id: string;
   readonly trial: number;
   /** The step index this turn answers: increases with every turn, never reused (not across attempts either). */

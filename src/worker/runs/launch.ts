@@ -90,7 +90,8 @@ export const launchRun = async (
 export const startRun = async (env: Env, run: RunRow, episodes: readonly EpisodeRef[]): Promise<void> => {
   try {
     const { usd_per_day } = await findQuotas(env.DB, run.tenantId);
-    await env.RUN.getByName(run.id).start(run.id, run.config, episodes, usd_per_day === null ? null : { tenant: run.tenantId, usdPerDay: usd_per_day });
+    const budget = usd_per_day === null ? null : { tenant: run.tenantId, usdPerDay: usd_per_day };
+    await env.RUN.getByName(run.id).start(run.id, run.config, episodes, run.tenantId, budget);
   } catch (error) {
     await failRun(env, run.id, `The run could not be started: ${error instanceof Error ? error.message : String(error)}`);
     throw error;

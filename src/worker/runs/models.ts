@@ -1,22 +1,62 @@
-// The model clients of the Worker: every call goes to the configured endpoint (OPENAI_BASE_URL) with the
-// configured key, so a caller can pick models but never where the key is sent. One client per endpoint and
-// key, kept for the isolate's life.
+// The model clients of the Worker. A tenant with its own OpenAI-compatible credentials (bring-your-own
+// provider) has its calls sent to its endpoint with its key; everyone else's go to the configured endpoint
+// (OPENAI_BASE_URL) with the operator's key. A caller picks models but never where the operator's key is sent.
+// Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
+// TENANT_CACHE_MS, so a change or deletion takes effect within that.
 import { createAiSdkClient } from '../../core/llm/ai-sdk-client.ts';
 import type { LlmClient } from '../../core/llm/types.ts';
 import { modelName } from '../../core/llm/model-name.ts';
+import { findCredential } from '../db/credentials.ts';
+import { decryptSecret, endpointIssue } from '../credentials.ts';
+import { endpointOf } from './provider-gate.ts';
+
+/** A model client and the endpoint its calls go to (the provider gate's name). */
+export interface Provider {
+  readonly client: LlmClient;
+  readonly endpoint: string;
+}
+
+/** Where a tenant's `openai` credential points without a base_url of its own. */
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const TENANT_CACHE_MS = 30_000;
 
 const clients = new Map<string, LlmClient>();
+const tenantProviders = new Map<string, { readonly until: number; readonly provider: Promise<Provider> }>();
 
-export const providerClient = (env: Env): LlmClient => {
-  const id = `${env.OPENAI_BASE_URL}\n${env.OPENAI_API_KEY ?? ''}`;
+const clientFor = (baseURL: string, apiKey: string | undefined): LlmClient => {
+  const id = `${baseURL}\n${apiKey ?? ''}`;
   let cached = clients.get(id);
   if (!cached) {
-    const client = createAiSdkClient({
-      baseURL: env.OPENAI_BASE_URL,
-      ...(env.OPENAI_API_KEY === undefined ? {} : { apiKey: env.OPENAI_API_KEY }),
-    });
+    const client = createAiSdkClient({ baseURL, ...(apiKey === undefined ? {} : { apiKey }) });
     cached = { generate: (request) => client.generate({ ...request, model: modelName(request.model) }) };
     clients.set(id, cached);
   }
   return cached;
+};
+
+/** The operator's provider: OPENAI_BASE_URL with OPENAI_API_KEY. */
+export const providerClient = (env: Env): LlmClient => clientFor(env.OPENAI_BASE_URL, env.OPENAI_API_KEY);
+
+/** Binds a sealed key to its tenant and provider, so a ciphertext moved to another row does not open. */
+export const credentialContext = (tenant: string, provider: string): string => `${tenant}/${provider}`;
+
+const resolve = async (env: Env, tenant: string): Promise<Provider> => {
+  const credential = await findCredential(env.DB, tenant, 'openai');
+  if (!credential) return { client: providerClient(env), endpoint: endpointOf(env.OPENAI_BASE_URL) };
+  const baseURL = credential.baseUrl ?? OPENAI_BASE_URL;
+  // Checked again at use: the operator may have withdrawn ALLOW_LOCAL_PROVIDERS since the credential was stored.
+  const issue = endpointIssue(baseURL, env);
+  if (issue) throw new Error(`The tenant's provider endpoint is not allowed: ${issue}`);
+  const apiKey = await decryptSecret(env, credential.keyCiphertext, credentialContext(tenant, 'openai'));
+  return { client: clientFor(baseURL, apiKey), endpoint: endpointOf(baseURL) };
+};
+
+/** The provider the tenant's model calls go to. */
+export const providerFor = (env: Env, tenant: string): Promise<Provider> => {
+  const cached = tenantProviders.get(tenant);
+  if (cached && cached.until > Date.now()) return cached.provider;
+  const provider = resolve(env, tenant);
+  tenantProviders.set(tenant, { until: Date.now() + TENANT_CACHE_MS, provider });
+  provider.catch(() => tenantProviders.delete(tenant));
+  return provider;
 };

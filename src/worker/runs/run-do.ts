@@ -54,8 +54,8 @@ export class RunDO extends DurableObject<Env> {
     return true;
   }
 
-  /** Records the run's episodes (in work-unit order) and starts the first ones; a repeated start adds nothing. */
-  async start(runId: string, configText: string, episodes: readonly EpisodeRef[], budget: RunBudget | null = null): Promise<void> {
+  /** Records the run's episodes (in work-unit order) for `tenant` and starts the first ones; a repeated start adds nothing. */
+  async start(runId: string, configText: string, episodes: readonly EpisodeRef[], tenant: string, budget: RunBudget | null = null): Promise<void> {
     if ((await this.runId()) === null) {
       episodes.forEach((ref, ord) =>
         this.ctx.storage.sql.exec(
@@ -64,7 +64,7 @@ export class RunDO extends DurableObject<Env> {
         ),
       );
       this.counts.pending += episodes.length;
-      await this.ctx.storage.put({ run_id: runId, config: configText, ...(budget === null ? {} : { budget }) });
+      await this.ctx.storage.put({ run_id: runId, config: configText, tenant, ...(budget === null ? {} : { budget }) });
     }
     await this.fill();
   }
@@ -133,7 +133,7 @@ export class RunDO extends DurableObject<Env> {
     await Promise.all(
       next.map(async (row) => {
         try {
-          await this.env.EPISODE.getByName(row.key).start(encodeLaunch({ run_id: runId, config, task_id: row.task_id, trial: row.trial }));
+          await this.env.EPISODE.getByName(row.key).start(encodeLaunch({ run_id: runId, config, task_id: row.task_id, trial: row.trial, tenant: await this.tenant() }));
         } catch (error) {
           // Back to pending, so the next fill (the caller's retry) starts it.
           this.move(row.key, 'pending', 'running');
@@ -156,6 +156,11 @@ export class RunDO extends DurableObject<Env> {
       if (text !== undefined) this.config = decodeConfig(text);
     }
     return this.config;
+  }
+
+  /** The run's tenant (`operator` for runs recorded before runs had tenants). */
+  private async tenant(): Promise<string> {
+    return (await this.ctx.storage.get<string>('tenant')) ?? 'operator';
   }
 
   private async runId(): Promise<string | null> {

@@ -8,7 +8,7 @@ import type { PyInput, PyValue } from '../../core/py/index.ts';
 import type { ChatMessage, LlmResponse } from '../../core/llm/types.ts';
 import type { ToolSchema } from '../../core/environment/toolkit.ts';
 import type { PendingTurn, TurnResult } from '../episode/turn.ts';
-import { providerClient } from '../runs/models.ts';
+import { providerFor } from '../runs/models.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 
 export interface TurnMessage {
@@ -40,11 +40,17 @@ export const turnResult = (response: LlmResponse): TurnResult => ({
 /** Calls the model of a pending turn (holding a lease of its provider's gate for the call). */
 export const callModel = async (env: Env, turn: PendingTurn): Promise<TurnResult> => {
   const request = parsePyJson(turn.request) as unknown as WireRequest;
-  const gate = providerGate(env);
+  let provider;
+  try {
+    provider = await providerFor(env, turn.tenant);
+  } catch (error) {
+    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+  }
+  const gate = providerGate(env, provider.endpoint);
   const holder = `${turn.episode}#${turn.step}#${crypto.randomUUID()}`;
   while (!(await gate.stub.acquire(holder, gate.cap, GATE_WAIT_MS)));
   try {
-    const response = await providerClient(env).generate({
+    const response = await provider.client.generate({
       model: turn.model,
       messages: request.messages,
       tools: request.tools,

@@ -4,7 +4,7 @@
 import type { TestProject } from 'vitest/node';
 import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
-import { SCRIPT_MODELS } from './script.ts';
+import { SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -56,6 +56,9 @@ const reply = async (request: CapturedRequest): Promise<FakeReply> => {
       return agentReply(messages);
     case SCRIPT_MODELS.brokenAgent:
       return httpError(400, 'scripted: this model always fails');
+    case SCRIPT_MODELS.tenantAgent:
+      if (request.headers.authorization !== `Bearer ${TENANT_PROVIDER_KEY}`) return httpError(401, 'scripted: this model takes the tenant key only');
+      return agentReply(messages);
     default:
       return httpError(404, `scripted: unknown model ${String(model)}`);
   }

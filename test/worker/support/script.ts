@@ -10,7 +10,11 @@ export const SCRIPT_MODELS = {
   flakyAgent: 'script-agent-flaky',
   /** Always answers HTTP 400, so every attempt fails and the episode ends as an infrastructure error. */
   brokenAgent: 'script-agent-broken',
+  /** Answers as the agent only to calls carrying TENANT_PROVIDER_KEY: a tenant's own provider key. */
+  tenantAgent: 'script-agent-tenant',
 } as const;
+
+export const TENANT_PROVIDER_KEY = 'sk-tenant-own-provider-key';
 
 export const API_KEY = 'test-api-key';
 

@@ -11,12 +11,14 @@ import {
   ApiKeySchema,
   IDEMPOTENCY_KEY_HEADER,
   RUN_EVENT,
+  RerunSchema,
   RunCreatedSchema,
+  RunListSchema,
   RunSchema,
   RunStatusEventSchema,
   SimulationEventSchema,
 } from '../core/schemas/api.ts';
-import type { ApiKey, ApiKeyCreated, Run, RunCreated, RunStatusEvent, SimulationEvent } from '../core/schemas/api.ts';
+import type { ApiKey, ApiKeyCreated, Rerun, Run, RunCreated, RunList, RunStatusEvent, SimulationEvent } from '../core/schemas/api.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import { ResultsSchema, SimulationRunSchema } from '../core/schemas/simulation.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
@@ -45,6 +47,10 @@ export interface ApiClient {
   results(id: string): Promise<Results>;
   simulation(id: string): Promise<SimulationRun>;
   cancel(id: string): Promise<Run>;
+  /** The newest runs first (at most `limit`). */
+  listRuns(limit: number): Promise<RunList['runs']>;
+  /** Runs the run's infrastructure-error simulations again. */
+  rerunInfraErrors(id: string): Promise<Rerun>;
   /** Operator only: a tenant's new API key (the key itself is in this answer and nowhere else). */
   createKey(tenant: string, name: string): Promise<ApiKeyCreated>;
   listKeys(): Promise<ApiKey[]>;
@@ -94,6 +100,8 @@ export const apiClient = (baseUrl: string, apiKey?: string): ApiClient => {
     results: (id) => json(ResultsSchema, 'GET', `/runs/${encodeURIComponent(id)}/results`),
     simulation: (id) => json(SimulationRunSchema, 'GET', `/simulations/${encodeURIComponent(id)}`),
     cancel: (id) => json(RunSchema, 'POST', `/runs/${encodeURIComponent(id)}/cancel`),
+    listRuns: async (limit) => (await json(RunListSchema, 'GET', `/runs?limit=${limit}`)).runs,
+    rerunInfraErrors: (id) => json(RerunSchema, 'POST', `/runs/${encodeURIComponent(id)}/rerun-infra-errors`),
     createKey: (tenant, name) =>
       json(ApiKeyCreatedSchema, 'POST', '/admin/keys', JSON.stringify({ tenant, name }), { 'content-type': 'application/json' }),
     listKeys: async () => (await json(ApiKeyListSchema, 'GET', '/admin/keys')).keys,

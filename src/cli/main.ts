@@ -1,4 +1,5 @@
-// The tau2-edge command line: run, tasks, check-data, evaluate-trajs, view, generate-tasks, compare-modes, admin.
+// The tau2-edge command line: run, view, domain, tasks, check-data, evaluate-trajs, generate-tasks, compare-modes,
+// runs, rerun-infra-errors, admin.
 // commander gives every command its help (`-h`, `help CMD`), did-you-mean for commands and flags, and
 // argument validation before any action starts.
 import { realpathSync } from 'node:fs';
@@ -15,16 +16,21 @@ import { viewCommand } from './commands/view.ts';
 import { generateTasksCommand } from './commands/generate-tasks.ts';
 import { compareModesCommand } from './commands/compare-modes.ts';
 import { adminCommand } from './commands/admin.ts';
+import { domainCommand } from './commands/domain.ts';
+import { rerunInfraErrorsCommand, runsCommand } from './commands/runs.ts';
 
 /** Each subcommand, built for one invocation's context. */
 const subcommands: readonly ((ctx: CliContext) => Command)[] = [
   runCommand,
   viewCommand,
+  domainCommand,
   tasksCommand,
   checkDataCommand,
   evaluateTrajsCommand,
   generateTasksCommand,
   compareModesCommand,
+  runsCommand,
+  rerunInfraErrorsCommand,
   adminCommand,
 ];
 

@@ -1,6 +1,6 @@
 // `tau2-edge run` flags (the reference's `tau2 run` flags, plus where to run) → the run configuration and the
 // command's own options.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
 import { RunConfigSchema } from '../core/schemas/run-config.ts';
 import { DEFAULT_LLM } from '../core/schemas/run-config.ts';
@@ -8,11 +8,14 @@ import type { RunConfig } from '../core/schemas/run-config.ts';
 import { parseLlmArgs } from './models.ts';
 import { float, int, parseOrExplain } from './cli-command.ts';
 import { domains } from '../../domains/registry.ts';
+import { repoRoot } from './local-worker.ts';
 
 export interface RunOptions {
   readonly config: RunConfig;
-  /** The results file to write, in the reference's format. */
-  readonly saveTo: string | null;
+  /** The results file to write, in the reference's format (by default under data/simulations/). */
+  readonly saveTo: string;
+  /** Exit non-zero when the average reward is below this (CI gating). */
+  readonly failUnder: number | null;
   /** A running tau2-edge API; without it the command starts the local worker. */
   readonly api: string | null;
   /** The OpenAI-compatible provider endpoint the episodes call. */
@@ -23,32 +26,50 @@ export interface RunOptions {
 
 /** The flags of `tau2-edge run`, declared once for parsing, help and did-you-mean. */
 export const addRunFlags = (command: Command): Command =>
-  command
-    .requiredOption('-d, --domain <domain>', 'the domain to run', (v: string) => choice('domain', v, Object.keys(domains)))
-    .option('--agent <agent>', 'the agent: llm_agent, llm_agent_gt or llm_agent_solo (default: llm_agent)')
-    .option('--agent-llm <model>', `the agent's model (default: ${DEFAULT_LLM})`)
-    .option('--agent-llm-args <json>', "the agent model's arguments as JSON (default: {\"temperature\": 0.0})")
-    .option('--user <user>', 'the user: user_simulator, or dummy_user (implied by llm_agent_solo)')
-    .option('--user-llm <model>', `the user simulator's model (default: ${DEFAULT_LLM})`)
-    .option('--user-llm-args <json>', "the user model's arguments as JSON")
-    .option('--judge-llm <model>', 'the model grading NL assertions')
-    .option('--judge-llm-args <json>', "the judge model's arguments as JSON")
-    .option('--num-trials <n>', 'trials per task (default: 1)', int)
-    .option('--num-tasks <n>', 'run only the first N tasks', int)
-    .option('--task-ids <ids...>', 'run only these tasks (space- or comma-separated)')
-    .option('--task-split-name <split>', 'the task split (default: base)')
-    .option('--max-steps <n>', 'steps per simulation (default: 200)', int)
-    .option('--max-errors <n>', 'tool errors per simulation (default: 10)', int)
-    .option('--timeout <seconds>', 'wall time per simulation', float)
-    .option('--max-concurrency <n>', 'simulations at once (default: 3)', int)
-    .option('--seed <n>', 'the random seed (default: 300)', int)
-    .option('--max-retries <n>', 'retries of a failed simulation (default: 3)', int)
-    .option('--retry-delay <seconds>', 'delay between retries (default: 1.0)', float)
-    .option('--save-to <path>', 'the results file (NAME.json, or a folder for NAME/results.json)')
-    .option('--enforce-communication-protocol', 'end the episode when the agent breaks the protocol')
-    .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
-    .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
-    .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)');
+  addVoiceFlags(
+    command
+      .requiredOption('-d, --domain <domain>', 'the domain to run', (v: string) => choice('domain', v, Object.keys(domains)))
+      .option('--agent <agent>', 'the agent: llm_agent, llm_agent_gt or llm_agent_solo (default: llm_agent)')
+      .option('--agent-llm <model>', `the agent's model (default: ${DEFAULT_LLM})`)
+      .option('--agent-llm-args <json>', "the agent model's arguments as JSON (default: {\"temperature\": 0.0})")
+      .option('--user <user>', 'the user: user_simulator, or dummy_user (implied by llm_agent_solo)')
+      .option('--user-llm <model>', `the user simulator's model (default: ${DEFAULT_LLM})`)
+      .option('--user-llm-args <json>', "the user model's arguments as JSON")
+      .option('--judge-llm <model>', 'the model grading NL assertions')
+      .option('--judge-llm-args <json>', "the judge model's arguments as JSON")
+      .option('--num-trials <n>', 'trials per task (default: 1)', int)
+      .option('--num-tasks <n>', 'run only the first N tasks', int)
+      .option('--task-ids <ids...>', 'run only these tasks (space- or comma-separated)')
+      .option('--task-split-name <split>', 'the task split (default: base)')
+      .option('--max-steps <n>', 'steps per simulation (default: 200)', int)
+      .option('--max-errors <n>', 'tool errors per simulation (default: 10)', int)
+      .option('--timeout <seconds>', 'wall time per simulation', float)
+      .option('--max-concurrency <n>', 'simulations at once (default: 3)', int)
+      .option('--seed <n>', 'the random seed (default: 300)', int)
+      .option('--max-retries <n>', 'retries of a failed simulation (default: 3)', int)
+      .option('--retry-delay <seconds>', 'delay between retries (default: 1.0)', float)
+      .option('--save-to <path>', 'the results file (NAME.json, or a folder for NAME/results.json); default: data/simulations/<timestamp>_<domain>_<agent>_<user>/results.json')
+      .option('--fail-under <reward>', 'exit 1 when the average reward is below this, or nothing was evaluated', float)
+      .option('--enforce-communication-protocol', 'end the episode when the agent breaks the protocol')
+      .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
+      .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
+      .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)'),
+  );
+
+/** The reference's voice-mode flags: accepted by the parser only to answer clearly that voice is not supported. */
+const VOICE_FLAGS = [
+  'audio-native', 'audio-native-provider', 'audio-native-model', 'cascaded-config', 'tick-duration', 'max-steps-seconds',
+  'speech-complexity', 'pcm-sample-rate', 'telephony-rate', 'wait-to-respond-other', 'wait-to-respond-self',
+  'yield-when-interrupted', 'yield-when-interrupting', 'interruption-check-interval', 'integration-duration',
+  'silence-annotation-threshold', 'audio-debug', 'audio-taps',
+] as const;
+
+const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+const addVoiceFlags = (command: Command): Command => {
+  for (const flag of VOICE_FLAGS) command.addOption(new Option(`--${flag} [value]`).hideHelp());
+  return command.addHelpText('after', '\nVoice mode (--audio-native and its flags) is not supported: tau2-edge runs text mode.');
+};
 
 /** The parsed flags of `tau2-edge run` (commander's camel-cased names). */
 export interface RunFlagValues {
@@ -73,6 +94,7 @@ export interface RunFlagValues {
   readonly maxRetries?: number;
   readonly retryDelay?: number;
   readonly saveTo?: string;
+  readonly failUnder?: number;
   readonly enforceCommunicationProtocol?: boolean;
   readonly llmBaseUrl?: string;
   readonly api?: string;
@@ -84,11 +106,25 @@ const choice = (flag: string, value: string, allowed: readonly string[]): string
   return value;
 };
 
+/** Where runs are saved without --save-to: `TAU2_EDGE_SIMULATIONS_DIR`, else data/simulations/ as the reference. */
+export const simulationsDir = (): string => process.env.TAU2_EDGE_SIMULATIONS_DIR ?? path.join(repoRoot, 'data', 'simulations');
+
+const lastSegment = (model: string): string => model.split('/').filter(Boolean).at(-1) ?? model;
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** The reference's run name: `<YYYYMMDD_HHMMSS local time>_<domain>_<agent>_<agent model>_<user>_<user model>`. */
+export const runName = (config: RunConfig, now: Date): string => {
+  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}_${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  return `${stamp}_${config.domain}_${config.agent}_${lastSegment(config.llm_agent)}_${config.user}_${lastSegment(config.llm_user)}`;
+};
+
 /** `--save-to NAME` writes NAME/results.json, or NAME itself when it ends in .json. */
 export const resultsPath = (saveTo: string): string => (saveTo.endsWith('.json') ? saveTo : path.join(saveTo, 'results.json'));
 
 /** The run configuration and options from parsed flags; everything is validated before anything starts. */
 export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
+  const voice = VOICE_FLAGS.filter((flag) => (values as unknown as Record<string, unknown>)[camel(flag)] !== undefined);
+  if (voice.length > 0) throw new Error(`voice mode is not supported: tau2-edge runs text mode only (got ${voice.map((f) => `--${f}`).join(', ')})`);
   if (values.api !== undefined && values.inProcess) throw new Error('--api and --in-process exclude each other');
   const solo = values.agent === 'llm_agent_solo';
   const llmArgs = (text: string | undefined) => (text === undefined ? undefined : parseLlmArgs(text, {}));
@@ -117,7 +153,8 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   });
   return {
     config,
-    saveTo: values.saveTo === undefined ? null : resultsPath(values.saveTo),
+    saveTo: resultsPath(values.saveTo ?? path.join(simulationsDir(), runName(config, new Date()))),
+    failUnder: values.failUnder ?? null,
     api: values.api === undefined ? null : values.api.replace(/\/+$/, ''),
     llmBaseUrl: values.llmBaseUrl ?? null,
     inProcess: values.inProcess ?? false,

@@ -1,6 +1,7 @@
 // The summary table printed at the end of a run and by `view`: the sections of the reference's metrics display
 // (overview, reward and pass^k, DB match, termination, reward breakdown) as plain aligned text.
 import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
+import type { ParticipantUsage } from './usage-totals.ts';
 
 type Row = readonly [label: string, value: string] | 'blank';
 
@@ -38,14 +39,20 @@ const termination = (m: AgentMetrics): Row[] => {
   return rows;
 };
 
-export const summaryTable = (m: AgentMetrics): string => {
+const usageRow = (label: string, u: ParticipantUsage): Row => [
+  label,
+  `${u.promptTokens} prompt + ${u.completionTokens} completion tokens, ${u.cost === null ? `cost n/a (no known price for ${u.model ?? 'no model'})` : `$${u.cost.toFixed(4)}`}`,
+];
+
+export const summaryTable = (m: AgentMetrics, usage?: { readonly agent: ParticipantUsage; readonly user: ParticipantUsage }): string => {
   const breakdown = Object.entries(m.reward_breakdown);
   const rows: Row[] = [
     section('Overview'),
     ...overview(m),
     'blank',
     section('Reward Metrics'),
-    ['Average Reward', m.avg_reward.toFixed(4)],
+    // Nothing evaluated (e.g. every simulation an infrastructure error): no average to show.
+    ['Average Reward', m.total_simulations > 0 ? m.avg_reward.toFixed(4) : 'n/a'],
     ...Object.entries(m.pass_hat_ks)
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([k, v]): Row => [`  Pass^${k}`, v.toFixed(3)]),
@@ -56,6 +63,7 @@ export const summaryTable = (m: AgentMetrics): string => {
     'blank',
     section('Termination'),
     ...termination(m),
+    ...(usage === undefined ? [] : ['blank' as const, section('Tokens and Cost'), usageRow('Agent', usage.agent), usageRow('User', usage.user)]),
     ...(breakdown.length > 0
       ? ['blank' as const, section('Reward Breakdown'), ...breakdown.map(([k, v]): Row => [`  ${k}`, v.toFixed(3)])]
       : []),

@@ -10,6 +10,14 @@ describe('tau2-edge CLI', () => {
     expect(lines.at(-1)).toMatch(/^check-data mock: 10 \/ 10 tasks ok \(2 known reference issues\), 0 failed/);
   });
 
+  it("domain mock prints the policy and every agent and user tool with its parameters", async () => {
+    const { code, text } = await capture(['domain', 'mock']);
+    expect(code).toBe(0);
+    expect(text).toContain('# mock: policy\n\n# Mock Domain Policy');
+    expect(text).toContain('- create_task(user_id, title, description?)\n  Create a new task for a user.');
+    expect(text).toMatch(/# mock: user tools\n\n- check_notifications\(\)/);
+  });
+
   it('tasks --domain mock --task-split-name base prints the ten tasks as JSON', async () => {
     const { lines } = await capture(['tasks', '--domain', 'mock', '--task-split-name', 'base']);
     expect(JSON.parse(lines.join('\n'))).toHaveLength(10);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { capture } from '../support/cli.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
-const COMMANDS = ['run', 'view', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare-modes'];
+const COMMANDS = ['run', 'view', 'domain', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare-modes', 'runs', 'rerun-infra-errors'];
+const GROUPS = ['admin'];
 
 describe('tau2-edge help and usage errors', () => {
   it.each(COMMANDS)('%s --help and help %s print its usage and examples, exit 0', async (name) => {
@@ -16,11 +17,23 @@ describe('tau2-edge help and usage errors', () => {
     }
   });
 
+  it('admin keys create|list|revoke each have help with an example; a missing flag is a usage error', async () => {
+    for (const action of ['create', 'list', 'revoke']) {
+      const { code, text } = await capture(['admin', 'keys', action, '--help']);
+      expect(code).toBe(0);
+      expect(text).toContain(`Usage: tau2-edge admin keys ${action}`);
+      expect(text).toContain(`$ tau2-edge admin keys ${action} `);
+    }
+    const missing = await capture(['admin', 'keys', 'list']);
+    expect(missing.code).toBe(2);
+    expect(missing.errors).toContain("required option '--api <url>' not specified");
+  });
+
   it('-h, --help and no arguments list every command, exit 0', async () => {
     for (const argv of [['-h'], ['--help'], ['help'], []]) {
       const { code, text } = await capture(argv);
       expect(code).toBe(0);
-      for (const name of COMMANDS) expect(text).toContain(`  ${name} `);
+      for (const name of [...COMMANDS, ...GROUPS]) expect(text).toContain(`  ${name} `);
     }
   });
 
@@ -53,5 +66,15 @@ describe('tau2-edge help and usage errors', () => {
     expect(code).toBe(1);
     expect(errors).toMatch(/invalid options:\n✖ .*\n {2}→ at num_trials/);
     expect(errors).not.toContain('"code"');
+  });
+});
+
+describe('voice mode', () => {
+  it("the reference's voice flags answer that voice mode is not supported, before anything starts", async () => {
+    const { code, errors, text } = await capture(['run', '--domain', 'mock', '--in-process', '--audio-native', '--tick-duration', '0.2']);
+    expect(code).toBe(1);
+    expect(errors).toContain('voice mode is not supported: tau2-edge runs text mode only (got --audio-native, --tick-duration)');
+    expect(text).not.toContain('results will be saved');
+    expect((await capture(['run', '--help'])).text).toContain('Voice mode (--audio-native and its flags) is not supported');
   });
 });

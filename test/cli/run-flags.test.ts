@@ -1,13 +1,14 @@
 // `tau2-edge run` flags → the run configuration sent to the API (the reference's `tau2 run` defaults).
 import { describe, expect, it } from 'vitest';
-import { parseRunFlags, resultsPath } from '../../src/cli/run-flags.ts';
+import path from 'node:path';
+import { parseRunFlags, resultsPath, simulationsDir } from '../../src/cli/run-flags.ts';
 import { localWorkerEnv } from '../../src/cli/run-remote.ts';
 import { dumpsPy } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { RunRequestSchema } from '../../src/core/schemas/api.ts';
 
 describe('run flags', () => {
-  it('only --domain: the reference defaults, a local worker, nothing saved', () => {
+  it('only --domain: the reference defaults, a local worker, saved under data/simulations', () => {
     const { config, api, saveTo, inProcess, llmBaseUrl } = parseRunFlags(['--domain', 'mock']);
     expect(config).toMatchObject({
       domain: 'mock',
@@ -24,7 +25,8 @@ describe('run flags', () => {
       seed: 300,
       max_retries: 3,
     });
-    expect([api, saveTo, inProcess, llmBaseUrl]).toEqual([null, null, false, null]);
+    expect([api, inProcess, llmBaseUrl]).toEqual([null, false, null]);
+    expect(path.relative(simulationsDir(), saveTo)).toMatch(/^\d{8}_\d{6}_mock_llm_agent_gpt-4\.1-2025-04-14_user_simulator_gpt-4\.1-2025-04-14\/results\.json$/);
   });
 
   it('every reference flag maps to its config field; the body keeps 0.0 a float', () => {

@@ -3,13 +3,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
+import { httpError, mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
 import { main } from '../../src/cli/main.ts';
 import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+import { saveResults } from '../../src/cli/results-file.ts';
 
 let fake: FakeOpenAI;
 let dir: string;
@@ -17,6 +18,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   fake.setHandler(mockConversation());
   dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-inproc-'));
+  process.env.TAU2_EDGE_SIMULATIONS_DIR = path.join(dir, 'simulations');
 });
 afterAll(async () => {
   await fake.close();
@@ -35,9 +37,74 @@ describe('tau2-edge run --in-process', () => {
     const saved = await readFile(file, 'utf8');
     const results = ResultsSchema.parse(parsePyJson(saved));
     expect(results.simulations).toHaveLength(4);
-    // Written as the reference writes it: json.dumps with indent 2, Python number kinds kept.
-    expect(saved).toBe(dumpsPy(results as unknown as PyValue, { indent: 2 }));
+    // Written as the reference writes it: indent 2, Python number kinds kept, non-ASCII as raw UTF-8.
+    expect(saved).toBe(dumpsPy(results as unknown as PyValue, { indent: 2, ensureAscii: false }));
     expect(saved).toContain('"temperature": 0.0');
+  });
+
+  it('saves by default under data/simulations with the reference run name, printing the path; never overwrites', async () => {
+    const argv = ['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--agent-llm', 'openai/fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL];
+    const { code, text } = await capture(argv);
+    expect(code).toBe(0);
+    const file = /^results saved to (.+)$/m.exec(text)?.[1];
+    expect(file).toMatch(new RegExp(`^${path.join(dir, 'simulations')}/\\d{8}_\\d{6}_mock_llm_agent_fake-agent_user_simulator_fake-user/results\\.json$`));
+    expect(text).toContain(`results will be saved to ${file}`);
+    const saved = await readFile(file!, 'utf8');
+    expect(ResultsSchema.parse(parsePyJson(saved)).simulations).toHaveLength(1);
+
+    // The same --save-to again: refused before anything runs, the file untouched.
+    const again = await capture([...argv, '--save-to', file!]);
+    expect(again.code).toBe(1);
+    expect(again.errors).toContain(`${file} already exists`);
+    expect(again.text).not.toContain('results will be saved');
+    expect(await readFile(file!, 'utf8')).toBe(saved);
+  });
+
+  it('--fail-under gates on the average reward; nothing evaluated shows n/a and fails', async () => {
+    const base = ['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL];
+    const passing = await capture([...base, '--fail-under', '0', '--save-to', path.join(dir, 'pass.json')]);
+    expect(passing.code).toBe(0);
+    const failing = await capture([...base, '--fail-under', '1.5', '--save-to', path.join(dir, 'fail.json')]);
+    expect(failing.code).toBe(1);
+    expect(failing.text).toMatch(/^fail-under: average reward \d\.\d{4} is below 1\.5$/m);
+
+  });
+
+  it('a provider 401 stops the run early with its reason and exit 1; nothing evaluated shows n/a; the partial file is saved', async () => {
+    fake.setHandler(() => httpError(401, 'Incorrect API key provided'));
+    try {
+      const file = path.join(dir, 'refused.json');
+      const broken = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', 'update_task_1', '--num-trials', '3',
+        '--max-concurrency', '1', '--max-retries', '0', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
+      expect(broken.code).toBe(1);
+      expect(broken.text).toMatch(/run stopped early: the provider refused \(.*HTTP 401.*Incorrect API key provided.*\)/);
+      expect(broken.text).toMatch(/^Average Reward +n\/a$/m);
+      // One simulation of six was tried; none started after the refusal.
+      const saved = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+      expect(saved.simulations.map((s) => s.termination_reason)).toEqual(['infrastructure_error']);
+    } finally {
+      fake.setHandler(mockConversation());
+    }
+  });
+
+  it('Ctrl-C stops starting simulations, prints the summary of the finished ones, saves them, exits 130', async () => {
+    fake.setHandler(mockConversation({ delayMs: 30 }));
+    try {
+      const file = path.join(dir, 'interrupted.json');
+      const run = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--num-trials', '6', '--max-concurrency', '1',
+        '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file], async (text) => {
+        while (!text().includes('[1/6]')) await new Promise((resolve) => setTimeout(resolve, 10));
+        process.emit('SIGINT');
+      });
+      expect(run.code).toBe(130);
+      expect(run.text).toContain('run cancelled: the summary covers the');
+      expect(run.text).toContain(`results saved to ${file}`);
+      const saved = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+      expect(saved.simulations.length).toBeGreaterThanOrEqual(1);
+      expect(saved.simulations.length).toBeLessThan(6);
+    } finally {
+      fake.setHandler(mockConversation());
+    }
   });
 
   it('without a provider URL or OPENAI_API_KEY it stops before starting anything, saying what is missing', async () => {
@@ -55,5 +122,18 @@ describe('tau2-edge run --in-process', () => {
       if (saved.url !== undefined) process.env.OPENAI_BASE_URL = saved.url;
     }
     expect(errors.join('')).toContain('needs OPENAI_API_KEY; or give --llm-base-url URL');
+  });
+});
+
+describe('results file fidelity', () => {
+  it('non-ASCII text is written as raw UTF-8, as the reference (pydantic) writes it, and reads back the same', async () => {
+    const fixture = ResultsSchema.parse(parsePyJson(await readFile(new URL('../fixtures/mock-results-b3.json', import.meta.url), 'utf8')));
+    const results = { ...fixture, info: { ...fixture.info, user_info: { ...fixture.info.user_info, global_simulation_guidelines: 'Café — naïve 東京' } } };
+    const file = path.join(dir, 'utf8.json');
+    await saveResults(file, results);
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('"Café — naïve 東京"');
+    expect(text).not.toMatch(/\\u[0-9a-f]{4}/);
+    expect(ResultsSchema.parse(parsePyJson(text))).toEqual(results);
   });
 });

@@ -21,6 +21,8 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   fake.setHandler(mockConversation());
   dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-cli-'));
+  // Runs without --save-to are saved here, not in the checkout's data/simulations.
+  process.env.TAU2_EDGE_SIMULATIONS_DIR = path.join(dir, 'simulations');
 });
 afterAll(async () => {
   await fake.close();
@@ -76,6 +78,14 @@ describe('tau2-edge run on the local worker', () => {
       expect(view.text).toMatch(new RegExp(`^run ${runId} · completed · 4/4 done`, 'm'));
       expect(view.text).toContain('domain mock · agent llm_agent (fake-agent)');
       expect(view.text.match(/^\S+ +(create_task_1|update_task_1) +[01] +user_stop/gm)).toHaveLength(4);
+
+      // `runs` lists it; `rerun-infra-errors` finds nothing to rerun in a run without infrastructure errors.
+      const runs = await capture(['runs', '--api', worker.url]);
+      expect(runs.code).toBe(0);
+      expect(runs.lines.find((l) => l.startsWith(`${runId}\t`))?.split('\t').slice(0, 5)).toEqual([runId, 'completed', 'mock', '4/4 done', '0 infra errors']);
+      const rerun = await capture(['rerun-infra-errors', runId!, '--api', worker.url]);
+      expect(rerun.code).toBe(0);
+      expect(rerun.text).toBe(`run ${runId}: 0 simulations rerun, status completed\n`);
 
       const simId = /^(\S+) +create_task_1 +0 /m.exec(view.text)?.[1];
       const sim = await capture(['view', runId!, '--api', worker.url, '--sim', simId!]);

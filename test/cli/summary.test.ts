@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { summaryTable } from '../../src/cli/summary.ts';
+import { usageTotals } from '../../src/cli/usage-totals.ts';
 import { computeMetrics } from '../../src/core/metrics/agent-metrics.ts';
 import type { AgentMetrics } from '../../src/core/metrics/agent-metrics.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
@@ -65,5 +66,20 @@ describe('summary table', () => {
     const table = summaryTable(computeMetrics(results));
     expect(table).toContain('Average Reward         1.0000');
     expect(table).toContain('  Pass^1               1.000');
+  });
+});
+
+describe('token totals and cost in the summary', () => {
+  it('sums prompt and completion tokens per participant; a model priced nowhere reads n/a, never $0', async () => {
+    const results = ResultsSchema.parse(parsePyJson(await readFile(new URL('../fixtures/mock-results-b3.json', import.meta.url), 'utf8')));
+    const usage = usageTotals(results);
+    const agentMessages = results.simulations.flatMap((s) => s.messages ?? []).filter((m) => m.role === 'assistant');
+    expect(usage.agent.promptTokens).toBe(agentMessages.reduce((n, m) => n + Number((m.usage as { prompt_tokens?: number } | null)?.prompt_tokens ?? 0), 0));
+    expect(usage.agent.promptTokens).toBeGreaterThan(0);
+    const text = summaryTable(computeMetrics(results), usage);
+    expect(text).toMatch(/^Agent +\d+ prompt \+ \d+ completion tokens, \$\d+\.\d{4}$/m);
+
+    const unpriced = { ...results, info: { ...results.info, user_info: { ...results.info.user_info, llm: 'ollama_chat/local-model' } } };
+    expect(summaryTable(computeMetrics(unpriced), usageTotals(unpriced))).toMatch(/^User +\d+ prompt \+ \d+ completion tokens, cost n\/a \(no known price for ollama_chat\/local-model\)$/m);
   });
 });

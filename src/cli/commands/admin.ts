@@ -3,15 +3,12 @@
 import { Command } from 'commander';
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
-import { apiClient } from '../api-client.ts';
-import type { ApiClient } from '../api-client.ts';
+import { clientFromFlags, withApiFlag } from '../api-flag.ts';
+import type { ApiFlags } from '../api-flag.ts';
 
-interface ApiFlags {
-  readonly api: string;
-}
 
-const client = (values: ApiFlags): ApiClient => apiClient(values.api, process.env.TAU2_EDGE_API_KEY);
-const withApi = (command: Command): Command => command.requiredOption('--api <url>', 'the worker (the operator key is read from TAU2_EDGE_API_KEY)');
+const client = clientFromFlags;
+const withApi = (command: Command): Command => withApiFlag(command, 'the worker (the operator key is read from TAU2_EDGE_API_KEY)');
 
 export const adminCommand = (ctx: CliContext): Command => {
   const keys = new Command('keys').description("tenants' API keys");

@@ -1,9 +1,10 @@
 // `tau2-edge evaluate-trajs FILE [--out FILE] [--judge-llm MODEL]`: re-grades a reference-format results file.
 import { defineCommand } from '../cli-command.ts';
+import { saveResults } from '../results-file.ts';
 import type { CliContext } from '../cli-command.ts';
-import { readFile, writeFile } from 'node:fs/promises';
-import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
-import type { PyValue } from '../../core/py/index.ts';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parsePyJson } from '../../core/py/index.ts';
 import { ResultsSchema } from '../../core/schemas/simulation.ts';
 import { regradeSimulation, rewardComponents } from '../../core/evaluator/regrade.ts';
 import { isoTimestamp, systemClock } from '../../core/orchestrator/clock.ts';
@@ -12,6 +13,8 @@ import { modelFromFlags } from '../models.ts';
 
 interface EvaluateTrajsFlags {
   readonly out?: string;
+  readonly outputDir?: string;
+  readonly freshTasks?: boolean;
   readonly judgeLlm?: string;
   readonly judgeLlmArgs?: string;
   readonly llmBaseUrl?: string;
@@ -21,21 +24,53 @@ export const evaluateTrajsCommand = (ctx: CliContext) =>
   defineCommand(
     ctx,
     'evaluate-trajs',
-    're-grade a results file and report how often the recorded rewards agree',
-    ['evaluate-trajs data/simulations/airline.json', 'evaluate-trajs run.json --out regraded.json --judge-llm gpt-4.1-mini'],
+    're-grade results files and report how often the recorded rewards agree',
+    [
+      'evaluate-trajs data/simulations/airline.json',
+      'evaluate-trajs runs/a.json runs/b.json -o regraded/ --fresh-tasks',
+      'evaluate-trajs run.json --out regraded.json --judge-llm gpt-4.1-mini',
+    ],
     (command) =>
       command
-        .argument('<file>', 'a results file in the reference format')
-        .option('-o, --out <file>', 'write the re-graded results here')
+        .argument('<paths...>', 'results files in the reference format, or folders holding them (results.json, else every *.json)')
+        .option('-o, --output-dir <dir>', 'write each re-graded results file into this folder, under its own name')
+        .option('--out <file>', 'write the re-graded results of a single file here')
+        .option('--fresh-tasks', "re-grade against the data folder's current task definitions instead of the embedded ones")
         .option('--judge-llm <model>', 'the model grading NL assertions (default: reuse the recorded verdicts)')
         .option('--judge-llm-args <json>', "the judge model's arguments as JSON")
         .option('--llm-base-url <url>', "an OpenAI-compatible endpoint for the judge"),
-    (file: string, values: EvaluateTrajsFlags) => evaluateTrajs(file, values, ctx.out),
+    async (paths: string[], values: EvaluateTrajsFlags) => {
+      const files = (await Promise.all(paths.map(resultsFilesAt))).flat();
+      if (values.out !== undefined && files.length !== 1) throw new Error(`--out takes one results file; ${files.length} given (use -o DIR)`);
+      let code = 0;
+      for (const file of files) {
+        if (files.length > 1) ctx.out(`== ${file}`);
+        const target = values.out ?? (values.outputDir === undefined ? null : path.join(values.outputDir, path.basename(file)));
+        code = Math.max(code, await evaluateTrajs(file, target, values, ctx.out));
+      }
+      return code;
+    },
   );
 
-const evaluateTrajs = async (file: string, values: EvaluateTrajsFlags, out: (text: string) => void): Promise<number> => {
-  const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
-  const { domain, data } = await loadDomain(results.info.environment_info.domain_name);
+/** A results file, or the results files in a folder: its results.json, else every *.json in it. */
+const resultsFilesAt = async (target: string): Promise<string[]> => {
+  if (!(await stat(target)).isDirectory()) return [target];
+  const names = await readdir(target);
+  if (names.includes('results.json')) return [path.join(target, 'results.json')];
+  return names.filter((n) => n.endsWith('.json')).sort().map((n) => path.join(target, n));
+};
+
+const evaluateTrajs = async (
+  file: string,
+  target: string | null,
+  values: EvaluateTrajsFlags,
+  out: (text: string) => void,
+): Promise<number> => {
+  const recorded = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+  const { domain, data } = await loadDomain(recorded.info.environment_info.domain_name);
+  // --fresh-tasks: each task as the data folder defines it now (a task missing there keeps its embedded form).
+  const current = new Map(data.tasks.map((t) => [t.id, t]));
+  const results = values.freshTasks ? { ...recorded, tasks: recorded.tasks.map((t) => current.get(t.id) ?? t) } : recorded;
   const judge = values.judgeLlm
     ? modelFromFlags(values.judgeLlm, values.judgeLlmArgs, values.llmBaseUrl)
     : null;
@@ -75,8 +110,8 @@ const evaluateTrajs = async (file: string, values: EvaluateTrajsFlags, out: (tex
     }
   }
   for (const [key, [ok, n]] of [...agreement].sort()) out(`  ${key}: ${ok} / ${n}`);
-  if (values.out) {
-    await writeFile(values.out, dumpsPy({ ...results, simulations: regradedSims } as unknown as PyValue, { indent: 2 }));
+  if (target !== null) {
+    await saveResults(target, { ...recorded, simulations: regradedSims });
   }
   out(`agree ${agree} / ${total}`);
   return agree === total ? 0 : 1;

@@ -1,11 +1,8 @@
 // `tau2-edge run`: runs an evaluation with the reference's `tau2 run` flags — through the API of a worker
 // (`--api URL`, else a local worker started for the run), or in this process (`--in-process`) — with live
 // progress, a summary table at the end, and the results file in the reference's format (`--save-to`).
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { dumpsPy } from '../../core/py/index.ts';
-import type { PyValue } from '../../core/py/index.ts';
-import type { Results } from '../../core/schemas/simulation.ts';
+import { access } from 'node:fs/promises';
+import { saveResults } from '../results-file.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
 import { addRunFlags, runOptionsFrom } from '../run-flags.ts';
 import type { RunFlagValues, RunOptions } from '../run-flags.ts';
@@ -15,11 +12,8 @@ import { progressDisplay, stdoutTarget } from '../progress-display.ts';
 import { runInProcess } from '../run-in-process.ts';
 import { runThroughApi } from '../run-remote.ts';
 import { summaryTable } from '../summary.ts';
+import { usageTotals } from '../usage-totals.ts';
 
-export const saveResults = async (file: string, results: Results): Promise<void> => {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, dumpsPy(results as unknown as PyValue, { indent: 2 }));
-};
 
 export const runCommand = (ctx: CliContext) =>
   defineCommand(
@@ -35,22 +29,35 @@ export const runCommand = (ctx: CliContext) =>
     (values: RunFlagValues) => run(runOptionsFrom(values), ctx.out),
   );
 
+const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false);
+
 const run = async (options: RunOptions, out: (text: string) => void): Promise<number> => {
+  // Checked before anything starts: a results file is never silently overwritten.
+  if (await exists(options.saveTo)) {
+    throw new Error(`${options.saveTo} already exists; choose another --save-to (or move the file away)`);
+  }
   if (options.api === null && options.llmBaseUrl === null && !process.env.OPENAI_BASE_URL && !process.env.OPENAI_API_KEY) {
     throw new Error('the models are called on OpenAI, which needs OPENAI_API_KEY; or give --llm-base-url URL of an OpenAI-compatible server');
   }
+  out(`results will be saved to ${options.saveTo}`);
   const target = stdoutTarget();
   const display = (total: number) => progressDisplay(total, target);
-  const { results, cancelled } = options.inProcess
-    ? { results: await runInProcess(options.config, options.llmBaseUrl, display), cancelled: false }
-    : await runThroughApi(options, display, out);
+  const { results, cancelled, fatal } = options.inProcess
+    ? await runInProcess(options.config, options.llmBaseUrl, display)
+    : { ...(await runThroughApi(options, display, out)), fatal: null };
   out('');
   if (cancelled) out(`run cancelled: the summary covers the ${results.simulations.length} simulations that finished`);
-  out(summaryTable(computeMetrics(results)));
-  if (options.saveTo !== null) {
-    await saveResults(options.saveTo, results);
-    out(`results saved to ${options.saveTo}`);
-  }
+  if (fatal !== null) out(`run stopped early: the provider refused (${fatal}); the summary covers the ${results.simulations.length} simulations that finished`);
+  const metrics = computeMetrics(results);
+  out(summaryTable(metrics, usageTotals(results)));
+  await saveResults(options.saveTo, results);
+  out(`results saved to ${options.saveTo}`);
   // 130: interrupted by Ctrl-C, as shells report it.
-  return cancelled ? 130 : 0;
+  if (cancelled) return 130;
+  if (fatal !== null) return 1;
+  if (options.failUnder !== null && !(metrics.total_simulations > 0 && metrics.avg_reward >= options.failUnder)) {
+    out(`fail-under: average reward ${metrics.total_simulations > 0 ? metrics.avg_reward.toFixed(4) : 'n/a (nothing evaluated)'} is below ${options.failUnder}`);
+    return 1;
+  }
+  return 0;
 };

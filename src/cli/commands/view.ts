@@ -11,6 +11,9 @@ import { apiClient } from '../api-client.ts';
 import type { ApiClient } from '../api-client.ts';
 import { renderSimulation, runHeader, simulationsTable } from '../render.ts';
 import { summaryTable } from '../summary.ts';
+import { allFailedTasks, filterSimulations } from '../view-filter.ts';
+import type { ViewFilter } from '../view-filter.ts';
+import { usageTotals } from '../usage-totals.ts';
 
 
 
@@ -23,7 +26,7 @@ const fromApi = async (client: ApiClient, runId: string, out: (text: string) => 
   return client.results(runId);
 };
 
-interface ViewFlags {
+interface ViewFlags extends ViewFilter {
   readonly sim?: string;
   readonly api?: string;
 }
@@ -33,12 +36,14 @@ export const viewCommand = (ctx: CliContext) =>
     ctx,
     'view',
     "show a results file or an API's run: metrics, then the simulations",
-    ['view data/simulations/run.json', 'view run.json --sim 3f2a…', 'view RUN_ID --api http://127.0.0.1:8787'],
+    ['view data/simulations/run.json', 'view run.json --only-show-all-failed', 'view run.json --sim 3f2a…', 'view RUN_ID --api http://127.0.0.1:8787'],
     (command) =>
       command
         .argument('<target>', 'a results file, or a run id with --api')
         .option('--sim <id>', "one simulation's conversation and reward checks")
-        .option('--api <url>', 'the tau2-edge API holding the run'),
+        .option('--api <url>', 'the tau2-edge API holding the run')
+        .option('--only-show-failed', 'list only simulations with a reward below 1')
+        .option('--only-show-all-failed', 'list only simulations of tasks where every trial failed'),
     (target: string, values: ViewFlags) => view(target, values, ctx.out),
   );
 
@@ -64,8 +69,9 @@ const view = async (target: string, values: ViewFlags, out: (text: string) => vo
   }
   out(runHeader(results));
   out('');
-  out(summaryTable(computeMetrics(results)));
+  out(summaryTable(computeMetrics(results), usageTotals(results)));
   out('');
-  out(simulationsTable(results.simulations));
+  out(simulationsTable(filterSimulations(results.simulations, values)));
+  if (values.onlyShowAllFailed) out(`\nTotal number of failed tasks: ${allFailedTasks(results.simulations)}`);
   return 0;
 };

@@ -34,6 +34,10 @@ export const rewardComponents = (info: RewardInfo | null): Record<string, unknow
   return components;
 };
 
+/** Solo mode as evaluate_trajectories recognises it: the solo agent AND the dummy user. */
+export const isSoloRun = (results: Pick<Results, 'info'>): boolean =>
+  results.info.agent_info.implementation === 'llm_agent_solo' && results.info.user_info.implementation === 'dummy_user';
+
 export const regradeSimulation = async (
   simulation: SimulationRun,
   results: Pick<Results, 'tasks' | 'info'>,
@@ -46,7 +50,7 @@ export const regradeSimulation = async (
   const regraded = await evaluateSimulation(simulation, task, {
     domain: ctx.domain,
     data: ctx.data,
-    solo: results.info.agent_info.implementation === 'llm_agent_solo',
+    solo: isSoloRun(results),
     strictReplay: false,
     now: ctx.now,
     judge: ctx.judge ?? { recorded: recorded?.nl_assertions ?? null },

@@ -7,7 +7,7 @@ import { UNPARSED_ARGUMENTS_KEY } from '../environment/toolkit.ts';
 import type { ToolSchema } from '../environment/toolkit.ts';
 import { dumpsPy, isPyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
-import { completionCost, DEFAULT_PRICES, findPrice } from './pricing.ts';
+import { completionCost, DEFAULT_PRICES, isPriced } from './pricing.ts';
 import type { PriceTable } from './pricing.ts';
 import { defaultSleep, isNetworkError, isRetryable, isRetryableStatus, isTimeoutOrAbort, statusOf, tryN } from './retry.ts';
 import { InfraError } from './types.ts';
@@ -339,7 +339,7 @@ export const createAiSdkClient = (config: AiSdkClientConfig): LlmClient => {
       const generationTimeSeconds = (performance.now() - started) / 1000;
       const counts = parsed.usage === null ? null : { ...parsed.usage, cached_tokens: parsed.cachedTokens };
       // litellm prices the model the provider reports (a dated snapshot); the requested name is the fallback.
-      const priced = parsed.model !== null && findPrice(parsed.model, prices) !== null ? parsed.model : request.model;
+      const priced = parsed.model !== null && isPriced(parsed.model, prices) ? parsed.model : request.model;
       return {
         content: parsed.content,
         toolCalls: parsed.toolCalls,

@@ -1,4 +1,8 @@
 // Per-message cost in USD, the part of litellm's `completion_cost` the reference records (spec §4.7, §10.6).
+// The models the reference's results are usually recorded with keep litellm's figures (DEFAULT_PRICES), so
+// recorded costs agree; every other model is priced from the maintained catalogue bundled with
+// @pydantic/genai-prices (its data ships in the package: no network at run time).
+import { calcPrice } from '@pydantic/genai-prices';
 
 /** USD per token. `cachedInputPerToken` prices the cached share of the prompt, as litellm does. */
 export interface ModelPrice {
@@ -54,10 +58,42 @@ export const findPrice = (model: string, prices: PriceTable = DEFAULT_PRICES): M
   return null;
 };
 
-/** USD for one completion; 0 for an unknown model or missing usage, as the reference records it. */
+/** litellm-style provider prefixes → the catalogue's provider ids. */
+const CATALOGUE_PROVIDERS: Readonly<Record<string, string>> = {
+  openai: 'openai',
+  anthropic: 'anthropic',
+  gemini: 'google',
+  vertex_ai: 'google',
+  mistral: 'mistral',
+  groq: 'groq',
+  deepseek: 'deepseek',
+  xai: 'x-ai',
+};
+
+/** USD from the catalogue, or null when it does not know the model. */
+export const catalogueCost = (model: string, usage: TokenCounts): number | null => {
+  const prefix = model.includes('/') ? model.slice(0, model.indexOf('/')) : null;
+  const providerId = prefix !== null && Object.hasOwn(CATALOGUE_PROVIDERS, prefix) ? CATALOGUE_PROVIDERS[prefix] : undefined;
+  const cached = Math.min(usage.cached_tokens ?? 0, usage.prompt_tokens);
+  const usageForCatalogue = { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens, cache_read_tokens: cached };
+  const result = calcPrice(usageForCatalogue, priceKey(model), providerId === undefined ? undefined : { providerId });
+  return result === null || result === undefined ? null : result.total_price;
+};
+
+/** Whether a model has a price: a table entry, or (with the default table) a catalogue entry. */
+export const isPriced = (model: string, prices: PriceTable = DEFAULT_PRICES): boolean =>
+  findPrice(model, prices) !== null ||
+  (prices === DEFAULT_PRICES && catalogueCost(model, { prompt_tokens: 1, completion_tokens: 1 }) !== null);
+
+/**
+ * USD for one completion; the table's figure, else (with the default table) the catalogue's. 0 for a model
+ * priced nowhere or missing usage: the results file records what the reference records (litellm's failure
+ * to price is recorded as 0); `isPriced` tells a display to say n/a instead.
+ */
 export const completionCost = (model: string, usage: TokenCounts | null, prices: PriceTable = DEFAULT_PRICES): number => {
+  if (usage === null) return 0;
   const price = findPrice(model, prices);
-  if (price === null || usage === null) return 0;
+  if (price === null) return prices === DEFAULT_PRICES ? (catalogueCost(model, usage) ?? 0) : 0;
   const cached = Math.min(usage.cached_tokens ?? 0, usage.prompt_tokens);
   const cachedRate = price.cachedInputPerToken ?? price.inputPerToken;
   return (usage.prompt_tokens - cached) * price.inputPerToken + cached * cachedRate + usage.completion_tokens * price.outputPerToken;

@@ -29,6 +29,8 @@ export interface BatchDeps {
   readonly onSimulation?: (simulation: SimulationRun, done: number, total: number) => void;
   readonly onAttemptError?: (task: Task, trial: number, error: unknown, attempt: number) => void;
   readonly onUnexpectedToolError?: (toolName: string, error: unknown) => void;
+  /** Once aborted, no further simulation starts; those in flight finish and the results cover them. */
+  readonly signal?: AbortSignal;
 }
 
 /** The tasks a run covers: split, ids and count, then the agent's own task filter. */
@@ -118,7 +120,7 @@ export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Resu
   const simulationDeps = simulationDepsFor(config, deps);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < units.length) {
+    while (next < units.length && !deps.signal?.aborted) {
       const unit = units[next++]!;
       const simulation = await runWithRetry(unit, simulationDeps, {
         maxRetries: config.max_retries,

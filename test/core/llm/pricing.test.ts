@@ -1,6 +1,7 @@
-// Per-model completion cost: table lookup by name, provider prefix or fine-tune base; 0 when unknown.
+// Per-model completion cost: litellm's figures by name, provider prefix or fine-tune base, then the bundled
+// catalogue; 0 (and isPriced false) when priced nowhere.
 import { describe, expect, it } from 'vitest';
-import { completionCost, findPrice, priceKey } from '../../../src/core/llm/pricing.ts';
+import { completionCost, findPrice, isPriced, priceKey } from '../../../src/core/llm/pricing.ts';
 
 const usage = { prompt_tokens: 1000, completion_tokens: 100 };
 
@@ -42,5 +43,20 @@ describe('pricing', () => {
     expect(completionCost('acme/model', usage, prices)).toBe(1000);
     expect(completionCost('other/model', usage, prices)).toBe(2000);
     expect(completionCost('gpt-4.1', usage, prices)).toBe(0);
+  });
+
+  it('models outside the table are priced from the bundled catalogue, by litellm-style provider prefix', () => {
+    // Anthropic's list price of claude-sonnet-4: $3 / $15 per million input / output tokens.
+    expect(completionCost('anthropic/claude-sonnet-4-20250514', usage)).toBeCloseTo(1000 * 3e-6 + 100 * 15e-6, 12);
+    // Cached prompt tokens at the cached rate (gemini-2.5-pro: $1.25 input, $0.31 cached, $10 output per million).
+    expect(completionCost('gemini/gemini-2.5-pro', usage)).toBeGreaterThan(0);
+    expect(isPriced('gemini/gemini-2.5-pro')).toBe(true);
+    // The table still wins for the models the reference records: litellm's figures, not the catalogue's.
+    expect(completionCost('openai/gpt-4.1', { ...usage, cached_tokens: 400 })).toBeCloseTo(600 * 2e-6 + 400 * 5e-7 + 100 * 8e-6, 15);
+  });
+
+  it('a model priced nowhere: isPriced says so (a display shows n/a), the recorded cost stays 0 as the reference records it', () => {
+    expect(isPriced('ollama_chat/llama3-local-finetune')).toBe(false);
+    expect(completionCost('ollama_chat/llama3-local-finetune', usage)).toBe(0);
   });
 });

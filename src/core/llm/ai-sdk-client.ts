@@ -32,6 +32,8 @@ export interface AiSdkClientConfig {
 }
 
 export const DEFAULT_MAX_RETRIES = 3;
+/** The provider option that carries a call's reference payload to the request-body hook. */
+const REFERENCE_BODY = 'tau2_reference_body';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -282,20 +284,31 @@ export const createAiSdkClient = (config: AiSdkClientConfig): LlmClient => {
   const prices = config.prices ?? DEFAULT_PRICES;
   const apiKey = config.apiKey;
 
+  // One provider and one model object per model name for the client's life (building them compiles the SDK's
+  // response schemas, which costs more than the rest of a call). Each call's exact payload travels in its
+  // provider options, and the request-body hook puts it in place of the body the SDK built.
+  const providerName = config.providerName ?? 'tau2';
+  const provider = createOpenAICompatible({
+    name: providerName,
+    baseURL: config.baseURL,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+    transformRequestBody: (args) => (args[REFERENCE_BODY] as Record<string, unknown> | undefined) ?? args,
+  });
+  const models = new Map<string, ReturnType<typeof provider.chatModel>>();
+  const chatModel = (name: string) => {
+    let model = models.get(name);
+    if (model === undefined) models.set(name, (model = provider.chatModel(name)));
+    return model;
+  };
+
   const attempt = async (request: LlmRequest, body: Record<string, Json>, attemptTimeoutMs: number): Promise<ParsedCompletion> => {
-    // A provider per call: its request-body hook is where this request's exact payload replaces the SDK's.
-    const provider = createOpenAICompatible({
-      name: config.providerName ?? 'tau2',
-      baseURL: config.baseURL,
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
-      transformRequestBody: () => body,
-    });
     const tools = request.tools !== null && request.tools.length > 0 ? toSdkTools(request.tools) : undefined;
     const timeout = AbortSignal.timeout(attemptTimeoutMs);
     try {
       const result = await generateText({
-        model: provider.chatModel(request.model),
+        model: chatModel(request.model),
+        providerOptions: { [providerName]: { [REFERENCE_BODY]: body } },
         messages: toModelMessages(request.messages),
         allowSystemInMessages: true,
         ...(tools === undefined ? {} : { tools, toolChoice: request.toolChoice ?? 'auto' }),

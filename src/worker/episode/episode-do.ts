@@ -51,20 +51,33 @@ export class EpisodeDO extends DurableObject<Env> {
   private context: Promise<EpisodeContext> | null = null;
   /** The current attempt's episode; undefined until read from storage, null before initialization. */
   private live: LiveEpisode | null | undefined = undefined;
+  /** When the armed alarm fires (null: none armed by this instance) and when the waited-for turn was asked for. */
+  private alarmAt: number | null = null;
+  private askedAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new EpisodeStore(ctx.storage);
   }
 
-  /** Stores the launch and schedules the first step; launching a started episode again changes nothing. */
+  /**
+   * Stores the launch and initializes the episode up to its first turn, which it asks for; launching a started
+   * episode again changes nothing. Initializing here rather than in an alarm saves an invocation and a storage
+   * commit per episode.
+   */
   async start(launchText: string): Promise<void> {
     if (this.store.get('phase') !== undefined) return;
     this.store.put('launch', launchText);
     this.store.put('phase', 'running');
     this.store.put('attempt', 1);
     this.store.put('next_step', 0);
-    await this.ctx.storage.setAlarm(Date.now());
+    try {
+      await this.initialize(await this.loadContext());
+    } catch (error) {
+      // The launch is stored: the alarm initializes it again (e.g. once the domain data can be read).
+      console.warn(`episode start deferred: ${error instanceof Error ? error.message : String(error)}`);
+      await this.armAlarm(Date.now());
+    }
   }
 
   /** Stops the episode unless it already finished; returns whether it was stopped. */
@@ -73,13 +86,15 @@ export class EpisodeDO extends DurableObject<Env> {
     if (phase !== 'running') return phase === 'cancelled';
     this.store.put('phase', 'cancelled');
     await this.ctx.storage.deleteAlarm();
+    this.alarmAt = null;
     return true;
   }
 
   /** Forgets everything, so the episode can be launched afresh (re-running an infrastructure error). */
   async reset(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
-    await this.wipe();
+    this.alarmAt = null;
+    this.wipe();
   }
 
   snapshot(): EpisodeSnapshot {
@@ -137,6 +152,7 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    this.alarmAt = null;
     const phase = this.phase();
     if (phase === 'written') return this.notifyRun(await this.loadContext());
     if (phase !== 'running') return;
@@ -144,17 +160,22 @@ export class EpisodeDO extends DurableObject<Env> {
     const failure = this.store.get<string>('failure');
     if (failure !== undefined) return this.finish(context, this.infrastructureError(context, new Error(failure)));
     const live = this.loadLive(context);
-    if (live === null) {
-      try {
-        this.live = startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
-        this.store.save(this.live);
-      } catch (error) {
-        this.failAttempt(context, error);
-      }
-      return this.schedule();
-    }
+    if (live === null) return this.initialize(context);
     if (live.state.done) return this.evaluate(context, live.state);
-    // The watchdog: the turn waited for was not answered in time.
+    // The watchdog. A turn asked for recently still has its time (the alarm is not moved at every turn).
+    if (this.askedAt !== null && Date.now() < this.askedAt + TURN_WATCHDOG_MS) return this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
+    // The turn waited for was not answered in time: it is asked for again.
+    return this.schedule();
+  }
+
+  /** Starts the current attempt's episode up to its first turn and asks for it. */
+  private initialize(context: EpisodeContext): Promise<void> {
+    try {
+      this.live = startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
+      this.store.save(this.live);
+    } catch (error) {
+      this.failAttempt(context, error);
+    }
     return this.schedule();
   }
 
@@ -180,10 +201,12 @@ export class EpisodeDO extends DurableObject<Env> {
   private async schedule(send = true): Promise<void> {
     if (this.phase() !== 'running') return;
     const live = this.live;
-    if (this.store.get('failure') !== undefined || live?.state.done) return this.ctx.storage.setAlarm(Date.now());
-    if (!live) return this.ctx.storage.setAlarm(this.store.get<number>('retry_at') ?? Date.now());
+    if (this.store.get('failure') !== undefined || live?.state.done) return this.armAlarm(Date.now());
+    if (!live) return this.armAlarm(this.store.get<number>('retry_at') ?? Date.now());
     if (live.pending === null) return;
-    await this.ctx.storage.setAlarm(Date.now() + TURN_WATCHDOG_MS);
+    // The watchdog is armed once, not at every turn: when it fires early, it waits for the turn asked for last.
+    this.askedAt = Date.now();
+    if (this.alarmAt === null || this.alarmAt <= this.askedAt) await this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
     if (send) await this.env.TURNS.send({ episode: (await this.loadContext()).key, step: this.store.get<number>('next_step') ?? 0 });
   }
 
@@ -193,7 +216,7 @@ export class EpisodeDO extends DurableObject<Env> {
     const gate = providerGate(this.env, (await providerFor(this.env, context.launch.tenant)).endpoint);
     const holder = `${context.key}#evaluation`;
     if (judged && !(await gate.stub.acquire(holder, gate.cap))) {
-      await this.ctx.storage.setAlarm(Date.now() + jitterBackoff(1, GATE_WAIT_MS));
+      await this.armAlarm(Date.now() + jitterBackoff(1, GATE_WAIT_MS));
       return;
     }
     let simulation: SimulationRun;
@@ -243,15 +266,19 @@ export class EpisodeDO extends DurableObject<Env> {
     await this.env.RUN.getByName(context.launch.run_id).episodeFinished(context.key);
     // The simulation is safely in D1 and the run knows: the object keeps only its phase (so a repeated start
     // changes nothing) and drops its rows and caches, so finished episodes hold next to nothing.
-    await this.wipe();
+    this.wipe();
     this.store.put('phase', 'finished');
   }
 
-  private async wipe(): Promise<void> {
-    await this.ctx.storage.deleteAll();
-    this.store.createTables();
+  private wipe(): void {
+    this.store.clear();
     this.context = null;
     this.live = undefined;
+  }
+
+  private async armAlarm(at: number): Promise<void> {
+    this.alarmAt = at;
+    await this.ctx.storage.setAlarm(at);
   }
 
   private refused(reason: 'not_pending' | 'conflict' | 'not_running'): TurnOutcome {

@@ -39,7 +39,8 @@ export interface LiveEpisode {
  * Small values beside the rows: the launch (text), phase, attempt, the step index of the next turn, when a
  * failed attempt starts over, and why the last attempt failed when none is left.
  */
-type EpisodeKey = 'launch' | 'phase' | 'attempt' | 'next_step' | 'retry_at' | 'failure';
+const EPISODE_KEYS = ['launch', 'phase', 'attempt', 'next_step', 'retry_at', 'failure'] as const;
+type EpisodeKey = (typeof EPISODE_KEYS)[number];
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);
 
@@ -124,6 +125,16 @@ export class EpisodeStore {
     const environment = Environment.restore(domain, data, options, { slots, agentSlot: cursor.agentSlot, userSlot: cursor.userSlot });
     const state: EpisodeState = { ...cursor.fields, task, trajectory, environment: environment.changes() };
     return { state, environment, persistedSlots: environment.state.slots, pending: cursor.pending };
+  }
+
+  /**
+   * Forgets everything: rows and small values. Deleting rows keeps the database file, which is much cheaper
+   * than `deleteAll` (that closes, unlinks and recreates the object's SQLite file).
+   */
+  clear(): void {
+    this.clearEpisode();
+    this.sql.exec(`DELETE FROM turns`);
+    for (const key of EPISODE_KEYS) this.kv.delete(key);
   }
 
   /** Forgets the attempt's episode (a new attempt starts from scratch); the turn records stay. */

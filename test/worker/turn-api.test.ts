@@ -49,7 +49,8 @@ describe('EpisodeDO turns', () => {
     const agentTexts = results.simulations[0]!.messages.filter((m) => m.role === 'assistant').map((m) => m.content);
     // The greeting, then the applied answer: the built-in producer's late answer (a tool call) was refused.
     expect(agentTexts).toEqual(['Hi! How can I help you today?', 'Your task is created.']);
-    expect(await stub.submitTurn(turn.step + 5, answer('after the end'))).toMatchObject({ status: 'refused', reason: 'not_running' });
+    // The finished episode reset its instance, so the call goes through a new stub.
+    expect(await env.EPISODE.getByName(key).submitTurn(turn.step + 5, answer('after the end'))).toMatchObject({ status: 'refused', reason: 'not_running' });
   });
 
   it('takes a producer-reported failure as a failed attempt: the episode ends as an infrastructure error', async () => {

@@ -10,7 +10,7 @@ import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns, setRunStatus 
 import type { RunRow } from '../db/runs.ts';
 import { deleteInfraErrors } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
-import { runListing, runResults, runView } from '../runs/read.ts';
+import { runListing, runResultsStream, runView } from '../runs/read.ts';
 import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
@@ -67,7 +67,7 @@ export const runsApi = new Hono<AppEnv>()
     return pyJson(c, body);
   })
   .get('/:id', async (c) => pyJson(c, await runView(c.env, await requireRun(c))))
-  .get('/:id/results', async (c) => pyJson(c, await runResults(c.env, await requireRun(c))))
+  .get('/:id/results', async (c) => c.body(await runResultsStream(c.env, await requireRun(c)), 200, { 'content-type': 'application/json; charset=utf-8' }))
   .get('/:id/events', async (c) => runEvents(c, await requireRun(c)))
   .post('/:id/cancel', async (c) => {
     const row = await requireRun(c);

@@ -88,18 +88,37 @@ export const simulationSummaries = (d1: D1Database, runId: string, afterSeq = 0,
     .where(and(eq(simulations.runId, runId), gt(simulations.seq, afterSeq), untilSeq === undefined ? undefined : lte(simulations.seq, untilSeq)))
     .orderBy(asc(simulations.seq));
 
-/** The run's simulations in completion order; with `withMessages` false their `messages` stay null. */
-export const runSimulations = async (d1: D1Database, runId: string, withMessages: boolean): Promise<SimulationRun[]> => {
+/** The run's simulations in completion order, without their messages (`messages` stays null). */
+export const runSimulations = async (d1: D1Database, runId: string): Promise<SimulationRun[]> => {
   const rows = await drizzle(d1)
-    .select({ id: simulations.id, record: simulations.record })
+    .select({ record: simulations.record })
     .from(simulations)
     .where(eq(simulations.runId, runId))
     .orderBy(asc(simulations.seq));
-  const records = rows.map((r) => recordOf(r.record));
-  if (!withMessages) return records;
-  const byId = await messagesBySimulation(d1, records.map((r) => r.id));
-  return records.map((r) => ({ ...r, messages: byId.get(r.id) ?? [] }));
+  return rows.map((r) => recordOf(r.record));
 };
+
+/** Simulations read with their messages per page, so a large run is never held in memory at once. */
+const SIMULATIONS_PER_PAGE = 100;
+
+/** The run's simulations with their messages, in completion order, a page at a time. */
+export async function* runSimulationPages(d1: D1Database, runId: string): AsyncGenerator<SimulationRun[]> {
+  let afterSeq = 0;
+  for (;;) {
+    const rows = await drizzle(d1)
+      .select({ seq: simulations.seq, record: simulations.record })
+      .from(simulations)
+      .where(and(eq(simulations.runId, runId), gt(simulations.seq, afterSeq)))
+      .orderBy(asc(simulations.seq))
+      .limit(SIMULATIONS_PER_PAGE);
+    if (rows.length === 0) return;
+    afterSeq = rows[rows.length - 1]!.seq;
+    const records = rows.map((r) => recordOf(r.record));
+    const byId = await messagesBySimulation(d1, records.map((r) => r.id));
+    yield records.map((r) => ({ ...r, messages: byId.get(r.id) ?? [] }));
+    if (rows.length < SIMULATIONS_PER_PAGE) return;
+  }
+}
 
 /** The simulation, when its run belongs to `tenant`. */
 export const findSimulation = async (d1: D1Database, id: string, tenant: string): Promise<SimulationRun | null> => {

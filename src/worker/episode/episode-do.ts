@@ -126,10 +126,11 @@ export class EpisodeDO extends DurableObject<Env> {
     const context = await this.loadContext();
     // From here to the stored outcome nothing awaits, so concurrent submissions are applied one after the other.
     const resultText = JSON.stringify(result);
-    const recorded = this.store.turn(step);
+    const pendingStep = this.store.get<number>('next_step') ?? 0;
+    // Every step below the pending one has its answer recorded; the pending one and later ones have none.
+    const recorded = step < pendingStep ? this.store.turn(step) : null;
     if (recorded) return recorded.result === resultText ? recorded.outcome : this.refused('conflict');
     if (this.phase() !== 'running') return this.refused('not_running');
-    const pendingStep = this.store.get<number>('next_step') ?? 0;
     const live = this.loadLive(context);
     if (!live || live.pending === null || step !== pendingStep) return this.refused('not_pending');
 
@@ -213,9 +214,9 @@ export class EpisodeDO extends DurableObject<Env> {
   private async evaluate(context: EpisodeContext, state: EpisodeState): Promise<void> {
     // Only a task graded on NL assertions calls the provider (the judge) while evaluating.
     const judged = state.task.evaluation_criteria?.reward_basis.includes('NL_ASSERTION') ?? false;
-    const gate = providerGate(this.env, (await providerFor(this.env, context.launch.tenant)).endpoint);
+    const gate = judged ? providerGate(this.env, (await providerFor(this.env, context.launch.tenant)).endpoint) : null;
     const holder = `${context.key}#evaluation`;
-    if (judged && !(await gate.stub.acquire(holder, gate.cap))) {
+    if (gate !== null && !(await gate.stub.acquire(holder, gate.cap))) {
       await this.armAlarm(Date.now() + jitterBackoff(1, GATE_WAIT_MS));
       return;
     }
@@ -226,7 +227,7 @@ export class EpisodeDO extends DurableObject<Env> {
       this.failAttempt(context, error);
       return this.schedule();
     } finally {
-      if (judged) await gate.stub.release(holder);
+      if (gate !== null) await gate.stub.release(holder);
     }
     // A cancel may have arrived while the judge was answering.
     if (this.phase() !== 'running') return;
@@ -268,6 +269,10 @@ export class EpisodeDO extends DurableObject<Env> {
     // changes nothing) and drops its rows and caches, so finished episodes hold next to nothing.
     this.wipe();
     this.store.put('phase', 'finished');
+    // Once that is stored, the instance is reset rather than left to its idle eviction: a run keeps starting
+    // episodes, and finished ones waiting to be evicted would otherwise hold most of the runtime's memory.
+    await this.ctx.storage.sync();
+    setTimeout(() => this.ctx.abort('episode finished'), 0);
   }
 
   private wipe(): void {

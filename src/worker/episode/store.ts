@@ -56,13 +56,41 @@ export interface EpisodeStorage {
   };
 }
 
+/**
+ * Small values read through a copy in memory: the object is their only writer, so the copy stays exact, and
+ * each step reads them several times (a read of the storage itself is a SQL query).
+ */
+class CachedValues {
+  private readonly copy = new Map<string, unknown>();
+  private readonly kv: EpisodeStorage['kv'];
+
+  constructor(kv: EpisodeStorage['kv']) {
+    this.kv = kv;
+  }
+
+  get<T>(key: string): T | undefined {
+    if (!this.copy.has(key)) this.copy.set(key, this.kv.get(key));
+    return this.copy.get(key) as T | undefined;
+  }
+
+  put(key: string, value: unknown): void {
+    this.kv.put(key, value);
+    this.copy.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.kv.delete(key);
+    this.copy.set(key, undefined);
+  }
+}
+
 export class EpisodeStore {
   private readonly sql: EpisodeStorage['sql'];
-  private readonly kv: EpisodeStorage['kv'];
+  private readonly kv: CachedValues;
 
   constructor(storage: EpisodeStorage) {
     this.sql = storage.sql;
-    this.kv = storage.kv;
+    this.kv = new CachedValues(storage.kv);
     this.createTables();
   }
 

@@ -7,7 +7,9 @@ import type { Results } from '../../core/schemas/simulation.ts';
 import type { Run, RunCounts, RunMetrics } from '../../core/schemas/api.ts';
 import { decodeConfig } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
-import { runSimulations, simulationSummaries } from '../db/simulations.ts';
+import { runSimulationPages, runSimulations, simulationSummaries } from '../db/simulations.ts';
+import { dumpsPy } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
 import type { SimulationSummary } from '../db/simulations.ts';
 import { loadDomain } from '../data/domains.ts';
 
@@ -56,20 +58,48 @@ export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metr
 
 export const runView = async (env: Env, row: RunRow): Promise<Run> => {
   const listing = await runListing(env, row);
-  const simulations = await runSimulations(env.DB, row.id, false);
+  const simulations = await runSimulations(env.DB, row.id);
   const metrics = metricsAsDict(computeMetrics({ info: listing.config, simulations }));
   return { ...listing, metrics: metrics as RunMetrics };
 };
 
-/** The reference results file of the run: its info, tasks and the simulations finished so far. */
-export const runResults = async (env: Env, row: RunRow): Promise<Results> => {
+/**
+ * The reference results file of the run (its info, tasks and the simulations finished so far) as a stream of
+ * UTF-8 text: the simulations are read and written a page at a time, so memory stays flat however large the
+ * run. The text is `dumpsPy` of the whole Results, byte for byte: `dumpsPy` writes a dict's entries in order,
+ * separated by `", "`, so the file is its head, the simulations and its tail put together.
+ */
+export const runResultsStream = async (env: Env, row: RunRow): Promise<ReadableStream<Uint8Array>> => {
   const config = decodeConfig(row.config);
   const loaded = await loadDomain(env.ASSETS, config.domain);
-  return {
+  const head: Omit<Results, 'simulations' | 'simulation_index'> = {
     timestamp: isoTimestamp(Date.parse(row.createdAt)),
     info: runInfo(config, { ...loaded, gitCommit: env.GIT_COMMIT }),
     tasks: runTasks(config, loaded.data),
-    simulations: await runSimulations(env.DB, row.id, true),
-    simulation_index: null,
   };
+  const tail: Pick<Results, 'simulation_index'> = { simulation_index: null };
+  const headText = dumpsPy(head as unknown as PyInput);
+  const tailText = dumpsPy(tail as unknown as PyInput);
+  const pages = runSimulationPages(env.DB, row.id);
+  const encoder = new TextEncoder();
+  let written = 0;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`${headText.slice(0, -1)}, "simulations": [`));
+    },
+    async pull(controller) {
+      const page = await pages.next();
+      if (page.done) {
+        controller.enqueue(encoder.encode(`], ${tailText.slice(1)}`));
+        controller.close();
+        return;
+      }
+      const text = page.value.map((s) => dumpsPy(s as unknown as PyInput)).join(', ');
+      controller.enqueue(encoder.encode(written === 0 ? text : `, ${text}`));
+      written += page.value.length;
+    },
+    async cancel() {
+      await pages.return(undefined);
+    },
+  });
 };

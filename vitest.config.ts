@@ -36,6 +36,8 @@ export default defineConfig({
                 ALLOW_LOCAL_PROVIDERS: 'true',
                 // A quiet event stream sends its heartbeat within the tests' patience.
                 SSE_HEARTBEAT_MS: '200',
+                // An external agent that stops stepping is given up on within the tests' patience.
+                LIMIT_EXTERNAL_TURN_TTL_SECONDS: '3',
                 TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, 'migrations')),
               },
             },

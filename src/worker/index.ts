@@ -14,6 +14,7 @@ import { Scalar } from '@scalar/hono-api-reference';
 import { ApiError, onError } from './api/errors.ts';
 import { runsApi } from './api/runs.ts';
 import { simulationsApi } from './api/simulations.ts';
+import { episodesApi } from './api/episodes.ts';
 import { schedulesApi } from './api/schedules.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
 import { routeMethods } from './api/methods.ts';
@@ -47,6 +48,7 @@ const app = new Hono<AppEnv>()
   .use('/v1/*', limitBody)
   .route('/v1/runs', runsApi)
   .route('/v1/simulations', simulationsApi)
+  .route('/v1/episodes', episodesApi)
   .route('/v1/schedules', schedulesApi)
   .route('/v1/provider-credentials', credentialsApi)
   .route('/v1/admin', adminApi)

@@ -29,6 +29,8 @@ export const LIMIT_DEFAULTS = {
   LIMIT_MAX_SCHEDULES: 100,
   /** Bytes of a request body; larger ones get 413. */
   LIMIT_MAX_BODY_BYTES: 1_048_576,
+  /** Seconds an episode waits for an external agent's turn before it ends with termination_reason `timeout`. */
+  LIMIT_EXTERNAL_TURN_TTL_SECONDS: 600,
 } as const;
 
 export type LimitName = keyof typeof LIMIT_DEFAULTS;

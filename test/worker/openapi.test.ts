@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { appRoutes } from '../../src/worker/index.ts';
 import { call, pyBody, startRun, waitForRun } from './support/api.ts';
 import type { CallOptions } from './support/api.ts';
-import { scriptedRun } from './support/script.ts';
+import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 
 interface Operation {
   readonly responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
@@ -74,6 +74,13 @@ describe('OpenAPI document', () => {
     await check('POST', '/v1/runs/{id}/cancel', `/v1/runs/${runId}/cancel`);
     await check('POST', '/v1/runs/{id}/rerun-infra-errors', `/v1/runs/${runId}/rerun-infra-errors`);
     await check('GET', '/v1/simulations/{id}', `/v1/simulations/${results.simulations[0]!.id}`);
+
+    const episode = (await pyBody(await check('POST', '/v1/episodes', '/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user } }))) as { episode_id: string };
+    await check('POST', '/v1/episodes', '/v1/episodes', { body: { domain: 'mock' } });
+    await check('POST', '/v1/episodes/{id}/step', `/v1/episodes/${episode.episode_id}/step`, { body: { step: 3, message: { role: 'assistant', content: 'early' } } });
+    await check('POST', '/v1/episodes/{id}/step', `/v1/episodes/${episode.episode_id}/step`, { body: { step: 0, message: { role: 'assistant', content: 'Hello' } } });
+    await check('GET', '/v1/episodes/{id}', `/v1/episodes/${episode.episode_id}`);
+    await check('GET', '/v1/episodes/{id}', '/v1/episodes/nope');
 
     const schedule = (await pyBody(await check('POST', '/v1/schedules', '/v1/schedules', { body: { name: 'contract', interval_minutes: 60, run: scriptedRun() } }))) as { id: string };
     await check('GET', '/v1/schedules', '/v1/schedules');

@@ -6,6 +6,7 @@ import type { ModelConfig, Participant } from '../agents/participant.ts';
 import { createAgent } from '../agents/agent.ts';
 import { createUserSimulator } from '../user/user-simulator.ts';
 import type { UserGuidelines } from '../user/user-simulator.ts';
+import { isSoloAgent } from '../schemas/episode.ts';
 import type { EpisodeState } from '../schemas/episode.ts';
 import { isoTimestamp } from './clock.ts';
 import type { Clock } from './clock.ts';
@@ -23,7 +24,7 @@ export interface EpisodeDeps {
 
 export const nowIso = (deps: Pick<EpisodeDeps, 'clock'>): (() => string) => () => isoTimestamp(deps.clock.nowMs());
 
-export const isSolo = (state: Pick<EpisodeState, 'agent'>): boolean => state.agent === 'llm_agent_solo';
+export const isSolo = (state: Pick<EpisodeState, 'agent'>): boolean => isSoloAgent(state.agent);
 
 export const environmentOf = (state: EpisodeState, deps: EpisodeDeps): Environment =>
   Environment.restore(deps.domain, deps.data, envOptions(state, deps), state.environment as EnvironmentChanges);

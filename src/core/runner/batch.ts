@@ -4,6 +4,7 @@ import type { PyValue } from '../py/index.ts';
 import type { Info, Results, SimulationRun } from '../schemas/simulation.ts';
 import type { Task } from '../schemas/task.ts';
 import type { RunConfig } from '../schemas/run-config.ts';
+import { isExternalAgent, isSoloAgent } from '../schemas/episode.ts';
 import type { AnyDomain, DomainData } from '../environment/domain.ts';
 import { domainPolicy } from '../environment/environment.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -58,11 +59,12 @@ export const runInfo = (config: RunConfig, deps: Pick<BatchDeps, 'domain' | 'dat
     },
     agent_info: {
       implementation: config.agent,
-      llm: config.llm_agent,
-      llm_args: config.llm_args_agent as Record<string, PyValue>,
+      // An external agent's model, if any, is its own.
+      llm: isExternalAgent(config.agent) ? null : config.llm_agent,
+      llm_args: isExternalAgent(config.agent) ? null : (config.llm_args_agent as Record<string, PyValue>),
       voice_settings: null,
     },
-    environment_info: { domain_name: deps.domain.name, policy: domainPolicy(deps.data, config.agent === 'llm_agent_solo'), tool_defs: null },
+    environment_info: { domain_name: deps.domain.name, policy: domainPolicy(deps.data, isSoloAgent(config.agent)), tool_defs: null },
     seed: config.seed,
     text_streaming_config: { chunk_by: 'words', chunk_size: 1 },
     speech_complexity: null,

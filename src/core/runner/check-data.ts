@@ -5,6 +5,7 @@ import type { SimulationRun } from '../schemas/simulation.ts';
 import type { AnyDomain, DomainData, GoldActionErrors } from '../environment/domain.ts';
 import type { UserGuidelines } from '../user/user-simulator.ts';
 import type { Clock } from '../orchestrator/clock.ts';
+import { isSoloAgent } from '../schemas/episode.ts';
 import type { AgentKind } from '../schemas/episode.ts';
 import { createOracleClient } from './oracle-client.ts';
 import { runSimulation } from './simulation.ts';
@@ -52,7 +53,7 @@ const failedCalls = (simulation: SimulationRun): string[] => {
 export const checkTask = async (task: Task, deps: CheckDeps): Promise<TaskCheck> => {
   const problems: string[] = [];
   const oracle = { client: createOracleClient(task), model: 'oracle', llmArgs: {} };
-  const solo = deps.agent === 'llm_agent_solo';
+  const solo = isSoloAgent(deps.agent ?? 'llm_agent');
   // NL assertions need an LLM judge; the data check verifies the gold state, so they count as met.
   const recorded = (task.evaluation_criteria?.nl_assertions ?? []).map((nl_assertion) => ({
     nl_assertion,

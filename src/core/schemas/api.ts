@@ -243,6 +243,99 @@ export const TenantUsageSchema = z.object({
 export const TenantQuotasViewSchema = z.object({ tenant: z.string(), quotas: TenantQuotasSchema, usage: TenantUsageSchema });
 export type TenantQuotasView = z.infer<typeof TenantQuotasViewSchema>;
 
+// Agent-driven episodes: the caller plays the agent over HTTP (the reference's AgentGymEnv), step by step.
+
+const boundedName = z.string().min(1).max(MAX_NAME_LENGTH);
+/** Bytes of one message's text or of one tool call's arguments. */
+export const MAX_EPISODE_TEXT = 65_536;
+/** Tool calls in one agent message. */
+export const MAX_TOOL_CALLS = 32;
+
+export const EpisodeCreateSchema = z.strictObject({
+  domain: boundedName,
+  task_id: boundedName,
+  /** The role the caller plays: the agent, against the simulated user. */
+  role: z.enum(['agent']).default('agent'),
+  /** No user: the agent holds the user's tools too and ends with the `done` tool (telecom's solo mode). */
+  solo: z.boolean().default(false),
+  llm_user: boundedName.optional(),
+  llm_args_user: RunConfigSchema.shape.llm_args_user.optional(),
+  seed: z.number().int().optional(),
+  /** The reference's gym environment defaults: 100 steps, 10 errors. */
+  max_steps: z.number().int().positive().default(100),
+  max_errors: z.number().int().positive().default(10),
+});
+export type EpisodeCreate = z.infer<typeof EpisodeCreateSchema>;
+
+/** A message in the reference's wire format (OpenAI chat-completions). */
+const WireMessageSchema = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAI chat-completions message' });
+const ToolSchemaSchema = z.record(z.string(), z.unknown()).meta({ description: 'A tool in OpenAI function format' });
+
+export const EpisodeObservationSchema = z.object({
+  /** The new messages the agent sees: all of them at creation, after a step the tool results and the user's reply. */
+  messages: z.array(WireMessageSchema),
+  policy: z.string().optional(),
+  tools: z.array(ToolSchemaSchema).optional(),
+});
+
+export const EpisodeCreatedSchema = z.object({
+  episode_id: z.string(),
+  run_id: z.string(),
+  step: z.number().int(),
+  done: z.boolean(),
+  observation: EpisodeObservationSchema,
+});
+export type EpisodeCreated = z.infer<typeof EpisodeCreatedSchema>;
+
+export const EpisodeStepRequestSchema = z.strictObject({
+  /** The turn this message answers: the `step` of the last answer. */
+  step: z.number().int().nonnegative(),
+  message: z.strictObject({
+    role: z.literal('assistant'),
+    content: z.string().max(MAX_EPISODE_TEXT).nullable().optional(),
+    tool_calls: z
+      .array(
+        z.strictObject({
+          id: z.string().min(1).max(MAX_NAME_LENGTH),
+          type: z.literal('function').optional(),
+          function: z.strictObject({ name: boundedName, arguments: z.string().max(MAX_EPISODE_TEXT) }),
+        }),
+      )
+      .max(MAX_TOOL_CALLS)
+      .nullable()
+      .optional(),
+  }),
+});
+export type EpisodeStepRequest = z.infer<typeof EpisodeStepRequestSchema>;
+
+export const EpisodeStepSchema = z.object({
+  step: z.number().int(),
+  done: z.boolean(),
+  termination_reason: TerminationReasonSchema.nullable(),
+  observation: EpisodeObservationSchema,
+  /** Present once the episode is done and graded: the reference's RewardInfo. */
+  reward_info: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type EpisodeStep = z.infer<typeof EpisodeStepSchema>;
+
+export const EpisodeSchema = z.object({
+  episode_id: z.string(),
+  run_id: z.string(),
+  task_id: z.string(),
+  trial: z.number().int(),
+  /** running: waits for the agent or the user; evaluating; done: graded (its simulation is in the run's results). */
+  status: z.enum(['running', 'evaluating', 'done', 'cancelled']),
+  step: z.number().int(),
+  /** Whether the episode waits for the caller's next step now. */
+  waiting: z.boolean(),
+  done: z.boolean(),
+  termination_reason: TerminationReasonSchema.nullable(),
+  messages: z.array(WireMessageSchema),
+  reward_info: z.record(z.string(), z.unknown()).nullable(),
+  simulation_id: z.string().nullable(),
+});
+export type Episode = z.infer<typeof EpisodeSchema>;
+
 export const ApiErrorCodeSchema = z.enum([
   'invalid_request',
   'unauthorized',

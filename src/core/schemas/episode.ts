@@ -6,8 +6,18 @@ import { MessageSchema } from './message.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import type { EnvironmentChanges } from '../environment/environment.ts';
 
-export const AgentKindSchema = z.enum(['llm_agent', 'llm_agent_gt', 'llm_agent_solo']);
+/**
+ * The agents: the reference's three LLM agents, and `external` / `external_solo`, an agent whose turns come
+ * from outside (a client stepping the episode, the reference's GymAgent) with or without a user.
+ */
+export const AgentKindSchema = z.enum(['llm_agent', 'llm_agent_gt', 'llm_agent_solo', 'external', 'external_solo']);
 export type AgentKind = z.infer<typeof AgentKindSchema>;
+
+/** Agents that work without a user (solo mode: the user's tools are theirs, `dummy_user` plays the user). */
+export const isSoloAgent = (kind: AgentKind): boolean => kind === 'llm_agent_solo' || kind === 'external_solo';
+
+/** Agents whose turns no model of the run produces: a client submits them. */
+export const isExternalAgent = (kind: AgentKind): boolean => kind === 'external' || kind === 'external_solo';
 
 export const RoleSchema = z.enum(['agent', 'user', 'env']);
 export type Role = z.infer<typeof RoleSchema>;

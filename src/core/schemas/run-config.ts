@@ -1,7 +1,7 @@
 // The configuration of a run (reference: TextRunConfig and the `tau2 run` defaults in config.py).
 import { z } from 'zod';
 import { PyDictSchema } from './py-types.ts';
-import { AgentKindSchema } from './episode.ts';
+import { AgentKindSchema, isSoloAgent } from './episode.ts';
 import { isPyFloat, pyFloat } from '../py/index.ts';
 
 export const DEFAULT_LLM = 'gpt-4.1-2025-04-14';
@@ -38,8 +38,8 @@ export const RunConfigSchema = z
     max_retries: z.number().int().nonnegative().default(3),
     retry_delay: seconds(z.number().nonnegative()).default(1),
   })
-  .refine((c) => (c.agent === 'llm_agent_solo') === (c.user === 'dummy_user'), {
-    message: 'llm_agent_solo runs with dummy_user, and dummy_user only in solo mode',
+  .refine((c) => isSoloAgent(c.agent) === (c.user === 'dummy_user'), {
+    message: 'llm_agent_solo runs with dummy_user (as does external_solo), and dummy_user only in solo mode',
     path: ['user'],
   });
 export type RunConfig = z.infer<typeof RunConfigSchema>;

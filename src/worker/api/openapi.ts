@@ -9,6 +9,11 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeySchema,
+  EpisodeCreateSchema,
+  EpisodeCreatedSchema,
+  EpisodeSchema,
+  EpisodeStepRequestSchema,
+  EpisodeStepSchema,
   HealthSchema,
   ProviderCredentialListSchema,
   ProviderCredentialPutSchema,
@@ -89,6 +94,26 @@ const paths: ZodOpenApiPathsObject = {
     post: operation('Re-run the simulations that ended in infrastructure errors', { '202': ok(RerunSchema, 'Re-launched'), ...notFound, '409': failure('Cancelled or failed') }, idParam()),
   },
   '/v1/simulations/{id}': { get: operation('A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
+  '/v1/episodes': {
+    post: operation(
+      'Start an agent-driven episode: the caller plays the agent (the reference’s AgentGymEnv)',
+      { '201': ok(EpisodeCreatedSchema, 'Started: the policy, the agent’s tools and the opening messages'), ...badRequest, '429': failure('Over a quota of the tenant (Retry-After)') },
+      withBody(EpisodeCreateSchema),
+    ),
+  },
+  '/v1/episodes/{id}': { get: operation('An episode: state, all messages the agent sees, reward_info once graded', { '200': ok(EpisodeSchema, 'The episode'), ...notFound }, idParam()) },
+  '/v1/episodes/{id}/step': {
+    post: operation(
+      'The agent’s message for turn `step`: answers with what the agent sees next, and reward_info once done',
+      {
+        '200': ok(EpisodeStepSchema, 'Applied (or a repeat of an applied step)'),
+        ...badRequest,
+        ...notFound,
+        '409': failure('Not the turn waited for, answered otherwise already, or the episode is over'),
+      },
+      { ...idParam(), ...withBody(EpisodeStepRequestSchema) },
+    ),
+  },
   '/v1/schedules': {
     post: operation('Schedule an evaluation (due at once, then every interval)', { '201': ok(ScheduleSchema, 'Created'), ...badRequest, '429': failure('Over the schedules quota') }, withBody(ScheduleCreateSchema)),
     get: operation('The caller’s schedules', { '200': ok(ScheduleListSchema, 'Schedules') }),

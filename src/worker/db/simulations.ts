@@ -133,6 +133,18 @@ export const findSimulation = async (d1: D1Database, id: string, tenant: string)
   return { ...recordOf(row.record), messages: byId.get(id) ?? [] };
 };
 
+/** The simulation of one episode of the run (task × trial), with its messages, once written. */
+export const findEpisodeSimulation = async (d1: D1Database, runId: string, taskId: string, trial: number): Promise<SimulationRun | null> => {
+  const row = await drizzle(d1)
+    .select({ id: simulations.id, record: simulations.record })
+    .from(simulations)
+    .where(and(eq(simulations.runId, runId), eq(simulations.taskId, taskId), eq(simulations.trial, trial)))
+    .get();
+  if (!row) return null;
+  const byId = await messagesBySimulation(d1, [row.id]);
+  return { ...recordOf(row.record), messages: byId.get(row.id) ?? [] };
+};
+
 /** Removes the run's infrastructure-error simulations (so they can be re-run) and returns their episodes. */
 export const deleteInfraErrors = async (d1: D1Database, runId: string): Promise<Array<{ task_id: string; trial: number }>> => {
   const db = drizzle(d1);

@@ -6,6 +6,8 @@
 // before the next turn is asked for; a watchdog alarm asks again when no answer came, so a turn lost in a crash
 // is produced anew. At the end it evaluates, writes the simulation to D1 once and tells its run.
 import { DurableObject } from 'cloudflare:workers';
+import { dumpsPy } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import type { EpisodeState } from '../../core/schemas/episode.ts';
 import { envOptions } from '../../core/orchestrator/deps.ts';
@@ -17,8 +19,14 @@ import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
 import type { LiveEpisode } from './store.ts';
-import { applyTurn, startEpisode, turnRequest } from './machine.ts';
-import type { PendingTurn, TurnOutcome, TurnResult } from './turn.ts';
+import { acceptTurn, applyTurn, expireTurn, startEpisode, turnRequest } from './machine.ts';
+import type { ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
+import { isExternalAgent } from '../../core/schemas/episode.ts';
+import type { TurnRole } from '../../core/orchestrator/step.ts';
+import { agentOf } from '../../core/orchestrator/deps.ts';
+import { agentChatMessages } from '../../core/agents/history.ts';
+import { toWireMessage } from '../../core/llm/ai-sdk-client.ts';
+import { limits } from '../limits.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { providerFor } from '../runs/models.ts';
 import { writeSimulation } from '../db/simulations.ts';
@@ -32,6 +40,25 @@ export interface EpisodeSnapshot {
   readonly attempt: number;
   readonly stepCount: number | null;
   readonly done: boolean | null;
+}
+
+/**
+ * What the external participant of an episode sees: its view of the conversation in the reference's wire
+ * format (OpenAI chat-completions messages), from after its turn `since - 1` (all of it for `since` 0).
+ */
+export interface ExternalObservation {
+  readonly phase: EpisodePhase | null;
+  /** The external participant's next turn number (how many of its turns were applied). */
+  readonly step: number;
+  /** Whether the episode waits for that turn now. */
+  readonly waiting: boolean;
+  readonly done: boolean;
+  readonly termination_reason: string | null;
+  /** JSON text of the messages (a list of wire-format messages): RPC types cannot carry their recursive type. */
+  readonly messages: string;
+  readonly policy: string;
+  /** Python-JSON text of the agent's tools in OpenAI function format (as the reference sends them). */
+  readonly tools: string;
 }
 
 /** A turn not answered in this time is asked for again (its message may have been lost in a crash). */
@@ -132,8 +159,71 @@ export class EpisodeDO extends DurableObject<Env> {
     if (recorded) return recorded.result === resultText ? recorded.outcome : this.refused('conflict');
     if (this.phase() !== 'running') return this.refused('not_running');
     const live = this.loadLive(context);
-    if (!live || live.pending === null || step !== pendingStep) return this.refused('not_pending');
+    // An external participant's turns come through submitExternalTurn only.
+    if (!live || live.pending === null || step !== pendingStep || live.pending === this.externalRole(context)) return this.refused('not_pending');
+    const next = this.apply(context, live, step, result, resultText);
+    return this.continueAfter(context, next, options.produceNext === true);
+  }
 
+  /**
+   * Applies the external participant's turn `n` exactly once, like `submitTurn`: a repeat of an applied
+   * message is answered as applied, another message for an applied turn is a conflict, a message the
+   * participant may not send is refused as invalid and changes nothing. With `produceNext`, the built-in turn
+   * that follows (the user's reply) comes back as `pending` for the caller to produce.
+   */
+  async submitExternalTurn(n: number, message: TurnResponse, options: { produceNext?: boolean } = {}): Promise<ExternalTurnOutcome & { pending?: PendingTurn }> {
+    if (this.phase() === 'finished' || this.phase() === undefined) return { status: 'refused', reason: 'not_running', pending_step: null };
+    const context = await this.loadContext();
+    const role = this.externalRole(context);
+    if (role === null) return { status: 'refused', reason: 'not_external', pending_step: null };
+    // From here to the stored outcome nothing awaits, so concurrent submissions are applied one after the other.
+    const resultText = JSON.stringify(message);
+    const count = this.store.externalTurnCount();
+    const live = this.phase() === 'running' ? this.loadLive(context) : null;
+    const pendingStep = live?.pending === role ? count : null;
+    if (n < count) {
+      const recorded = this.store.turn(this.store.externalTurn(n)!.step);
+      return recorded?.result === resultText ? { status: 'applied', step: n } : { status: 'refused', reason: 'conflict', pending_step: pendingStep };
+    }
+    if (this.phase() !== 'running') return { status: 'refused', reason: 'not_running', pending_step: null };
+    if (n !== count || live === null || live.pending !== role) return { status: 'refused', reason: 'not_pending', pending_step: pendingStep };
+    try {
+      acceptTurn(live, message, context.deps);
+    } catch (error) {
+      return { status: 'refused', reason: 'invalid', pending_step: count, message: error instanceof Error ? error.message : String(error) };
+    }
+    const step = this.store.get<number>('next_step') ?? 0;
+    this.store.recordExternalTurn(n, step, live.state.trajectory.length);
+    const next = this.apply(context, live, step, message, resultText);
+    const { pending } = await this.continueAfter(context, next, options.produceNext === true);
+    return pending === undefined ? { status: 'applied', step: n } : { status: 'applied', step: n, pending };
+  }
+
+  /** What the external participant sees now (see ExternalObservation); null for an episode without one. */
+  async observe(since = 0): Promise<ExternalObservation | null> {
+    const phase = this.phase() ?? null;
+    if (phase !== 'running' && phase !== 'written') return null;
+    const context = await this.loadContext();
+    const live = this.loadLive(context);
+    const role = this.externalRole(context);
+    if (role === null || live === null) return null;
+    const from = since === 0 ? 0 : (this.store.externalTurn(since - 1)?.idx ?? Number.MAX_SAFE_INTEGER) + 1;
+    const agent = agentOf(live.state, live.environment, context.deps);
+    const { tools } = agent.request([], live.state.seed);
+    return {
+      phase,
+      step: this.store.externalTurnCount(),
+      waiting: live.pending === role,
+      done: live.state.done,
+      termination_reason: live.state.termination_reason,
+      messages: JSON.stringify(agentChatMessages('', live.state.trajectory.slice(from)).slice(1).map(toWireMessage)),
+      policy: live.environment.policy,
+      tools: dumpsPy((tools ?? []) as unknown as PyInput),
+    };
+  }
+
+  /** Stores the answer to turn `step` and its outcome; a failure to apply it is a failed attempt. */
+  private apply(context: EpisodeContext, live: LiveEpisode, step: number, result: TurnResult, resultText: string): TurnOutcome & { status: 'applied' } {
     this.store.put('next_step', step + 1);
     let next: TurnOutcome & { status: 'applied' };
     if (result.kind === 'error') {
@@ -147,9 +237,19 @@ export class EpisodeDO extends DurableObject<Env> {
       }
     }
     this.store.recordTurn(step, resultText, next);
-    const produceNext = options.produceNext === true && next.next === 'turn' && this.live?.pending != null;
-    await this.schedule(!produceNext);
-    return produceNext ? { ...next, pending: this.describePending(context, this.live!)! } : next;
+    return next;
+  }
+
+  /** Asks for what follows an applied turn; with `produceNext`, hands a built-in next turn to the caller. */
+  private async continueAfter(
+    context: EpisodeContext,
+    next: TurnOutcome & { status: 'applied' },
+    produceNext: boolean,
+  ): Promise<TurnOutcome & { pending?: PendingTurn }> {
+    const pending = produceNext && next.next === 'turn' && this.live?.pending != null ? this.describePending(context, this.live) : null;
+    const handOver = pending !== null && !pending.external;
+    await this.schedule(!handOver);
+    return handOver ? { ...next, pending } : next;
   }
 
   override async alarm(): Promise<void> {
@@ -163,6 +263,13 @@ export class EpisodeDO extends DurableObject<Env> {
     const live = this.loadLive(context);
     if (live === null) return this.initialize(context);
     if (live.state.done) return this.evaluate(context, live.state);
+    if (live.pending === this.externalRole(context)) {
+      // An external turn is not asked for again: it is waited for until the idle limit, then the episode ends.
+      const expires = (this.store.get<number>('asked_at') ?? Date.now()) + this.externalTurnTtlMs();
+      if (Date.now() < expires) return this.armAlarm(expires);
+      this.store.save(expireTurn(live));
+      return this.evaluate(context, live.state);
+    }
     // The watchdog. A turn asked for recently still has its time (the alarm is not moved at every turn).
     if (this.askedAt !== null && Date.now() < this.askedAt + TURN_WATCHDOG_MS) return this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
     // The turn waited for was not answered in time: it is asked for again.
@@ -191,6 +298,7 @@ export class EpisodeDO extends DurableObject<Env> {
       trial: context.launch.trial,
       step: this.store.get<number>('next_step') ?? 0,
       role: live.pending,
+      external: live.pending === this.externalRole(context),
       ...turnRequest(live, context.deps),
     };
   }
@@ -205,6 +313,12 @@ export class EpisodeDO extends DurableObject<Env> {
     if (this.store.get('failure') !== undefined || live?.state.done) return this.armAlarm(Date.now());
     if (!live) return this.armAlarm(this.store.get<number>('retry_at') ?? Date.now());
     if (live.pending === null) return;
+    if (live.pending === this.externalRole(await this.loadContext())) {
+      // Nobody here produces it: the client steps the episode, within the idle limit.
+      const askedAt = Date.now();
+      this.store.put('asked_at', askedAt);
+      return this.armAlarm(askedAt + this.externalTurnTtlMs());
+    }
     // The watchdog is armed once, not at every turn: when it fires early, it waits for the turn asked for last.
     this.askedAt = Date.now();
     if (this.alarmAt === null || this.alarmAt <= this.askedAt) await this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
@@ -244,7 +358,8 @@ export class EpisodeDO extends DurableObject<Env> {
     console.warn(`episode ${context.key} attempt ${attempt} failed: ${message}`);
     this.store.clearEpisode();
     this.live = null;
-    if (attempt <= context.launch.config.max_retries) {
+    // An external participant would see its conversation start over: its episode is not retried.
+    if (attempt <= context.launch.config.max_retries && this.externalRole(context) === null) {
       this.store.put('attempt', attempt + 1);
       this.store.put('retry_at', Date.now() + context.launch.config.retry_delay * 1000);
       return 'turn';
@@ -279,6 +394,15 @@ export class EpisodeDO extends DurableObject<Env> {
     this.store.clear();
     this.context = null;
     this.live = undefined;
+  }
+
+  /** The role a client outside the run plays (its turns are never produced here), or null. */
+  private externalRole(context: EpisodeContext): TurnRole | null {
+    return isExternalAgent(context.launch.config.agent) ? 'agent' : null;
+  }
+
+  private externalTurnTtlMs(): number {
+    return limits(this.env).LIMIT_EXTERNAL_TURN_TTL_SECONDS * 1000;
   }
 
   private async armAlarm(at: number): Promise<void> {

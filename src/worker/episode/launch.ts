@@ -26,6 +26,22 @@ export interface EpisodeRef {
 /** The Durable Object name of an episode: a retried launch reaches the same object. */
 export const episodeKey = (runId: string, ref: EpisodeRef): string => `${runId}/${ref.trial}/${ref.task_id}`;
 
+/** The public id of an episode: its object name, base64url-encoded (it holds `/` and any task id). */
+export const episodeIdOf = (key: string): string => btoa(String.fromCharCode(...new TextEncoder().encode(key))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/** The run, task and trial an episode id names, or null when it names none. */
+export const episodeOfId = (id: string): ({ run_id: string; key: string } & EpisodeRef) | null => {
+  let key: string;
+  try {
+    key = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(atob(id.replace(/-/g, '+').replace(/_/g, '/')), (ch) => ch.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+  const match = /^([0-9a-f-]{36})\/(\d+)\/(.+)$/s.exec(key);
+  if (!match || episodeIdOf(key) !== id) return null;
+  return { run_id: match[1]!, trial: Number(match[2]), task_id: match[3]!, key };
+};
+
 export const encodeLaunch = (launch: EpisodeLaunchInput): string => dumpsPy(launch as unknown as PyInput);
 export const decodeLaunch = (text: string): EpisodeLaunch => EpisodeLaunchSchema.parse(parsePyJson(text));
 

@@ -8,6 +8,7 @@ import { applyMessage, applyToolCalls, participantOf, turnRole } from '../../cor
 import { baseSlots } from '../../core/environment/environment.ts';
 import type { EpisodeDeps } from '../../core/orchestrator/deps.ts';
 import type { EpisodeSpec } from '../../core/orchestrator/initialize.ts';
+import type { ParticipantMessage } from '../../core/schemas/message.ts';
 import type { LiveEpisode } from './store.ts';
 import { turnResponse } from './turn.ts';
 import type { TurnResponse } from './turn.ts';
@@ -33,6 +34,12 @@ export const turnRequest = (live: LiveEpisode, deps: EpisodeDeps): { model: stri
   return { model: model.model, request: dumpsPy(wire as unknown as PyInput) };
 };
 
+/** The message an answer makes for the turn waited for; throws when it is not a valid one. Changes nothing. */
+export const acceptTurn = (live: LiveEpisode, result: TurnResponse, deps: EpisodeDeps): ParticipantMessage => {
+  if (live.pending === null) throw new Error('No turn is waited for');
+  return participantOf(live.state, live.pending, live.environment, deps).participant.accept(turnResponse(result));
+};
+
 /** Applies the answer to the turn waited for; throws (a failed attempt) when it is not a valid message. */
 export const applyTurn = (live: LiveEpisode, result: TurnResponse, deps: EpisodeDeps): LiveEpisode => {
   if (live.pending === null) throw new Error('No turn is waited for');
@@ -40,4 +47,11 @@ export const applyTurn = (live: LiveEpisode, result: TurnResponse, deps: Episode
   const message = participant.accept(turnResponse(result));
   live.state = applyMessage(live.state, participant, message, live.environment, deps);
   return advance(live, deps);
+};
+
+/** Ends the episode because the turn waited for never came: never a success (the evaluator scores it 0). */
+export const expireTurn = (live: LiveEpisode): LiveEpisode => {
+  live.state = { ...live.state, done: true, termination_reason: 'timeout' };
+  live.pending = null;
+  return live;
 };

@@ -37,9 +37,10 @@ export interface LiveEpisode {
 
 /**
  * Small values beside the rows: the launch (text), phase, attempt, the step index of the next turn, when a
- * failed attempt starts over, and why the last attempt failed when none is left.
+ * failed attempt starts over, why the last attempt failed when none is left, and when an external turn was
+ * asked for (its idle expiry counts from then).
  */
-const EPISODE_KEYS = ['launch', 'phase', 'attempt', 'next_step', 'retry_at', 'failure'] as const;
+const EPISODE_KEYS = ['launch', 'phase', 'attempt', 'next_step', 'retry_at', 'failure', 'asked_at'] as const;
 type EpisodeKey = (typeof EPISODE_KEYS)[number];
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);
@@ -99,6 +100,8 @@ export class EpisodeStore {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS messages (idx INTEGER PRIMARY KEY, body TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS env_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL, body TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS turns (step INTEGER PRIMARY KEY, result TEXT NOT NULL, outcome TEXT NOT NULL)`);
+    // An external participant counts its own turns (0, 1, …): each maps to the turn's step and its message's index.
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS external_turns (n INTEGER PRIMARY KEY, step INTEGER NOT NULL, idx INTEGER NOT NULL)`);
   }
 
   get<T>(key: EpisodeKey): T | undefined {
@@ -162,6 +165,7 @@ export class EpisodeStore {
   clear(): void {
     this.clearEpisode();
     this.sql.exec(`DELETE FROM turns`);
+    this.sql.exec(`DELETE FROM external_turns`);
     for (const key of EPISODE_KEYS) this.kv.delete(key);
   }
 
@@ -174,6 +178,19 @@ export class EpisodeStore {
 
   recordTurn(step: number, result: string, outcome: TurnOutcome): void {
     this.sql.exec(`INSERT INTO turns (step, result, outcome) VALUES (?, ?, ?)`, step, result, JSON.stringify(outcome));
+  }
+
+  /** How many turns the external participant has had applied. */
+  externalTurnCount(): number {
+    return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM external_turns`).toArray()[0]!.n;
+  }
+
+  externalTurn(n: number): { step: number; idx: number } | null {
+    return this.sql.exec<{ step: number; idx: number }>(`SELECT step, idx FROM external_turns WHERE n = ?`, n).toArray()[0] ?? null;
+  }
+
+  recordExternalTurn(n: number, step: number, idx: number): void {
+    this.sql.exec(`INSERT INTO external_turns (n, step, idx) VALUES (?, ?, ?)`, n, step, idx);
   }
 
   turn(step: number): { result: string; outcome: TurnOutcome } | null {

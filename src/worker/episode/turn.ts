@@ -17,6 +17,8 @@ export interface PendingTurn {
   /** The step index this turn answers: increases with every turn, never reused (not across attempts either). */
   readonly step: number;
   readonly role: TurnRole;
+  /** Whether a client outside the run plays this role (an external agent): producers leave the turn to it. */
+  readonly external: boolean;
   /** The run's model for this role. */
   readonly model: string;
   /** `dumpsPy({ messages, tools, tool_choice, llm_args })`: the participant's chat-completions request. */
@@ -57,6 +59,18 @@ export type TurnOutcome =
       /** not_pending: not the turn waited for; conflict: that step was already answered otherwise. */
       readonly reason: 'not_pending' | 'conflict' | 'not_running';
       readonly pending_step: number | null;
+    };
+
+/** The answer to an external participant's turn `n` (its own count of turns, from 0). */
+export type ExternalTurnOutcome =
+  | { readonly status: 'applied'; readonly step: number }
+  | {
+      readonly status: 'refused';
+      /** invalid: the message is not one the participant may send (`message` says why). */
+      readonly reason: 'not_pending' | 'conflict' | 'not_running' | 'not_external' | 'invalid';
+      /** The turn the episode waits for from the external participant, if any. */
+      readonly pending_step: number | null;
+      readonly message?: string;
     };
 
 /** What the participant's model answered, as the engine reads a provider response. */

@@ -12,6 +12,8 @@ import { providerFor } from '../runs/models.ts';
 import type { Provider } from '../runs/models.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 
+type EpisodeStub = ReturnType<Env['EPISODE']['getByName']>;
+
 export interface TurnMessage {
   readonly episode: string;
   readonly step: number;
@@ -78,9 +80,19 @@ const CONTINUE_MS = 60_000;
  */
 export const produceTurn = async (env: Env, { episode, step }: TurnMessage): Promise<void> => {
   const stub = env.EPISODE.getByName(episode);
-  let turn: PendingTurn | null = await stub.pendingTurn();
-  if (turn === null || turn.step !== step) return;
-  const deadline = Date.now() + CONTINUE_MS;
+  const turn = await stub.pendingTurn();
+  // An external participant's turn is its client's to produce.
+  if (turn === null || turn.step !== step || turn.external) return;
+  await produceTurns(env, stub, turn, Date.now() + CONTINUE_MS);
+};
+
+/**
+ * Produces `first` and, until `deadline`, the built-in turns the episode hands back after it: the queue
+ * consumer's loop, also run by the step API to produce the user's reply to an external agent.
+ */
+export const produceTurns = async (env: Env, stub: EpisodeStub, first: PendingTurn, deadline: number): Promise<void> => {
+  let turn: PendingTurn | null = first;
+  const { episode, step } = first;
   let provider: Provider;
   try {
     provider = await providerFor(env, turn.tenant);

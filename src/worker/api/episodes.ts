@@ -1,0 +1,230 @@
+// /v1/episodes: agent-driven episodes, the reference's AgentGymEnv over HTTP. The caller plays the agent:
+// creating an episode answers with the policy, the agent's tools and the opening messages; each step submits
+// the agent's message for turn `step` and answers with what the agent sees next (tool results, the simulated
+// user's reply), and with the reference's reward_info once the episode is done. An episode is a one-episode
+// run of the `external` agent, so quotas, results files, events and metrics work as for any run.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { AppEnv } from './auth.ts';
+import { EpisodeCreateSchema, EpisodeStepRequestSchema, RunRequestSchema } from '../../core/schemas/api.ts';
+import type { Episode, EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
+import type { SimulationRun } from '../../core/schemas/simulation.ts';
+import type { Message } from '../../core/schemas/message.ts';
+import { agentChatMessages } from '../../core/agents/history.ts';
+import { toWireMessage } from '../../core/llm/ai-sdk-client.ts';
+import { parsePyJson, sha256Hex } from '../../core/py/index.ts';
+import { decodeConfig, encodeConfig, findRun } from '../db/runs.ts';
+import { loadDomain } from '../data/domains.ts';
+import { isSoloAgent } from '../../core/schemas/episode.ts';
+import type { RunRow } from '../db/runs.ts';
+import { findEpisodeSimulation } from '../db/simulations.ts';
+import { launchRun, selectEpisodes } from '../runs/launch.ts';
+import { checkRunQuotas } from '../quotas.ts';
+import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
+import type { EpisodeRef } from '../episode/launch.ts';
+import type { ExternalObservation } from '../episode/episode-do.ts';
+import type { TurnResponse } from '../episode/turn.ts';
+import { produceTurns } from '../turns/consumer.ts';
+import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
+import { pyJson, readBody } from './body.ts';
+
+/** How long a request waits for the episode to need the caller again (the user's reply, the grading). */
+const SETTLE_MS = 60_000;
+
+interface EpisodeHandle extends EpisodeRef {
+  readonly key: string;
+  readonly run: RunRow;
+}
+
+/** The caller's episode; another tenant's is as unknown as one that never existed. */
+const requireEpisode = async (c: Context<AppEnv>): Promise<EpisodeHandle> => {
+  const id = c.req.param('id')!;
+  const ref = episodeOfId(id);
+  const run = ref === null ? null : await findRun(c.env.DB, ref.run_id, c.get('caller').tenant);
+  if (ref === null || run === null) throw notFound('Episode', id);
+  return { ...ref, run };
+};
+
+/** The agent's message as a turn result (the engine parses the arguments text as it parses a model's). */
+const turnResponseOf = (message: EpisodeStepRequest['message']): TurnResponse => ({
+  kind: 'response',
+  content: message.content ?? null,
+  tool_calls: (message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+  usage: null,
+  raw_data: null,
+});
+
+/** The agent's view of messages, in the reference's wire format. */
+const agentView = (messages: readonly Message[]): Record<string, unknown>[] => agentChatMessages('', messages).slice(1).map(toWireMessage);
+
+/** What the agent saw after its last message: a graded episode ended after the agent's last turn. */
+const afterLastAgentMessage = (simulation: SimulationRun): Record<string, unknown>[] => {
+  const messages = simulation.messages ?? [];
+  const last = messages.findLastIndex((m) => m.role === 'assistant');
+  return agentView(messages.slice(last + 1));
+};
+
+/** The caller's turns in a finished conversation: the agent's messages after the opening (greeting or history). */
+const agentTurnCount = async (env: Env, episode: EpisodeHandle, messages: readonly Message[]): Promise<number> => {
+  const config = decodeConfig(episode.run.config);
+  const { data } = await loadDomain(env.ASSETS, config.domain);
+  const history = data.tasks.find((t) => t.id === episode.task_id)?.initial_state?.message_history ?? [];
+  const opening = history.length > 0 ? history.length : isSoloAgent(config.agent) ? 0 : 1;
+  return messages.slice(opening).filter((m) => m.role === 'assistant').length;
+};
+
+/** A call that met the episode's instance as it reset itself (it had just finished) is made again. */
+const retriedOnReset = (error: unknown): undefined => {
+  if (error instanceof Error && (error as { durableObjectReset?: boolean }).durableObjectReset === true) return undefined;
+  throw error;
+};
+
+type Settled =
+  | { readonly kind: 'live'; readonly view: ExternalObservation }
+  | { readonly kind: 'graded'; readonly simulation: SimulationRun }
+  | { readonly kind: 'cancelled' };
+
+/**
+ * Waits (bounded) until the episode waits for the caller, or is graded. A stub is taken per call: a finished
+ * episode resets its instance.
+ */
+const settle = async (env: Env, episode: EpisodeHandle, since: number): Promise<Settled> => {
+  const deadline = Date.now() + SETTLE_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+    const stub = env.EPISODE.getByName(episode.key);
+    const view = await stub.observe(since).catch(retriedOnReset);
+    if (view === undefined) continue;
+    if (view !== null && (view.waiting || Date.now() > deadline)) return { kind: 'live', view };
+    if (view === null) {
+      const simulation = await findEpisodeSimulation(env.DB, episode.run.id, episode.task_id, episode.trial);
+      if (simulation !== null) return { kind: 'graded', simulation };
+      const { phase } = await stub.snapshot();
+      if (phase === 'cancelled') return { kind: 'cancelled' };
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+};
+
+const stepAnswer = (settled: Settled, step: number): EpisodeStep => {
+  switch (settled.kind) {
+    case 'live':
+      return { step: settled.view.step, done: settled.view.done, termination_reason: settled.view.termination_reason as EpisodeStep['termination_reason'], observation: { messages: JSON.parse(settled.view.messages) as Record<string, unknown>[] } };
+    case 'graded':
+      return {
+        step,
+        done: true,
+        termination_reason: settled.simulation.termination_reason,
+        observation: { messages: afterLastAgentMessage(settled.simulation) },
+        reward_info: settled.simulation.reward_info as Record<string, unknown> | null,
+      };
+    case 'cancelled':
+      throw new ApiError(409, 'conflict', 'The episode was cancelled');
+  }
+};
+
+/** Why a step was not applied, as the HTTP answer. */
+const stepRefusal = (reason: string, step: number, pending: number | null, message?: string): ApiError => {
+  switch (reason) {
+    case 'invalid':
+      // The reference's gym answers an action it cannot take with this text.
+      return invalidRequest([{ path: 'message', message: `Invalid action with error: ${message ?? ''}` }]);
+    case 'conflict':
+      return new ApiError(409, 'conflict', `Step ${step} was already answered with another message`);
+    case 'not_external':
+      return new ApiError(409, 'conflict', 'The agent of this episode is not external');
+    case 'not_running':
+      return new ApiError(409, 'conflict', 'The episode is over');
+    default:
+      return new ApiError(409, 'conflict', pending === null ? `Step ${step} is not waited for: the episode is not waiting for the agent` : `Step ${step} is not waited for: the episode waits for step ${pending}`);
+  }
+};
+
+export const episodesApi = new Hono<AppEnv>()
+  .post('/', async (c) => {
+    const { value } = await readBody(c, EpisodeCreateSchema);
+    const { tenant } = c.get('caller');
+    const parsed = RunRequestSchema.safeParse({
+      domain: value.domain,
+      task_split_name: null,
+      task_ids: [value.task_id],
+      agent: value.solo ? 'external_solo' : 'external',
+      user: value.solo ? 'dummy_user' : 'user_simulator',
+      ...(value.llm_user === undefined ? {} : { llm_user: value.llm_user }),
+      ...(value.llm_args_user === undefined ? {} : { llm_args_user: value.llm_args_user }),
+      ...(value.seed === undefined ? {} : { seed: value.seed }),
+      max_steps: value.max_steps,
+      max_errors: value.max_errors,
+      max_concurrency: 1,
+    });
+    if (!parsed.success) throw invalidRequest(zodIssues(parsed.error));
+    const config = parsed.data;
+    const selection = await selectEpisodes(c.env, config);
+    if (!selection.ok) throw refused(selection);
+    await checkRunQuotas(c.env, tenant, selection.episodes.length, Date.now());
+    const { run } = await launchRun(c.env, config, selection.episodes, { tenant, requestHash: sha256Hex(encodeConfig(config)) });
+    const ref = selection.episodes[0]!;
+    const episode: EpisodeHandle = { ...ref, key: episodeKey(run.id, ref), run };
+    const settled = await settle(c.env, episode, 0);
+    if (settled.kind === 'cancelled') throw new ApiError(409, 'conflict', 'The episode was cancelled');
+    const body: EpisodeCreated =
+      settled.kind === 'live'
+        ? {
+            episode_id: episodeIdOf(episode.key),
+            run_id: run.id,
+            step: settled.view.step,
+            done: settled.view.done,
+            observation: { policy: settled.view.policy, tools: parsePyJson(settled.view.tools) as unknown as Record<string, unknown>[], messages: JSON.parse(settled.view.messages) as Record<string, unknown>[] },
+          }
+        : { episode_id: episodeIdOf(episode.key), run_id: run.id, step: 0, done: true, observation: { messages: agentView(settled.simulation.messages ?? []) } };
+    c.header('Location', `/v1/episodes/${body.episode_id}`);
+    return pyJson(c, body, 201);
+  })
+  .post('/:id/step', async (c) => {
+    const { value } = await readBody(c, EpisodeStepRequestSchema);
+    const episode = await requireEpisode(c);
+    const outcome = await c.env.EPISODE.getByName(episode.key).submitExternalTurn(value.step, turnResponseOf(value.message), { produceNext: true });
+    if (outcome.status === 'refused') {
+      const graded = outcome.reason === 'not_running' ? await findEpisodeSimulation(c.env.DB, episode.run.id, episode.task_id, episode.trial) : null;
+      if (graded === null) throw stepRefusal(outcome.reason, value.step, outcome.pending_step, outcome.message);
+      return pyJson(c, stepAnswer({ kind: 'graded', simulation: graded }, value.step + 1));
+    }
+    // The simulated user's reply is produced here, without a queue hop.
+    if (outcome.pending !== undefined) await produceTurns(c.env, c.env.EPISODE.getByName(episode.key), outcome.pending, Date.now() + SETTLE_MS);
+    return pyJson(c, stepAnswer(await settle(c.env, episode, value.step + 1), value.step + 1));
+  })
+  .get('/:id', async (c) => {
+    const episode = await requireEpisode(c);
+    const stub = c.env.EPISODE.getByName(episode.key);
+    const fields = { episode_id: c.req.param('id'), run_id: episode.run.id, task_id: episode.task_id, trial: episode.trial };
+    const view = await stub.observe(0);
+    let body: Episode;
+    if (view !== null) {
+      body = {
+        ...fields,
+        status: view.done ? 'evaluating' : 'running',
+        step: view.step,
+        waiting: view.waiting,
+        done: view.done,
+        termination_reason: view.termination_reason as Episode['termination_reason'],
+        messages: JSON.parse(view.messages) as Record<string, unknown>[],
+        reward_info: null,
+        simulation_id: null,
+      };
+    } else {
+      const simulation = await findEpisodeSimulation(c.env.DB, episode.run.id, episode.task_id, episode.trial);
+      const cancelled = simulation === null && (await stub.snapshot()).phase === 'cancelled';
+      const messages = simulation?.messages ?? [];
+      body = {
+        ...fields,
+        status: simulation !== null ? 'done' : cancelled ? 'cancelled' : 'running',
+        step: simulation === null ? 0 : await agentTurnCount(c.env, episode, messages),
+        waiting: false,
+        done: simulation !== null,
+        termination_reason: simulation?.termination_reason ?? null,
+        messages: agentView(messages),
+        reward_info: (simulation?.reward_info as Record<string, unknown> | null | undefined) ?? null,
+        simulation_id: simulation?.id ?? null,
+      };
+    }
+    return pyJson(c, body);
+  });

@@ -1,0 +1,140 @@
+// Agent-driven episodes over HTTP (the reference's AgentGymEnv): the test plays the agent of mock tasks against
+// the scripted user, step by step, and checks observations, grading, exactly-once steps and idle expiry.
+import { describe, expect, it } from 'vitest';
+import { EpisodeCreatedSchema, EpisodeSchema, EpisodeStepSchema, ApiErrorSchema } from '../../src/core/schemas/api.ts';
+import type { EpisodeCreated, EpisodeStep } from '../../src/core/schemas/api.ts';
+import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+import { pyFloat } from '../../src/core/py/index.ts';
+import { call, pyBody, waitForRun } from './support/api.ts';
+import { SCRIPT_MODELS } from './support/script.ts';
+
+const create = async (body: Record<string, unknown> = {}): Promise<EpisodeCreated> => {
+  const response = await call('/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user, ...body } });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return EpisodeCreatedSchema.parse(await response.json());
+};
+
+const step = (id: string, n: number, message: Record<string, unknown>): Promise<Response> =>
+  call(`/v1/episodes/${id}/step`, { body: { step: n, message: { role: 'assistant', ...message } } });
+
+const stepOk = async (id: string, n: number, message: Record<string, unknown>): Promise<EpisodeStep> => {
+  const response = await step(id, n, message);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return EpisodeStepSchema.parse(await response.json());
+};
+
+const toolCall = (name: string, args: Record<string, unknown>, id = `call_${name}`) => ({
+  tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+});
+
+const CREATE_TASK = toolCall('create_task', { user_id: 'user_1', title: 'Important Meeting' });
+
+describe('agent-driven episodes', () => {
+  it('plays the gold actions of a mock task and scores 1.0; a repeated step gets the same answer', async () => {
+    const episode = await create();
+    expect(episode).toMatchObject({ step: 0, done: false });
+    // The greeting and the simulated user's first message, in chat-completions format.
+    expect(episode.observation.messages).toEqual([
+      { role: 'assistant', content: 'Hi! How can I help you today?', tool_calls: null },
+      { role: 'user', content: 'Hi, please create a task called Important Meeting for user_1.' },
+    ]);
+    const toolNames = (episode.observation.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+    expect(toolNames).toContain('create_task');
+    expect(toolNames.at(-1)).toBe('done');
+    expect(episode.observation.policy).toContain('Mock Domain Policy');
+
+    const afterTool = await stepOk(episode.episode_id, 0, CREATE_TASK);
+    expect(afterTool).toMatchObject({ step: 1, done: false });
+    expect(afterTool.observation.messages).toHaveLength(1);
+    expect(afterTool.observation.messages[0]).toMatchObject({ role: 'tool', tool_call_id: 'call_create_task' });
+    // Exactly once: the same step again answers the same; another message for it is a conflict.
+    expect(await stepOk(episode.episode_id, 0, CREATE_TASK)).toEqual(afterTool);
+    const conflict = await step(episode.episode_id, 0, { content: 'something else' });
+    expect(conflict.status).toBe(409);
+    expect(ApiErrorSchema.parse(await conflict.json()).error.message).toBe('Step 0 was already answered with another message');
+
+    const last = await stepOk(episode.episode_id, 1, { content: 'Your task Important Meeting has been created.' });
+    expect(last).toMatchObject({ step: 2, done: true, termination_reason: 'user_stop' });
+    expect(last.observation.messages).toEqual([{ role: 'user', content: 'Thanks! ###STOP###' }]);
+    expect(last.reward_info).toMatchObject({ reward: 1 });
+
+    // A finished episode answers any step with its end, as the reference's gym does once terminated.
+    expect(await stepOk(episode.episode_id, 1, { content: 'Your task Important Meeting has been created.' })).toEqual(last);
+
+    const state = EpisodeSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}`)).json());
+    expect(state).toMatchObject({ status: 'done', step: 2, done: true, termination_reason: 'user_stop', run_id: episode.run_id });
+    expect(state.reward_info).toMatchObject({ reward: 1 });
+
+    // The episode is a run of the external agent: its results file says so and holds the simulation.
+    const run = await waitForRun(episode.run_id);
+    expect(run.counts).toMatchObject({ done: 1, passed: 1 });
+    const results = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${episode.run_id}/results`)));
+    expect(results.info.agent_info).toMatchObject({ implementation: 'external', llm: null });
+    expect(results.simulations[0]!.reward_info!.reward).toEqual(pyFloat(1));
+  });
+
+  it('a wrong action scores 0; `done` ends the episode as an agent stop', async () => {
+    const episode = await create();
+    const wrong = await stepOk(episode.episode_id, 0, toolCall('create_task', { user_id: 'user_1', title: 'Another Meeting' }));
+    expect(wrong.done).toBe(false);
+    const stopped = await stepOk(episode.episode_id, 1, toolCall('done', {}));
+    expect(stopped).toMatchObject({ done: true, termination_reason: 'agent_stop' });
+    expect(stopped.reward_info).toMatchObject({ reward: 0 });
+  });
+
+  it('refuses an invalid message, a step not waited for and one from the future, changing nothing', async () => {
+    const episode = await create();
+    const invalid = await step(episode.episode_id, 0, { content: null });
+    expect(invalid.status).toBe(400);
+    expect(ApiErrorSchema.parse(await invalid.json()).error.issues?.[0]?.message).toMatch(/^Invalid action with error: /);
+    const early = await step(episode.episode_id, 3, { content: 'hello' });
+    expect(early.status).toBe(409);
+    expect(ApiErrorSchema.parse(await early.json()).error.message).toContain('waits for step 0');
+    const unknownField = await call(`/v1/episodes/${episode.episode_id}/step`, { body: { step: 0, message: { role: 'assistant', content: 'x' }, reward: 1 } });
+    expect(unknownField.status).toBe(400);
+    // Still at step 0: the first valid message applies.
+    expect((await stepOk(episode.episode_id, 0, CREATE_TASK)).step).toBe(1);
+  });
+
+  it('concurrent submissions of the same step apply it once', async () => {
+    const episode = await create();
+    const answers = await Promise.all([step(episode.episode_id, 0, CREATE_TASK), step(episode.episode_id, 0, CREATE_TASK)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const state = EpisodeSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}`)).json());
+    expect(state.step).toBe(1);
+    expect(state.messages.filter((m) => m['role'] === 'tool')).toHaveLength(1);
+  });
+
+  it('an episode left idle past the limit ends as a timeout and scores 0', async () => {
+    const episode = await create();
+    let state = EpisodeSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}`)).json());
+    for (let i = 0; i < 100 && state.status !== 'done'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      state = EpisodeSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}`)).json());
+    }
+    expect(state).toMatchObject({ status: 'done', termination_reason: 'timeout' });
+    expect(state.reward_info).toMatchObject({ reward: 0 });
+    expect((await step(episode.episode_id, 0, CREATE_TASK)).status).toBe(200);
+  });
+
+  it('bad requests name the field; unknown or foreign episodes are 404', async () => {
+    for (const [body, path] of [
+      [{ domain: 'mock' }, 'task_id'],
+      [{ domain: 'mock', task_id: 'create_task_1', role: 'judge' }, 'role'],
+      [{ domain: 'mock', task_id: 'no_such_task' }, 'task_ids'],
+      [{ domain: 'nowhere', task_id: 'x' }, 'domain'],
+    ] as const) {
+      const response = await call('/v1/episodes', { body });
+      expect(response.status).toBe(400);
+      expect(ApiErrorSchema.parse(await response.json()).error.issues?.map((i) => i.path)).toContain(path);
+    }
+    expect((await call('/v1/episodes/not-an-episode')).status).toBe(404);
+    const episode = await create();
+    const key = await call('/v1/admin/keys', { body: { tenant: 'episodes-other', name: 'other' } });
+    const other = ((await key.json()) as { key: string }).key;
+    const foreign = await call(`/v1/episodes/${episode.episode_id}`, { headers: { authorization: `Bearer ${other}` } });
+    expect(foreign.status).toBe(404);
+    const foreignStep = await call(`/v1/episodes/${episode.episode_id}/step`, { headers: { authorization: `Bearer ${other}` }, body: { step: 0, message: { role: 'assistant', content: 'hi' } } });
+    expect(foreignStep.status).toBe(404);
+  });
+});

@@ -6,8 +6,15 @@ const hex = (bytes: ArrayBuffer | Uint8Array): string =>
 export const sha256Text = async (text: string): Promise<string> =>
   hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
 
+/** Bytes as base64url without padding. */
+export const base64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+
+/** The bytes of base64url text (padding optional); throws when it is not base64url. */
+export const fromBase64url = (text: string): Uint8Array =>
+  Uint8Array.from(atob(text.replaceAll('-', '+').replaceAll('_', '/')), (ch) => ch.charCodeAt(0));
+
 /** `bytes` random bytes, base64url without padding. */
-export const randomToken = (bytes: number): string =>
-  btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(bytes)))).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+export const randomToken = (bytes: number): string => base64url(crypto.getRandomValues(new Uint8Array(bytes)));
 
 export const randomHex = (bytes: number): string => hex(crypto.getRandomValues(new Uint8Array(bytes)));

@@ -123,6 +123,9 @@ describe('agent-driven episodes', () => {
       [{ domain: 'mock', task_id: 'create_task_1', role: 'judge' }, 'role'],
       [{ domain: 'mock', task_id: 'no_such_task' }, 'task_ids'],
       [{ domain: 'nowhere', task_id: 'x' }, 'domain'],
+      // No request starts unbounded work: the operator's limits apply as to any run.
+      [{ domain: 'mock', task_id: 'create_task_1', max_steps: 1_000_000 }, 'max_steps'],
+      [{ domain: 'mock', task_id: 'create_task_1', llm_args_user: { max_tokens: 10_000_000 } }, 'llm_args_user.max_tokens'],
     ] as const) {
       const response = await call('/v1/episodes', { body });
       expect(response.status).toBe(400);

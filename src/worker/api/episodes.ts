@@ -10,8 +10,6 @@ import { EpisodeCreateSchema, EpisodeStepRequestSchema, RunRequestSchema } from 
 import type { Episode, EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import type { Message } from '../../core/schemas/message.ts';
-import { agentChatMessages } from '../../core/agents/history.ts';
-import { toWireMessage } from '../../core/llm/ai-sdk-client.ts';
 import { parsePyJson, sha256Hex } from '../../core/py/index.ts';
 import { decodeConfig, encodeConfig, findRun } from '../db/runs.ts';
 import { loadDomain } from '../data/domains.ts';
@@ -24,6 +22,7 @@ import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import type { ExternalObservation } from '../episode/episode-do.ts';
 import type { TurnResponse } from '../episode/turn.ts';
+import { agentObservation } from '../episode/machine.ts';
 import { produceTurns } from '../turns/consumer.ts';
 import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
@@ -54,14 +53,16 @@ const turnResponseOf = (message: EpisodeStepRequest['message']): TurnResponse =>
   raw_data: null,
 });
 
-/** The agent's view of messages, in the reference's wire format. */
-const agentView = (messages: readonly Message[]): Record<string, unknown>[] => agentChatMessages('', messages).slice(1).map(toWireMessage);
+/** The messages of an observation (the episode object sends them as JSON text). */
+const viewMessages = (view: ExternalObservation): Record<string, unknown>[] => JSON.parse(view.messages) as Record<string, unknown>[];
+
+const cancelled = (): ApiError => new ApiError(409, 'conflict', 'The episode was cancelled');
 
 /** What the agent saw after its last message: a graded episode ended after the agent's last turn. */
 const afterLastAgentMessage = (simulation: SimulationRun): Record<string, unknown>[] => {
   const messages = simulation.messages ?? [];
   const last = messages.findLastIndex((m) => m.role === 'assistant');
-  return agentView(messages.slice(last + 1));
+  return agentObservation(messages.slice(last + 1));
 };
 
 /** The caller's turns in a finished conversation: the agent's messages after the opening (greeting or history). */
@@ -108,7 +109,7 @@ const settle = async (env: Env, episode: EpisodeHandle, since: number): Promise<
 const stepAnswer = (settled: Settled, step: number): EpisodeStep => {
   switch (settled.kind) {
     case 'live':
-      return { step: settled.view.step, done: settled.view.done, termination_reason: settled.view.termination_reason as EpisodeStep['termination_reason'], observation: { messages: JSON.parse(settled.view.messages) as Record<string, unknown>[] } };
+      return { step: settled.view.step, done: settled.view.done, termination_reason: settled.view.termination_reason as EpisodeStep['termination_reason'], observation: { messages: viewMessages(settled.view) } };
     case 'graded':
       return {
         step,
@@ -118,7 +119,7 @@ const stepAnswer = (settled: Settled, step: number): EpisodeStep => {
         reward_info: settled.simulation.reward_info as Record<string, unknown> | null,
       };
     case 'cancelled':
-      throw new ApiError(409, 'conflict', 'The episode was cancelled');
+      throw cancelled();
   }
 };
 
@@ -165,7 +166,7 @@ export const episodesApi = new Hono<AppEnv>()
     const ref = selection.episodes[0]!;
     const episode: EpisodeHandle = { ...ref, key: episodeKey(run.id, ref), run };
     const settled = await settle(c.env, episode, 0);
-    if (settled.kind === 'cancelled') throw new ApiError(409, 'conflict', 'The episode was cancelled');
+    if (settled.kind === 'cancelled') throw cancelled();
     const body: EpisodeCreated =
       settled.kind === 'live'
         ? {
@@ -173,9 +174,9 @@ export const episodesApi = new Hono<AppEnv>()
             run_id: run.id,
             step: settled.view.step,
             done: settled.view.done,
-            observation: { policy: settled.view.policy, tools: parsePyJson(settled.view.tools) as unknown as Record<string, unknown>[], messages: JSON.parse(settled.view.messages) as Record<string, unknown>[] },
+            observation: { policy: settled.view.policy, tools: parsePyJson(settled.view.tools) as unknown as Record<string, unknown>[], messages: viewMessages(settled.view) },
           }
-        : { episode_id: episodeIdOf(episode.key), run_id: run.id, step: 0, done: true, observation: { messages: agentView(settled.simulation.messages ?? []) } };
+        : { episode_id: episodeIdOf(episode.key), run_id: run.id, step: 0, done: true, observation: { messages: agentObservation(settled.simulation.messages ?? []) } };
     c.header('Location', `/v1/episodes/${body.episode_id}`);
     return pyJson(c, body, 201);
   })
@@ -206,22 +207,22 @@ export const episodesApi = new Hono<AppEnv>()
         waiting: view.waiting,
         done: view.done,
         termination_reason: view.termination_reason as Episode['termination_reason'],
-        messages: JSON.parse(view.messages) as Record<string, unknown>[],
+        messages: viewMessages(view),
         reward_info: null,
         simulation_id: null,
       };
     } else {
       const simulation = await findEpisodeSimulation(c.env.DB, episode.run.id, episode.task_id, episode.trial);
-      const cancelled = simulation === null && (await stub.snapshot()).phase === 'cancelled';
+      const stopped = simulation === null && (await stub.snapshot()).phase === 'cancelled';
       const messages = simulation?.messages ?? [];
       body = {
         ...fields,
-        status: simulation !== null ? 'done' : cancelled ? 'cancelled' : 'running',
+        status: simulation !== null ? 'done' : stopped ? 'cancelled' : 'running',
         step: simulation === null ? 0 : await agentTurnCount(c.env, episode, messages),
         waiting: false,
         done: simulation !== null,
         termination_reason: simulation?.termination_reason ?? null,
-        messages: agentView(messages),
+        messages: agentObservation(messages),
         reward_info: (simulation?.reward_info as Record<string, unknown> | null | undefined) ?? null,
         simulation_id: simulation?.id ?? null,
       };

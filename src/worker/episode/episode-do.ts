@@ -19,13 +19,11 @@ import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
 import type { LiveEpisode } from './store.ts';
-import { acceptTurn, applyTurn, expireTurn, startEpisode, turnRequest } from './machine.ts';
+import { acceptTurn, agentObservation, applyTurn, expireTurn, startEpisode, turnRequest } from './machine.ts';
 import type { ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { agentOf } from '../../core/orchestrator/deps.ts';
-import { agentChatMessages } from '../../core/agents/history.ts';
-import { toWireMessage } from '../../core/llm/ai-sdk-client.ts';
 import { limits } from '../limits.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { providerFor } from '../runs/models.ts';
@@ -216,7 +214,7 @@ export class EpisodeDO extends DurableObject<Env> {
       waiting: live.pending === role,
       done: live.state.done,
       termination_reason: live.state.termination_reason,
-      messages: JSON.stringify(agentChatMessages('', live.state.trajectory.slice(from)).slice(1).map(toWireMessage)),
+      messages: JSON.stringify(agentObservation(live.state.trajectory.slice(from))),
       policy: live.environment.policy,
       tools: dumpsPy((tools ?? []) as unknown as PyInput),
     };
@@ -246,10 +244,11 @@ export class EpisodeDO extends DurableObject<Env> {
     next: TurnOutcome & { status: 'applied' },
     produceNext: boolean,
   ): Promise<TurnOutcome & { pending?: PendingTurn }> {
-    const pending = produceNext && next.next === 'turn' && this.live?.pending != null ? this.describePending(context, this.live) : null;
-    const handOver = pending !== null && !pending.external;
+    // Only a built-in turn is handed over (an external one is its client's), and only then is its request built.
+    const live = this.live;
+    const handOver = produceNext && next.next === 'turn' && live != null && live.pending !== null && live.pending !== this.externalRole(context);
     await this.schedule(!handOver);
-    return handOver ? { ...next, pending } : next;
+    return handOver ? { ...next, pending: this.describePending(context, live)! } : next;
   }
 
   override async alarm(): Promise<void> {

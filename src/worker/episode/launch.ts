@@ -6,6 +6,7 @@ import type { PyInput } from '../../core/py/index.ts';
 import type { DomainData } from '../../core/environment/domain.ts';
 import { workUnits } from '../../core/runner/batch.ts';
 import type { SimulationSpec } from '../../core/runner/simulation.ts';
+import { base64url, fromBase64url } from '../crypto.ts';
 
 export const EpisodeLaunchSchema = z.object({
   run_id: z.string(),
@@ -27,13 +28,13 @@ export interface EpisodeRef {
 export const episodeKey = (runId: string, ref: EpisodeRef): string => `${runId}/${ref.trial}/${ref.task_id}`;
 
 /** The public id of an episode: its object name, base64url-encoded (it holds `/` and any task id). */
-export const episodeIdOf = (key: string): string => btoa(String.fromCharCode(...new TextEncoder().encode(key))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+export const episodeIdOf = (key: string): string => base64url(new TextEncoder().encode(key));
 
 /** The run, task and trial an episode id names, or null when it names none. */
 export const episodeOfId = (id: string): ({ run_id: string; key: string } & EpisodeRef) | null => {
   let key: string;
   try {
-    key = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(atob(id.replace(/-/g, '+').replace(/_/g, '/')), (ch) => ch.charCodeAt(0)));
+    key = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64url(id));
   } catch {
     return null;
   }

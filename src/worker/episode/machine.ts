@@ -8,7 +8,9 @@ import { applyMessage, applyToolCalls, participantOf, turnRole } from '../../cor
 import { baseSlots } from '../../core/environment/environment.ts';
 import type { EpisodeDeps } from '../../core/orchestrator/deps.ts';
 import type { EpisodeSpec } from '../../core/orchestrator/initialize.ts';
-import type { ParticipantMessage } from '../../core/schemas/message.ts';
+import type { Message, ParticipantMessage } from '../../core/schemas/message.ts';
+import { agentChatMessages } from '../../core/agents/history.ts';
+import { toWireMessage } from '../../core/llm/ai-sdk-client.ts';
 import type { LiveEpisode } from './store.ts';
 import { turnResponse } from './turn.ts';
 import type { TurnResponse } from './turn.ts';
@@ -33,6 +35,10 @@ export const turnRequest = (live: LiveEpisode, deps: EpisodeDeps): { model: stri
   const wire = { messages: request.messages, tools: request.tools, tool_choice: request.toolChoice, llm_args: request.llmArgs };
   return { model: model.model, request: dumpsPy(wire as unknown as PyInput) };
 };
+
+/** What the agent sees of `messages`, in the reference's wire format (OpenAI chat-completions messages). */
+export const agentObservation = (messages: readonly Message[]): Record<string, unknown>[] =>
+  agentChatMessages('', messages).slice(1).map(toWireMessage);
 
 /** The message an answer makes for the turn waited for; throws when it is not a valid one. Changes nothing. */
 export const acceptTurn = (live: LiveEpisode, result: TurnResponse, deps: EpisodeDeps): ParticipantMessage => {

@@ -38,6 +38,8 @@ export default defineConfig({
                 SSE_HEARTBEAT_MS: '200',
                 // An external agent that stops stepping is given up on within the tests' patience.
                 LIMIT_EXTERNAL_TURN_TTL_SECONDS: '3',
+                // The scripted remote agent (config.agent_endpoint) of the global setup.
+                TEST_AGENT_ENDPOINT_URL: inject('agentEndpointURL'),
                 TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, 'migrations')),
               },
             },

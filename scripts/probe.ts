@@ -20,6 +20,8 @@ const harness = await startHarness(mockConversation(), {
   OPENAI_API_KEY: PROVIDER_KEY,
   CREDENTIALS_KEY: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))),
   SSE_HEARTBEAT_MS: '300',
+  // A deployed service's rules: tenants' endpoints must be public.
+  ALLOW_LOCAL_PROVIDERS: 'false',
 });
 const base = harness.worker().url;
 
@@ -154,12 +156,14 @@ try {
   // Bring-your-own provider: internal endpoints refused; keys never shown.
   for (const url of ['http://api.example.com/v1', 'https://127.0.0.1/v1', 'https://169.254.169.254/v1', 'https://[::1]/v1', 'https://10.0.0.1/v1']) {
     check((await send('PUT', '/v1/provider-credentials/openai', { key: acme, body: { base_url: url, api_key: 'sk-probe-tenant' } })).status === 400, `provider endpoint ${url} → 400`);
+    const agentEndpoint = { url: `${url}/chat/completions`, headers: { 'x-agent-key': 'sk-probe-agent-endpoint' } };
+    check((await send('POST', '/v1/runs', { key: acme, body: run({ agent_endpoint: agentEndpoint }) })).status === 400, `agent endpoint ${url} → 400`);
   }
   check((await send('PUT', '/v1/provider-credentials/google', { key: acme, body: { api_key: 'sk-probe-tenant-google' } })).status === 200, 'a tenant stores a provider key');
   await send('GET', '/v1/provider-credentials', { key: acme });
   await waitDone(own.run_id, acme);
 
-  const leaked = [OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google'].filter((secret) => seen.some((text) => text.includes(secret)));
+  const leaked = [OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google', 'sk-probe-agent-endpoint'].filter((secret) => seen.some((text) => text.includes(secret)));
   check(leaked.length === 0, 'no secret appears in any response', leaked.join(', '));
   const log = await readFile(harness.worker().logFile, 'utf8');
   check(![OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google', acme, globex].some((secret) => log.includes(secret)), "no secret appears in the worker's log");

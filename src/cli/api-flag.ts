@@ -1,8 +1,8 @@
 // The `--api URL` flag of the commands that talk to a serving worker, and the client it gives
 // (TAU2_EDGE_API_KEY is sent as the Bearer token).
 import type { Command } from 'commander';
-import { apiClient } from './api-client.ts';
-import type { ApiClient } from './api-client.ts';
+import { apiClient } from '../client/index.ts';
+import type { ApiClient } from '../client/index.ts';
 
 export interface ApiFlags {
   readonly api: string;

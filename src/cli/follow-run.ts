@@ -2,8 +2,8 @@
 // dropped stream (a restarted worker, a network hiccup) is resumed from the last event id.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunStatus, SimulationEvent } from '../core/schemas/api.ts';
-import { ApiRequestError } from './api-client.ts';
-import type { ApiClient } from './api-client.ts';
+import { ApiRequestError } from '../client/index.ts';
+import type { ApiClient } from '../client/index.ts';
 
 export interface FollowOptions {
   readonly onSimulation: (event: SimulationEvent) => void;

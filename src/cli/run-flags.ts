@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
 import { RunConfigSchema } from '../core/schemas/run-config.ts';
+import { isExternalAgent } from '../core/schemas/episode.ts';
 import { DEFAULT_LLM } from '../core/schemas/run-config.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import { parseLlmArgs } from './models.ts';
@@ -51,6 +52,8 @@ export const addRunFlags = (command: Command): Command =>
       .option('--save-to <path>', 'the results file (NAME.json, or a folder for NAME/results.json); default: data/simulations/<timestamp>_<domain>_<agent>_<user>/results.json')
       .option('--fail-under <reward>', 'exit 1 when the average reward is below this, or nothing was evaluated', float)
       .option('--enforce-communication-protocol', 'end the episode when the agent breaks the protocol')
+      .option('--agent-url <url>', "a remote agent: each agent turn is POSTed to this URL as a chat-completions request")
+      .option('--agent-header <header...>', "a header for --agent-url, as 'Name: value' (repeatable; e.g. its key)")
       .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
       .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
       .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)'),
@@ -97,9 +100,21 @@ export interface RunFlagValues {
   readonly failUnder?: number;
   readonly enforceCommunicationProtocol?: boolean;
   readonly llmBaseUrl?: string;
+  readonly agentUrl?: string;
+  readonly agentHeader?: string[];
   readonly api?: string;
   readonly inProcess?: boolean;
 }
+
+/** `--agent-header 'Name: value'` flags as a header record. */
+const agentHeaders = (flags: readonly string[]): Record<string, string> =>
+  Object.fromEntries(
+    flags.map((flag) => {
+      const at = flag.indexOf(':');
+      if (at <= 0) throw new Error(`--agent-header takes 'Name: value', got '${flag.split(':')[0]}…'`);
+      return [flag.slice(0, at).trim(), flag.slice(at + 1).trim()];
+    }),
+  );
 
 const choice = (flag: string, value: string, allowed: readonly string[]): string => {
   if (!allowed.includes(value)) throw new InvalidArgumentError(`unknown ${flag} '${value}'. Available: ${allowed.join(', ')}`);
@@ -150,7 +165,15 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     max_retries: values.maxRetries,
     retry_delay: values.retryDelay,
     enforce_communication_protocol: values.enforceCommunicationProtocol,
+    agent_endpoint:
+      values.agentUrl === undefined
+        ? undefined
+        : { url: values.agentUrl, ...(values.agentHeader === undefined ? {} : { headers: agentHeaders(values.agentHeader) }) },
   });
+  if (values.agentHeader !== undefined && values.agentUrl === undefined) throw new Error('--agent-header needs --agent-url');
+  if (isExternalAgent(config.agent)) {
+    throw new Error(`--agent ${config.agent} is driven by your own code over the step API (POST /v1/episodes, or a run's episodes); tau2-edge run runs built-in agents and --agent-url endpoints`);
+  }
   return {
     config,
     saveTo: resultsPath(values.saveTo ?? path.join(simulationsDir(), runName(config, new Date()))),

@@ -9,6 +9,7 @@ import { runBatch, runTasks, workUnits } from '../core/runner/batch.ts';
 import { systemClock } from '../core/orchestrator/clock.ts';
 import { loadDomain } from './data.ts';
 import { clientFor } from './models.ts';
+import { endpointClient } from '../core/llm/endpoint-client.ts';
 import { gitCommit } from './git-commit.ts';
 import type { ProgressDisplay } from './progress-display.ts';
 
@@ -47,7 +48,7 @@ export const runInProcess = async (
       domain,
       data,
       guidelines,
-      clients: { agent: client, user: client, judge: client },
+      clients: { agent: config.agent_endpoint === null ? client : endpointClient(config.agent_endpoint.url, config.agent_endpoint.headers), user: client, judge: client },
       clock: systemClock,
       newId: randomUUID,
       sleep: (ms) => sleep(ms),

@@ -1,10 +1,10 @@
 // A run through the tau2-edge API: on the server given by --api, or on a local worker this command starts and
 // stops. Progress comes from the run's event stream; Ctrl-C cancels the run before the worker stops.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import type { RunStatus } from '../core/schemas/api.ts';
 import type { Results } from '../core/schemas/simulation.ts';
-import { ApiRequestError, apiClient } from './api-client.ts';
+import { ApiRequestError, apiClient } from '../client/index.ts';
 import { followRun } from './follow-run.ts';
 import { gitCommit } from './git-commit.ts';
 import { startLocalWorker } from './local-worker.ts';
@@ -13,10 +13,16 @@ import type { ProgressDisplay } from './progress-display.ts';
 
 /**
  * The settings a local worker gets: the provider endpoint (the --llm-base-url flag, else OPENAI_BASE_URL), the
- * provider key OPENAI_API_KEY, and the commit recorded in results. No API key: it listens on 127.0.0.1 only.
+ * provider key OPENAI_API_KEY, and the commit recorded in results. No API key: it listens on 127.0.0.1 only,
+ * so endpoints on this machine are allowed (a local agent server), and secrets such as --agent-header values
+ * are sealed under a key that lives as long as the worker.
  */
 export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv, commit: string): Record<string, string> => {
-  const vars: Record<string, string> = { GIT_COMMIT: commit };
+  const vars: Record<string, string> = {
+    GIT_COMMIT: commit,
+    ALLOW_LOCAL_PROVIDERS: 'true',
+    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+  };
   const baseUrl = llmBaseUrl ?? env.OPENAI_BASE_URL;
   if (baseUrl) vars.OPENAI_BASE_URL = baseUrl;
   if (env.OPENAI_API_KEY) vars.OPENAI_API_KEY = env.OPENAI_API_KEY;

@@ -68,10 +68,21 @@ describe('run flags', () => {
     expect(resultsPath('r.json')).toBe('r.json');
   });
 
-  it('the local worker gets the provider URL (flag over environment), the key and the commit, nothing else', () => {
+  it('the local worker gets the provider URL (flag over environment), the key, the commit, local endpoints and a fresh sealing key, nothing else', () => {
     const env = { OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'sk-x', HOME: '/root' };
-    expect(localWorkerEnv('http://flag/v1', env, 'abc123')).toEqual({ GIT_COMMIT: 'abc123', OPENAI_BASE_URL: 'http://flag/v1', OPENAI_API_KEY: 'sk-x' });
+    const local = { GIT_COMMIT: 'abc123', ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/) };
+    expect(localWorkerEnv('http://flag/v1', env, 'abc123')).toEqual({ ...local, OPENAI_BASE_URL: 'http://flag/v1', OPENAI_API_KEY: 'sk-x' });
     expect(localWorkerEnv(null, env, 'abc123').OPENAI_BASE_URL).toBe('http://env/v1');
-    expect(localWorkerEnv(null, { HOME: '/root' }, 'abc123')).toEqual({ GIT_COMMIT: 'abc123' });
+    expect(localWorkerEnv(null, { HOME: '/root' }, 'abc123')).toEqual(local);
+    expect(localWorkerEnv(null, {}, 'x').CREDENTIALS_KEY).not.toBe(localWorkerEnv(null, {}, 'x').CREDENTIALS_KEY);
+  });
+
+  it('--agent-url and --agent-header: a remote agent endpoint; external agents are for the step API', () => {
+    const { config } = parseRunFlags(['--domain', 'mock', '--agent-url', 'http://127.0.0.1:9/agent', '--agent-header', 'Authorization: Bearer k: v', '--agent-header', 'X-Team:  red ']);
+    expect(config.agent_endpoint).toEqual({ url: 'http://127.0.0.1:9/agent', headers: { Authorization: 'Bearer k: v', 'X-Team': 'red' } });
+    expect(parseRunFlags(['--domain', 'mock']).config.agent_endpoint).toBeNull();
+    expect(() => parseRunFlags(['--domain', 'mock', '--agent-header', 'X: y'])).toThrow('--agent-header needs --agent-url');
+    expect(() => parseRunFlags(['--domain', 'mock', '--agent-url', 'http://h/a', '--agent-header', 'novalue'])).toThrow("takes 'Name: value'");
+    expect(() => parseRunFlags(['--domain', 'mock', '--agent', 'external'])).toThrow('POST /v1/episodes');
   });
 });

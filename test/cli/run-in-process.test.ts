@@ -42,6 +42,27 @@ describe('tau2-edge run --in-process', () => {
     expect(saved).toContain('"temperature": 0.0');
   });
 
+  it('--agent-url sends the agent turns to that URL with the --agent-header headers, the user turns to the provider', async () => {
+    const agent = await startFakeOpenAI();
+    agent.setHandler(mockConversation());
+    try {
+      const before = fake.requests.length;
+      const url = `${agent.baseURL}/my-agent/chat/completions`;
+      const { code, text } = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user',
+        '--llm-base-url', fake.baseURL, '--agent-url', url, '--agent-header', 'X-Agent-Key: s3cret', '--save-to', path.join(dir, 'agent-url.json')]);
+      expect(code, text).toBe(0);
+      expect(text).toMatch(/task create_task_1 trial 0: user_stop, reward \d\.\d/);
+      expect(agent.requests.length).toBeGreaterThan(0);
+      expect(agent.requests.every((r) => r.path === '/v1/my-agent/chat/completions' && r.headers['x-agent-key'] === 's3cret')).toBe(true);
+      const models = fake.requests.slice(before).map((r) => (r.body as { model: string }).model);
+      expect(models.length).toBeGreaterThan(0);
+      expect(models).not.toContain('fake-agent');
+      expect(await readFile(path.join(dir, 'agent-url.json'), 'utf8')).not.toContain('s3cret');
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('saves by default under data/simulations with the reference run name, printing the path; never overwrites', async () => {
     const argv = ['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--agent-llm', 'openai/fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL];
     const { code, text } = await capture(argv);

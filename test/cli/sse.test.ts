@@ -1,6 +1,6 @@
 // Server-sent event framing as the run event stream uses it.
 import { describe, expect, it } from 'vitest';
-import { parseEvents, readEvents } from '../../src/cli/sse.ts';
+import { parseEvents, readEvents } from '../../src/client/sse.ts';
 
 describe('server-sent events', () => {
   it('splits complete events, keeps the unfinished rest, ignores comments, joins data lines', () => {

@@ -71,6 +71,9 @@ describe('OpenAPI document', () => {
     await check('GET', '/v1/runs/{id}', '/v1/runs/nope');
     const results = (await pyBody(await check('GET', '/v1/runs/{id}/results', `/v1/runs/${runId}/results`))) as { simulations: { id: string }[] };
     await check('GET', '/v1/runs/{id}/events', `/v1/runs/${runId}/events`);
+    await check('GET', '/v1/runs/{id}/episodes', `/v1/runs/${runId}/episodes?limit=1`);
+    await check('GET', '/v1/runs/{id}/episodes', `/v1/runs/${runId}/episodes?status=lost`);
+    await check('GET', '/v1/runs/{id}/episodes', '/v1/runs/nope/episodes');
     await check('POST', '/v1/runs/{id}/cancel', `/v1/runs/${runId}/cancel`);
     await check('POST', '/v1/runs/{id}/rerun-infra-errors', `/v1/runs/${runId}/rerun-infra-errors`);
     await check('GET', '/v1/simulations/{id}', `/v1/simulations/${results.simulations[0]!.id}`);

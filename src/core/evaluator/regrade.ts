@@ -4,6 +4,8 @@ import type { Results, RewardInfo, SimulationRun } from '../schemas/simulation.t
 import type { AnyDomain, DomainData } from '../environment/domain.ts';
 import type { ModelConfig } from '../agents/participant.ts';
 import { evaluateSimulation } from './evaluator.ts';
+import { isSoloAgent } from '../schemas/episode.ts';
+import type { AgentKind } from '../schemas/episode.ts';
 
 export interface Regraded {
   readonly simulation: SimulationRun;
@@ -34,9 +36,12 @@ export const rewardComponents = (info: RewardInfo | null): Record<string, unknow
   return components;
 };
 
-/** Solo mode as evaluate_trajectories recognises it: the solo agent AND the dummy user. */
+/**
+ * Solo mode as evaluate_trajectories recognises it: the solo agent AND the dummy user (the solo agent is
+ * llm_agent_solo, or external_solo for a solo agent driven over the step API).
+ */
 export const isSoloRun = (results: Pick<Results, 'info'>): boolean =>
-  results.info.agent_info.implementation === 'llm_agent_solo' && results.info.user_info.implementation === 'dummy_user';
+  isSoloAgent(results.info.agent_info.implementation as AgentKind) && results.info.user_info.implementation === 'dummy_user';
 
 export const regradeSimulation = async (
   simulation: SimulationRun,

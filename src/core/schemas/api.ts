@@ -10,6 +10,7 @@
 //   GET    /v1/runs/:id/events                → Server-Sent Events: `simulation` (SimulationEventSchema) and
 //                                               `status` (RunStatusEventSchema); the stream ends after the
 //                                               status event of a finished run. Event ids resume via Last-Event-ID.
+//   GET    /v1/runs/:id/episodes?limit&after&status → RunEpisodesSchema (work-unit order, paged)
 //   POST   /v1/runs/:id/cancel                → RunSchema (409 when the run already completed)
 //   POST   /v1/runs/:id/rerun-infra-errors    → 202 RerunSchema
 //   GET    /v1/simulations/:id                → SimulationRunSchema (messages, reward_info)
@@ -266,6 +267,7 @@ export const EpisodeCreateSchema = z.strictObject({
   max_errors: z.number().int().positive().default(10),
 });
 export type EpisodeCreate = z.infer<typeof EpisodeCreateSchema>;
+export type EpisodeCreateInput = z.input<typeof EpisodeCreateSchema>;
 
 /** A message in the reference's wire format (OpenAI chat-completions). */
 const WireMessageSchema = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAI chat-completions message' });
@@ -331,10 +333,40 @@ export const EpisodeSchema = z.object({
   done: z.boolean(),
   termination_reason: TerminationReasonSchema.nullable(),
   messages: z.array(WireMessageSchema),
+  /** The agent's policy and tools while the episode runs (what POST /v1/episodes answers with); null after. */
+  policy: z.string().nullable(),
+  tools: z.array(ToolSchemaSchema).nullable(),
   reward_info: z.record(z.string(), z.unknown()).nullable(),
   simulation_id: z.string().nullable(),
 });
 export type Episode = z.infer<typeof EpisodeSchema>;
+
+export const RunEpisodeStatusSchema = z.enum(['pending', 'running', 'done', 'cancelled']);
+
+export const RunEpisodesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  /** The `next` of the previous page. */
+  after: z.coerce.number().int().min(-1).default(-1),
+  status: RunEpisodeStatusSchema.optional(),
+});
+
+export type RunEpisodesQuery = z.infer<typeof RunEpisodesQuerySchema>;
+
+export const RunEpisodesSchema = z.object({
+  episodes: z.array(
+    z.object({
+      /** For /v1/episodes/:id (an `external` run's episodes are stepped there). */
+      episode_id: z.string(),
+      task_id: z.string(),
+      trial: z.number().int(),
+      /** pending: not started yet (the run's max_concurrency); running; done: graded; cancelled. */
+      status: RunEpisodeStatusSchema,
+    }),
+  ),
+  /** Pass as `after` for the next page; null on the last page. */
+  next: z.number().int().nullable(),
+});
+export type RunEpisodes = z.infer<typeof RunEpisodesSchema>;
 
 export const ApiErrorCodeSchema = z.enum([
   'invalid_request',

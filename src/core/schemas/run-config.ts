@@ -1,7 +1,7 @@
 // The configuration of a run (reference: TextRunConfig and the `tau2 run` defaults in config.py).
 import { z } from 'zod';
 import { PyDictSchema } from './py-types.ts';
-import { AgentKindSchema, isSoloAgent } from './episode.ts';
+import { AgentKindSchema, isExternalAgent, isSoloAgent } from './episode.ts';
 import { isPyFloat, pyFloat } from '../py/index.ts';
 
 export const DEFAULT_LLM = 'gpt-4.1-2025-04-14';
@@ -13,6 +13,28 @@ const name = () => z.string().min(1).max(MAX_NAME_LENGTH);
 /** Seconds, int or float as the reference takes them (a JSON `1.5` arrives as a PyFloat). */
 const seconds = (schema: z.ZodNumber) => z.preprocess((v) => (isPyFloat(v) ? v.value : v), schema);
 const defaultLlmArgs = () => ({ temperature: pyFloat(0) });
+
+/** Headers an agent endpoint may not be sent: the HTTP client's own. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'accept-encoding']);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export const MAX_ENDPOINT_HEADERS = 16;
+
+/**
+ * A remote agent: each agent turn is POSTed to `url` as an OpenAI chat-completions request (the messages and
+ * tools the built-in agent's model would get) and its assistant message taken back. `headers` (e.g. the
+ * endpoint's key) are secrets: kept encrypted apart from the configuration, never shown.
+ */
+export const AgentEndpointSchema = z.strictObject({
+  url: z.string().min(1).max(2048),
+  headers: z
+    .record(
+      z.string().regex(HEADER_NAME, 'Not an HTTP header name').max(MAX_NAME_LENGTH).refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), 'Set by the client itself'),
+      z.string().max(4096).regex(/^[^\r\n\0]*$/, 'No line breaks or NUL in a header value'),
+    )
+    .refine((h) => Object.keys(h).length <= MAX_ENDPOINT_HEADERS, `At most ${MAX_ENDPOINT_HEADERS} headers`)
+    .optional(),
+});
+export type AgentEndpoint = z.infer<typeof AgentEndpointSchema>;
 
 export const RunConfigSchema = z
   .object({
@@ -37,10 +59,15 @@ export const RunConfigSchema = z
     seed: z.number().int().default(300),
     max_retries: z.number().int().nonnegative().default(3),
     retry_delay: seconds(z.number().nonnegative()).default(1),
+    agent_endpoint: AgentEndpointSchema.nullable().default(null),
   })
   .refine((c) => isSoloAgent(c.agent) === (c.user === 'dummy_user'), {
     message: 'llm_agent_solo runs with dummy_user (as does external_solo), and dummy_user only in solo mode',
     path: ['user'],
+  })
+  .refine((c) => c.agent_endpoint === null || !isExternalAgent(c.agent), {
+    message: 'An agent endpoint answers for an LLM agent (llm_agent, llm_agent_gt or llm_agent_solo), not an external one',
+    path: ['agent_endpoint'],
   });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 export type RunConfigInput = z.input<typeof RunConfigSchema>;

@@ -183,7 +183,13 @@ export const episodesApi = new Hono<AppEnv>()
   .post('/:id/step', async (c) => {
     const { value } = await readBody(c, EpisodeStepRequestSchema);
     const episode = await requireEpisode(c);
-    const outcome = await c.env.EPISODE.getByName(episode.key).submitExternalTurn(value.step, turnResponseOf(value.message), { produceNext: true });
+    const submit = () => c.env.EPISODE.getByName(episode.key).submitExternalTurn(value.step, turnResponseOf(value.message), { produceNext: true });
+    let outcome = await submit();
+    if (outcome.status === 'refused' && outcome.reason === 'not_pending' && outcome.pending_step === null) {
+      // Not the agent's turn yet (e.g. the simulated user has not spoken first): wait for it, then apply.
+      // An episode that ended meanwhile answers with its graded end, as below.
+      if ((await settle(c.env, episode, value.step)).kind !== 'cancelled') outcome = await submit();
+    }
     if (outcome.status === 'refused') {
       const graded = outcome.reason === 'not_running' ? await findEpisodeSimulation(c.env.DB, episode.run.id, episode.task_id, episode.trial) : null;
       if (graded === null) throw stepRefusal(outcome.reason, value.step, outcome.pending_step, outcome.message);
@@ -208,6 +214,8 @@ export const episodesApi = new Hono<AppEnv>()
         done: view.done,
         termination_reason: view.termination_reason as Episode['termination_reason'],
         messages: viewMessages(view),
+        policy: view.policy,
+        tools: parsePyJson(view.tools) as unknown as Record<string, unknown>[],
         reward_info: null,
         simulation_id: null,
       };
@@ -223,6 +231,8 @@ export const episodesApi = new Hono<AppEnv>()
         done: simulation !== null,
         termination_reason: simulation?.termination_reason ?? null,
         messages: agentObservation(messages),
+        policy: null,
+        tools: null,
         reward_info: (simulation?.reward_info as Record<string, unknown> | null | undefined) ?? null,
         simulation_id: simulation?.id ?? null,
       };

@@ -14,6 +14,8 @@ import {
   EpisodeSchema,
   EpisodeStepRequestSchema,
   EpisodeStepSchema,
+  RunEpisodesQuerySchema,
+  RunEpisodesSchema,
   HealthSchema,
   ProviderCredentialListSchema,
   ProviderCredentialPutSchema,
@@ -80,6 +82,13 @@ const paths: ZodOpenApiPathsObject = {
   },
   '/v1/runs/{id}': { get: operation('A run: status, counts, metrics so far', { '200': ok(RunSchema, 'The run'), ...notFound }, idParam()) },
   '/v1/runs/{id}/results': { get: operation('The run’s results file (reference format)', { '200': ok(ResultsSchema, 'Results'), ...notFound }, idParam()) },
+  '/v1/runs/{id}/episodes': {
+    get: operation(
+      'The run’s episodes in work-unit order, with the ids an `external` run’s client steps them by',
+      { '200': ok(RunEpisodesSchema, 'A page of episodes'), '400': failure('Bad query'), ...notFound },
+      { requestParams: { ...idParam().requestParams, query: RunEpisodesQuerySchema } },
+    ),
+  },
   '/v1/runs/{id}/events': {
     get: operation(
       'Server-Sent Events: `simulation` per finished simulation, `status` per change; resumes after Last-Event-ID',

@@ -4,8 +4,9 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
 import { sha256Hex } from '../../core/py/index.ts';
-import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunListQuerySchema, RunRequestSchema } from '../../core/schemas/api.ts';
-import type { Rerun, RunCreated, RunList } from '../../core/schemas/api.ts';
+import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunEpisodesQuerySchema, RunListQuerySchema, RunRequestSchema } from '../../core/schemas/api.ts';
+import type { Rerun, RunCreated, RunEpisodes, RunList } from '../../core/schemas/api.ts';
+import { episodeIdOf } from '../episode/launch.ts';
 import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { deleteInfraErrors } from '../db/simulations.ts';
@@ -15,6 +16,7 @@ import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
 import { checkRunQuotas } from '../quotas.ts';
+import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
 
 /** The caller's run; another tenant's is as unknown as one that never existed. */
 const requireRun = async (c: Context<AppEnv>): Promise<RunRow> => {
@@ -38,8 +40,12 @@ const reusedKey = (key: string): ApiError =>
 
 export const runsApi = new Hono<AppEnv>()
   .post('/', async (c) => {
-    const { value: config } = await readBody(c, RunRequestSchema);
+    const { value } = await readBody(c, RunRequestSchema);
     const { tenant } = c.get('caller');
+    const endpointIssue = agentEndpointIssue(c.env, value);
+    if (endpointIssue) throw invalidRequest([endpointIssue]);
+    // The endpoint's header values are secrets: sealed apart, and not part of the request hash either.
+    const { config, agentHeadersCiphertext } = await sealAgentEndpoint(c.env, tenant, value);
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     const key = idempotencyKey(header, tenant);
     const requestHash = sha256Hex(encodeConfig(config));
@@ -53,6 +59,7 @@ export const runsApi = new Hono<AppEnv>()
       tenant,
       ...(key === undefined ? {} : { idempotencyKey: key }),
       requestHash,
+      agentHeadersCiphertext,
     });
     if (run.requestHash !== requestHash) throw reusedKey(header!);
     c.header('Location', `/v1/runs/${run.id}`);
@@ -68,6 +75,20 @@ export const runsApi = new Hono<AppEnv>()
   })
   .get('/:id', async (c) => pyJson(c, await runView(c.env, await requireRun(c))))
   .get('/:id/results', async (c) => c.body(await runResultsStream(c.env, await requireRun(c)), 200, { 'content-type': 'application/json; charset=utf-8' }))
+  .get('/:id/episodes', async (c) => {
+    const query = RunEpisodesQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw invalidRequest(zodIssues(query.error));
+    const row = await requireRun(c);
+    const { limit, after, status } = query.data;
+    // One more than asked tells whether a next page exists.
+    const rows = await c.env.RUN.getByName(row.id).episodes(after, limit + 1, status);
+    const page = rows.slice(0, limit);
+    const body: RunEpisodes = {
+      episodes: page.map((e) => ({ episode_id: episodeIdOf(e.key), task_id: e.task_id, trial: e.trial, status: e.status })),
+      next: rows.length > limit ? page[page.length - 1]!.ord : null,
+    };
+    return pyJson(c, body);
+  })
   .get('/:id/events', async (c) => runEvents(c, await requireRun(c)))
   .post('/:id/cancel', async (c) => {
     const row = await requireRun(c);

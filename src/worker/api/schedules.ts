@@ -9,7 +9,8 @@ import { encodeConfig } from '../db/runs.ts';
 import { deleteSchedule, findSchedule, insertSchedule, listSchedules, scheduleView, updateSchedule } from '../db/schedules.ts';
 import type { ScheduleRow } from '../db/schedules.ts';
 import { selectEpisodes } from '../runs/launch.ts';
-import { notFound, refused } from './errors.ts';
+import { invalidRequest, notFound, refused } from './errors.ts';
+import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
 import { checkScheduleQuota } from '../quotas.ts';
 import { pyJson, readBody } from './body.ts';
 
@@ -23,6 +24,8 @@ const requireSchedule = async (c: Context<AppEnv>): Promise<ScheduleRow> => {
 
 /** A schedule's run must select tasks now, as POST /v1/runs would check. */
 const checkRun = async (env: Env, run: RunConfig): Promise<void> => {
+  const issue = agentEndpointIssue(env, run, 'run.');
+  if (issue) throw invalidRequest([issue]);
   const selection = await selectEpisodes(env, run);
   if (!selection.ok) throw refused(selection, 'run.');
 };
@@ -32,6 +35,7 @@ export const schedulesApi = new Hono<AppEnv>()
     const { value } = await readBody(c, ScheduleCreateSchema);
     await checkRun(c.env, value.run);
     await checkScheduleQuota(c.env, c.get('caller').tenant, Date.now());
+    const { config, agentHeadersCiphertext } = await sealAgentEndpoint(c.env, c.get('caller').tenant, value.run);
     const now = new Date().toISOString();
     const row: ScheduleRow = {
       id: crypto.randomUUID(),
@@ -39,7 +43,8 @@ export const schedulesApi = new Hono<AppEnv>()
       name: value.name,
       intervalMinutes: value.interval_minutes,
       enabled: value.enabled,
-      runConfig: encodeConfig(value.run),
+      runConfig: encodeConfig(config),
+      agentHeadersCiphertext,
       nextRunAt: now,
       lastRunAt: null,
       lastRunId: null,
@@ -57,11 +62,12 @@ export const schedulesApi = new Hono<AppEnv>()
     const row = await requireSchedule(c);
     const { value } = await readBody(c, ScheduleUpdateSchema);
     if (value.run) await checkRun(c.env, value.run);
+    const run = value.run === undefined ? undefined : await sealAgentEndpoint(c.env, row.tenantId, value.run);
     await updateSchedule(c.env.DB, row.id, {
       ...(value.name === undefined ? {} : { name: value.name }),
       ...(value.interval_minutes === undefined ? {} : { intervalMinutes: value.interval_minutes }),
       ...(value.enabled === undefined ? {} : { enabled: value.enabled }),
-      ...(value.run === undefined ? {} : { runConfig: encodeConfig(value.run) }),
+      ...(run === undefined ? {} : { runConfig: encodeConfig(run.config), agentHeadersCiphertext: run.agentHeadersCiphertext }),
       updatedAt: new Date().toISOString(),
     });
     return pyJson(c, scheduleView(await requireSchedule(c)));

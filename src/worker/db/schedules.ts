@@ -21,7 +21,7 @@ export const scheduleView = (row: ScheduleRow): Schedule => ({
   updated_at: row.updatedAt,
 });
 
-export const insertSchedule = async (d1: D1Database, row: ScheduleRow): Promise<void> => {
+export const insertSchedule = async (d1: D1Database, row: typeof schedules.$inferInsert): Promise<void> => {
   await drizzle(d1).insert(schedules).values(row);
 };
 

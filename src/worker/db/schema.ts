@@ -20,6 +20,8 @@ export const runs = sqliteTable(
     requestHash: text('request_hash'),
     /** Why a `failed` run could not be started. */
     error: text('error'),
+    /** The agent endpoint's headers (config.agent_endpoint), encrypted under CREDENTIALS_KEY for the tenant. */
+    agentHeadersCiphertext: text('agent_headers_ciphertext'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
@@ -77,6 +79,8 @@ export const schedules = sqliteTable(
     lastRunId: text('last_run_id'),
     /** Why the last launch failed; cleared by the next launch. */
     lastError: text('last_error'),
+    /** As runs.agent_headers_ciphertext: each launch's run gets a copy. */
+    agentHeadersCiphertext: text('agent_headers_ciphertext'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

@@ -298,6 +298,7 @@ export class EpisodeDO extends DurableObject<Env> {
       step: this.store.get<number>('next_step') ?? 0,
       role: live.pending,
       external: live.pending === this.externalRole(context),
+      agent_endpoint: live.pending === 'agent' ? (context.launch.config.agent_endpoint?.url ?? null) : null,
       ...turnRequest(live, context.deps),
     };
   }

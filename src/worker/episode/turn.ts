@@ -19,6 +19,8 @@ export interface PendingTurn {
   readonly role: TurnRole;
   /** Whether a client outside the run plays this role (an external agent): producers leave the turn to it. */
   readonly external: boolean;
+  /** The URL of the run's agent endpoint, for an agent turn that goes there instead of to the provider. */
+  readonly agent_endpoint: string | null;
   /** The run's model for this role. */
   readonly model: string;
   /** `dumpsPy({ messages, tools, tool_choice, llm_args })`: the participant's chat-completions request. */

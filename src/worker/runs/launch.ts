@@ -55,6 +55,8 @@ export interface LaunchOptions {
   readonly scheduleId?: string;
   readonly idempotencyKey?: string;
   readonly requestHash?: string;
+  /** The agent endpoint's sealed headers (see agent-endpoint.ts). */
+  readonly agentHeadersCiphertext?: string | null;
 }
 
 /** Records and starts the run; with an Idempotency-Key already used, returns that run instead (created false). */
@@ -75,6 +77,7 @@ export const launchRun = async (
     idempotencyKey: options.idempotencyKey ?? null,
     requestHash: options.requestHash ?? null,
     error: null,
+    agentHeadersCiphertext: options.agentHeadersCiphertext ?? null,
     createdAt: now,
     updatedAt: now,
   };

@@ -17,6 +17,15 @@ export interface RunBudget {
 
 export type EpisodeStatus = 'pending' | 'running' | 'done' | 'cancelled';
 
+export type RunEpisode = {
+  readonly key: string;
+  /** Its position in the run (work-unit order, from 0). */
+  readonly ord: number;
+  readonly task_id: string;
+  readonly trial: number;
+  readonly status: EpisodeStatus;
+};
+
 export interface RunProgress {
   readonly pending: number;
   readonly running: number;
@@ -107,6 +116,17 @@ export class RunDO extends DurableObject<Env> {
     }
     await setRunStatus(this.env.DB, runId, 'running');
     await this.fill();
+  }
+
+  /** The run's episodes in work-unit order, `limit` after position `after`, of one status when given. */
+  episodes(after: number, limit: number, status?: EpisodeStatus): RunEpisode[] {
+    const filter = status === undefined ? '' : 'AND status = ?';
+    return this.ctx.storage.sql
+      .exec<RunEpisode>(
+        `SELECT key, ord, task_id, trial, status FROM episodes WHERE ord > ? ${filter} ORDER BY ord LIMIT ?`,
+        ...(status === undefined ? [after, limit] : [after, status, limit]),
+      )
+      .toArray();
   }
 
   progress(): RunProgress {

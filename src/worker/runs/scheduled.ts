@@ -25,6 +25,7 @@ const launchSchedule = async (env: Env, schedule: ScheduleRow, nowIso: string): 
     tenant: schedule.tenantId,
     scheduleId: schedule.id,
     idempotencyKey: scheduleLaunchKey(schedule),
+    agentHeadersCiphertext: schedule.agentHeadersCiphertext,
   });
   await updateSchedule(env.DB, schedule.id, { lastRunAt: nowIso, lastRunId: run.id, lastError: null, updatedAt: nowIso });
   return run.id;

@@ -11,6 +11,7 @@ import type { PendingTurn, TurnResult } from '../episode/turn.ts';
 import { providerFor } from '../runs/models.ts';
 import type { Provider } from '../runs/models.ts';
 import { providerGate } from '../runs/provider-gate.ts';
+import { agentEndpointClient } from '../agent-endpoint.ts';
 
 type EpisodeStub = ReturnType<Env['EPISODE']['getByName']>;
 
@@ -103,7 +104,13 @@ export const produceTurns = async (env: Env, stub: EpisodeStub, first: PendingTu
   }
   await withProviderLease(env, provider.endpoint, `${episode}#${step}#${crypto.randomUUID()}`, async () => {
     while (turn !== null) {
-      const result = await callModel(provider.client, turn);
+      const current: PendingTurn = turn;
+      // A remote agent's turn goes to its endpoint; one that cannot be called (no longer allowed) fails the turn
+      // as a provider failure would.
+      const result =
+        current.agent_endpoint === null
+          ? await callModel(provider.client, current)
+          : await agentEndpointClient(env, current.run_id, current.agent_endpoint).then((client) => callModel(client, current), failed);
       const produceNext = Date.now() < deadline;
       const outcome = await stub.submitTurn(turn.step, result, { produceNext });
       turn = produceNext && outcome.status === 'applied' && outcome.pending !== undefined ? outcome.pending : null;

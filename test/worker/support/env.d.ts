@@ -1,6 +1,7 @@
 // Bindings only the tests have (set in vitest.config.ts).
 declare namespace Cloudflare {
   interface Env {
+    TEST_AGENT_ENDPOINT_URL: string;
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
   }
 }

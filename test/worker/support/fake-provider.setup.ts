@@ -1,20 +1,23 @@
 // Global setup of the worker tests (runs in Node): a scripted OpenAI-compatible provider on 127.0.0.1 whose
 // replies depend only on the request, so concurrent episodes, the core engine and a resumed episode all get
-// the same conversation. Its base URL becomes the Worker's OPENAI_BASE_URL (see vitest.config.ts).
+// the same conversation. Its base URL becomes the Worker's OPENAI_BASE_URL (see vitest.config.ts). A second
+// server is a remote agent endpoint: it plays the scripted agent for callers carrying AGENT_ENDPOINT_KEY.
 import type { TestProject } from 'vitest/node';
 import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
-import { SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
+import { AGENT_ENDPOINT_KEY, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     fakeProviderBaseURL: string;
+    agentEndpointURL: string;
   }
 }
 
 interface WireMessage {
   readonly role: string;
   readonly content: string | null;
+  readonly tool_calls?: unknown[];
 }
 
 const wireMessages = (request: CapturedRequest): WireMessage[] =>
@@ -32,6 +35,26 @@ const userReply = (messages: readonly WireMessage[]): FakeReply =>
     ? text('Thanks! ###STOP###')
     : text('Hi, please create a task called Important Meeting for user_1.');
 
+/**
+ * The scripted user that uses its tools (when it has them): checks its notifications first, then asks for help
+ * until the agent says it is all done (the conversation may open with history).
+ */
+const diligentUserReply = (request: CapturedRequest, messages: readonly WireMessage[]): FakeReply => {
+  const tools = ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+  const checked = messages.some((m) => m.role === 'assistant' && (m.tool_calls ?? []).length > 0);
+  if (tools.includes('check_notifications') && !checked) return toolCall('check_notifications', '{}');
+  const agentSaid = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+  return agentSaid.includes('All done.') ? text('Thanks! ###STOP###') : text('Hi, I need some help with my account.');
+};
+
+/** The scripted judge: every expected outcome (the Python list after `expectedOutcomes:`) is met. */
+const judgeReply = (messages: readonly WireMessage[]): FakeReply => {
+  const prompt = messages[messages.length - 1]?.content ?? '';
+  const list = prompt.slice(prompt.lastIndexOf('expectedOutcomes:'));
+  const outcomes = [...list.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? m[2])!.replace(/\\(.)/g, '$1'));
+  return text(JSON.stringify({ results: outcomes.map((o) => ({ expectedOutcome: o, reasoning: 'scripted', metExpectation: true })) }));
+};
+
 /** Request bodies the flaky agent has already refused once. */
 const refusedOnce = new Set<string>();
 
@@ -48,6 +71,10 @@ const reply = async (request: CapturedRequest): Promise<FakeReply> => {
       return agentReply(messages);
     case SCRIPT_MODELS.user:
       return userReply(messages);
+    case SCRIPT_MODELS.diligentUser:
+      return diligentUserReply(request, messages);
+    case SCRIPT_MODELS.judge:
+      return judgeReply(messages);
     case SCRIPT_MODELS.flakyAgent:
       if (!refusedOnce.has(request.bodyText)) {
         refusedOnce.add(request.bodyText);
@@ -64,9 +91,22 @@ const reply = async (request: CapturedRequest): Promise<FakeReply> => {
   }
 };
 
+/** The remote agent: any model name, the scripted agent's replies; `/broken/` URLs always fail. */
+const agentEndpointReply = (request: CapturedRequest): FakeReply => {
+  if (request.headers['x-agent-key'] !== AGENT_ENDPOINT_KEY) return httpError(401, 'scripted agent endpoint: wrong key');
+  if (request.path.includes('/broken/')) return httpError(503, 'scripted agent endpoint: down');
+  return agentReply(wireMessages(request));
+};
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const fake = await startFakeOpenAI();
   fake.setHandler(reply);
   project.provide('fakeProviderBaseURL', fake.baseURL);
-  return () => fake.close();
+  const agent = await startFakeOpenAI();
+  agent.setHandler(agentEndpointReply);
+  project.provide('agentEndpointURL', `${agent.baseURL}/agent/chat/completions`);
+  return async () => {
+    await fake.close();
+    await agent.close();
+  };
 }

@@ -6,6 +6,10 @@ export const SCRIPT_MODELS = {
   /** The same agent, answering after 400 ms: keeps episodes running long enough to cancel or evict. */
   slowAgent: 'script-agent-slow',
   user: 'script-user',
+  /** A user that checks its notifications with its own tool (when it has it) before asking. */
+  diligentUser: 'script-user-diligent',
+  /** A judge for which every NL assertion is met. */
+  judge: 'script-judge',
   /** Refuses each request once (429 or 503), then answers as the agent: the client's retries absorb it. */
   flakyAgent: 'script-agent-flaky',
   /** Always answers HTTP 400, so every attempt fails and the episode ends as an infrastructure error. */
@@ -15,6 +19,9 @@ export const SCRIPT_MODELS = {
 } as const;
 
 export const TENANT_PROVIDER_KEY = 'sk-tenant-own-provider-key';
+
+/** The header value the scripted agent endpoint requires (x-agent-key): a secret of the caller's. */
+export const AGENT_ENDPOINT_KEY = 'agent-endpoint-secret-7f3a';
 
 export const API_KEY = 'test-api-key';
 

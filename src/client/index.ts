@@ -1,5 +1,7 @@
-// A client of the tau2-edge HTTP API (/v1): every body is checked against the API contract's schemas, and
-// bodies that carry Python values are read with `parsePyJson` so int/float kinds survive into results files.
+// The typed client of the tau2-edge HTTP API (/v1), exported as `tau2-edge/client` and used by the CLI: every
+// body is checked against the API contract's schemas. Bodies that carry Python values (runs, results) are read
+// with `parsePyJson` so int/float kinds survive into results files; episode bodies, which an agent's own code
+// reads, are plain JSON.
 import type { z } from 'zod';
 import { dumpsPy, parsePyJson } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
@@ -9,16 +11,36 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeySchema,
+  EpisodeCreatedSchema,
+  EpisodeSchema,
+  EpisodeStepSchema,
   IDEMPOTENCY_KEY_HEADER,
   RUN_EVENT,
   RerunSchema,
   RunCreatedSchema,
+  RunEpisodesSchema,
   RunListSchema,
   RunSchema,
   RunStatusEventSchema,
   SimulationEventSchema,
 } from '../core/schemas/api.ts';
-import type { ApiKey, ApiKeyCreated, Rerun, Run, RunCreated, RunList, RunStatusEvent, SimulationEvent } from '../core/schemas/api.ts';
+import type {
+  ApiKey,
+  ApiKeyCreated,
+  Episode,
+  EpisodeCreateInput,
+  EpisodeCreated,
+  EpisodeStep,
+  EpisodeStepRequest,
+  Rerun,
+  Run,
+  RunCreated,
+  RunEpisodes,
+  RunEpisodesQuery,
+  RunList,
+  RunStatusEvent,
+  SimulationEvent,
+} from '../core/schemas/api.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import { ResultsSchema, SimulationRunSchema } from '../core/schemas/simulation.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
@@ -57,6 +79,18 @@ export interface ApiClient {
   revokeKey(id: string): Promise<ApiKey>;
   /** The run's events from `lastEventId` on (all of them without it), until the stream ends. */
   events(id: string, options?: { lastEventId?: string | null; signal?: AbortSignal }): AsyncGenerator<RunEvent>;
+  /** A page of the run's episodes (an `external` run's are stepped with `step`). */
+  runEpisodes(id: string, query?: Partial<RunEpisodesQuery>): Promise<RunEpisodes>;
+  /** Starts an agent-driven episode: the policy, the agent's tools and the opening messages. */
+  createEpisode(request: EpisodeCreateInput): Promise<EpisodeCreated>;
+  /** Submits the agent's message for turn `step`: what the agent sees next, and reward_info once done. */
+  step(id: string, step: number, message: EpisodeStepRequest['message']): Promise<EpisodeStep>;
+  episode(id: string): Promise<Episode>;
+}
+
+export interface ApiClientOptions {
+  /** The fetch to call the API with (the global one by default), e.g. a Worker binding's. */
+  readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
 const failure = async (response: Response): Promise<ApiRequestError> => {
@@ -70,14 +104,15 @@ const failure = async (response: Response): Promise<ApiRequestError> => {
 };
 
 /** `apiKey` (e.g. from TAU2_EDGE_API_KEY) is sent as a Bearer token; it never appears in errors. */
-export const apiClient = (baseUrl: string, apiKey?: string): ApiClient => {
+export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOptions = {}): ApiClient => {
+  const send = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
   const root = baseUrl.replace(/\/+$/, '');
   const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
     ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
     ...extra,
   });
   const request = async (method: string, route: string, init: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}) => {
-    const response = await fetch(`${root}${API_PREFIX}${route}`, {
+    const response = await send(`${root}${API_PREFIX}${route}`, {
       method,
       headers: headers(init.headers),
       ...(init.body === undefined ? {} : { body: init.body }),
@@ -88,6 +123,13 @@ export const apiClient = (baseUrl: string, apiKey?: string): ApiClient => {
   };
   const json = async <S extends z.ZodType>(schema: S, method: string, route: string, body?: string, extra?: Record<string, string>) =>
     schema.parse(parsePyJson(await (await request(method, route, { ...(body === undefined ? {} : { body }), headers: extra })).text())) as z.infer<S>;
+  const plainJson = async <S extends z.ZodType>(schema: S, method: string, route: string, body?: unknown) =>
+    schema.parse(
+      await (
+        await request(method, route, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+      ).json(),
+    ) as z.infer<S>;
+  const episodePath = (id: string) => `/episodes/${encodeURIComponent(id)}`;
 
   return {
     baseUrl: root,
@@ -106,6 +148,13 @@ export const apiClient = (baseUrl: string, apiKey?: string): ApiClient => {
       json(ApiKeyCreatedSchema, 'POST', '/admin/keys', JSON.stringify({ tenant, name }), { 'content-type': 'application/json' }),
     listKeys: async () => (await json(ApiKeyListSchema, 'GET', '/admin/keys')).keys,
     revokeKey: (id) => json(ApiKeySchema, 'DELETE', `/admin/keys/${encodeURIComponent(id)}`),
+    runEpisodes: (id, query = {}) => {
+      const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+      return plainJson(RunEpisodesSchema, 'GET', `/runs/${encodeURIComponent(id)}/episodes?${params}`);
+    },
+    createEpisode: (body) => plainJson(EpisodeCreatedSchema, 'POST', '/episodes', body),
+    step: (id, step, message) => plainJson(EpisodeStepSchema, 'POST', `${episodePath(id)}/step`, { step, message }),
+    episode: (id) => plainJson(EpisodeSchema, 'GET', episodePath(id)),
     async *events(id, options = {}) {
       const response = await request('GET', `/runs/${encodeURIComponent(id)}/events`, {
         headers: { accept: 'text/event-stream', ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}) },

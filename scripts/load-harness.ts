@@ -15,7 +15,7 @@ import { loadDomain } from '../src/cli/data.ts';
 import { apiClient } from '../src/client/index.ts';
 import type { ApiClient } from '../src/client/index.ts';
 import { followRun } from '../src/cli/follow-run.ts';
-import { startLocalWorker } from '../src/cli/local-worker.ts';
+import { localCredentialsKey, startLocalWorker } from '../src/cli/local-worker.ts';
 import type { LocalWorker } from '../src/cli/local-worker.ts';
 import { localWorkerEnv } from '../src/cli/run-remote.ts';
 import { startFakeOpenAI } from '../test/support/fake-openai.ts';
@@ -39,7 +39,7 @@ export const startHarness = async (handler: FakeHandler, workerVars: Record<stri
   const options = {
     persistTo: path.join(stateDir, 'state'),
     logFile: path.join(stateDir, 'wrangler.log'),
-    env: { ...localWorkerEnv(fake.baseURL, {}, 'load-script'), ...workerVars },
+    env: { ...localWorkerEnv(fake.baseURL, {}, 'load-script', await localCredentialsKey(stateDir)), ...workerVars },
   };
   let worker = await startLocalWorker(options);
   const port = worker.port;

@@ -2,6 +2,7 @@
 // it answers, and stops it. Its settings reach it through a private env file (never argv, never printed), and
 // its output goes to a log file so that it stays out of the progress display.
 import { spawn, execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -38,6 +39,21 @@ export interface LocalWorker {
 }
 
 export const defaultPersistDir = (): string => path.join(repoRoot, '.wrangler', 'state');
+
+/**
+ * The local worker's CREDENTIALS_KEY, kept beside its state (owner-only), so secrets it sealed (e.g. a run's
+ * agent-endpoint headers) still open when it is started again to resume that run.
+ */
+export const localCredentialsKey = async (persistTo: string = defaultPersistDir()): Promise<string> => {
+  const file = path.join(persistTo, 'tau2-edge-credentials.key');
+  await mkdir(persistTo, { recursive: true });
+  try {
+    await writeFile(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return (await readFile(file, 'utf8')).trim();
+};
 
 /** A port nothing listens on right now. */
 export const freePort = (): Promise<number> =>

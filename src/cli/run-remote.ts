@@ -1,13 +1,13 @@
 // A run through the tau2-edge API: on the server given by --api, or on a local worker this command starts and
 // stops. Progress comes from the run's event stream; Ctrl-C cancels the run before the worker stops.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import type { RunStatus } from '../core/schemas/api.ts';
 import type { Results } from '../core/schemas/simulation.ts';
 import { ApiRequestError, apiClient } from '../client/index.ts';
 import { followRun } from './follow-run.ts';
 import { gitCommit } from './git-commit.ts';
-import { startLocalWorker } from './local-worker.ts';
+import { localCredentialsKey, startLocalWorker } from './local-worker.ts';
 import type { LocalWorker } from './local-worker.ts';
 import type { ProgressDisplay } from './progress-display.ts';
 
@@ -15,14 +15,10 @@ import type { ProgressDisplay } from './progress-display.ts';
  * The settings a local worker gets: the provider endpoint (the --llm-base-url flag, else OPENAI_BASE_URL), the
  * provider key OPENAI_API_KEY, and the commit recorded in results. No API key: it listens on 127.0.0.1 only,
  * so endpoints on this machine are allowed (a local agent server), and secrets such as --agent-header values
- * are sealed under a key that lives as long as the worker.
+ * are sealed under `credentialsKey`.
  */
-export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv, commit: string): Record<string, string> => {
-  const vars: Record<string, string> = {
-    GIT_COMMIT: commit,
-    ALLOW_LOCAL_PROVIDERS: 'true',
-    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-  };
+export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv, commit: string, credentialsKey: string): Record<string, string> => {
+  const vars: Record<string, string> = { GIT_COMMIT: commit, ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: credentialsKey };
   const baseUrl = llmBaseUrl ?? env.OPENAI_BASE_URL;
   if (baseUrl) vars.OPENAI_BASE_URL = baseUrl;
   if (env.OPENAI_API_KEY) vars.OPENAI_API_KEY = env.OPENAI_API_KEY;
@@ -45,7 +41,7 @@ export const runThroughApi = async (
   let worker: LocalWorker | null = null;
   if (options.api === null) {
     out('starting the local worker (wrangler dev)…');
-    worker = await startLocalWorker({ env: localWorkerEnv(options.llmBaseUrl, process.env, gitCommit()) });
+    worker = await startLocalWorker({ env: localWorkerEnv(options.llmBaseUrl, process.env, gitCommit(), await localCredentialsKey()) });
     out(`local worker ready on ${worker.url} (log: ${worker.logFile})`);
   }
   try {

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { parseRunFlags, resultsPath, simulationsDir } from '../../src/cli/run-flags.ts';
 import { localWorkerEnv } from '../../src/cli/run-remote.ts';
+import { localCredentialsKey } from '../../src/cli/local-worker.ts';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dumpsPy } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { RunRequestSchema } from '../../src/core/schemas/api.ts';
@@ -68,13 +71,25 @@ describe('run flags', () => {
     expect(resultsPath('r.json')).toBe('r.json');
   });
 
-  it('the local worker gets the provider URL (flag over environment), the key, the commit, local endpoints and a fresh sealing key, nothing else', () => {
+  it('the local worker gets the provider URL (flag over environment), the key, the commit, local endpoints and its sealing key, nothing else', () => {
     const env = { OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'sk-x', HOME: '/root' };
-    const local = { GIT_COMMIT: 'abc123', ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/) };
-    expect(localWorkerEnv('http://flag/v1', env, 'abc123')).toEqual({ ...local, OPENAI_BASE_URL: 'http://flag/v1', OPENAI_API_KEY: 'sk-x' });
-    expect(localWorkerEnv(null, env, 'abc123').OPENAI_BASE_URL).toBe('http://env/v1');
-    expect(localWorkerEnv(null, { HOME: '/root' }, 'abc123')).toEqual(local);
-    expect(localWorkerEnv(null, {}, 'x').CREDENTIALS_KEY).not.toBe(localWorkerEnv(null, {}, 'x').CREDENTIALS_KEY);
+    const local = { GIT_COMMIT: 'abc123', ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: 'k' };
+    expect(localWorkerEnv('http://flag/v1', env, 'abc123', 'k')).toEqual({ ...local, OPENAI_BASE_URL: 'http://flag/v1', OPENAI_API_KEY: 'sk-x' });
+    expect(localWorkerEnv(null, env, 'abc123', 'k').OPENAI_BASE_URL).toBe('http://env/v1');
+    expect(localWorkerEnv(null, { HOME: '/root' }, 'abc123', 'k')).toEqual(local);
+  });
+
+  it("the local worker's sealing key is made once per state folder, owner-only, and kept", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-key-'));
+    try {
+      const key = await localCredentialsKey(dir);
+      expect(Buffer.from(key, 'base64')).toHaveLength(32);
+      expect(await localCredentialsKey(dir)).toBe(key);
+      expect((await stat(path.join(dir, 'tau2-edge-credentials.key'))).mode & 0o777).toBe(0o600);
+      expect(await localCredentialsKey(await mkdtemp(path.join(tmpdir(), 'tau2-edge-key-')))).not.toBe(key);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('--agent-url and --agent-header: a remote agent endpoint; external agents are for the step API', () => {

@@ -3,6 +3,9 @@
 // the header is a secret that no answer, results file, event or D1 row shows; a failing endpoint is an
 // infrastructure error; bad endpoints are refused naming the field.
 import { env } from 'cloudflare:workers';
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
+import worker from '../../src/worker/index.ts';
+import { ScheduleSchema } from '../../src/core/schemas/api.ts';
 import { describe, expect, it } from 'vitest';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
@@ -46,6 +49,23 @@ describe('a remote agent endpoint', () => {
     for (const text of shown) expect(text).not.toContain(AGENT_ENDPOINT_KEY);
     const row = await env.DB.prepare('SELECT agent_headers_ciphertext AS sealed FROM runs WHERE id = ?').bind(remote).first<{ sealed: string | null }>();
     expect(row?.sealed).toMatch(/^[A-Za-z0-9+/=]{40,}$/);
+  });
+
+  it('on a schedule: kept sealed with the schedule, and each launched run calls it with its headers', async () => {
+    const response = await call('/v1/schedules', {
+      body: { name: 'remote agent nightly', interval_minutes: 60, run: scriptedRun({ task_ids: ['create_task_1'], task_split_name: null, llm_agent: 'remote-only-agent', agent_endpoint: endpoint() }) },
+    });
+    expect(response.status).toBe(201);
+    const text = await response.text();
+    expect(text).not.toContain(AGENT_ENDPOINT_KEY);
+    const schedule = ScheduleSchema.parse(parsePyJson(text));
+    expect(schedule.run.agent_endpoint).toEqual({ url: env.TEST_AGENT_ENDPOINT_URL });
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const launched = await env.DB.prepare('SELECT id FROM runs WHERE schedule_id = ?').bind(schedule.id).first<{ id: string }>();
+    expect((await waitForRun(launched!.id)).counts).toMatchObject({ done: 1, passed: 1, infra_error: 0 });
+    expect(await d1Text()).not.toContain(AGENT_ENDPOINT_KEY);
   });
 
   it('answers agent turns for models the provider does not know: its calls go to the endpoint, not the provider', async () => {

@@ -14,7 +14,7 @@ import type { TurnResponse } from '../src/worker/episode/turn.ts';
 type Binding = string | number | null;
 
 /** Durable Object storage (sql + synchronous kv) over a node:sqlite database. */
-const sqliteStorage = (): EpisodeStorage => {
+export const sqliteStorage = (): EpisodeStorage => {
   const db = new DatabaseSync(':memory:');
   db.exec('CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
   const exec = <T>(query: string, ...bindings: Binding[]) => {

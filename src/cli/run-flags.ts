@@ -171,8 +171,9 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
         : { url: values.agentUrl, ...(values.agentHeader === undefined ? {} : { headers: agentHeaders(values.agentHeader) }) },
   });
   if (values.agentHeader !== undefined && values.agentUrl === undefined) throw new Error('--agent-header needs --agent-url');
-  if (isExternalAgent(config.agent)) {
-    throw new Error(`--agent ${config.agent} is driven by your own code over the step API (POST /v1/episodes, or a run's episodes); tau2-edge run runs built-in agents and --agent-url endpoints`);
+  if (isExternalAgent(config.agent) || config.user === 'external_user') {
+    const flag = config.user === 'external_user' ? `--user ${config.user}` : `--agent ${config.agent}`;
+    throw new Error(`${flag} is driven by your own code over the step API (POST /v1/episodes, or a run's episodes); tau2-edge run runs built-in participants and --agent-url endpoints`);
   }
   return {
     config,

@@ -99,5 +99,6 @@ describe('run flags', () => {
     expect(() => parseRunFlags(['--domain', 'mock', '--agent-header', 'X: y'])).toThrow('--agent-header needs --agent-url');
     expect(() => parseRunFlags(['--domain', 'mock', '--agent-url', 'http://h/a', '--agent-header', 'novalue'])).toThrow("takes 'Name: value'");
     expect(() => parseRunFlags(['--domain', 'mock', '--agent', 'external'])).toThrow('POST /v1/episodes');
+    expect(() => parseRunFlags(['--domain', 'mock', '--user', 'external_user'])).toThrow('--user external_user is driven by your own code');
   });
 });

@@ -121,6 +121,7 @@ describe('agent-driven episodes', () => {
     for (const [body, path] of [
       [{ domain: 'mock' }, 'task_id'],
       [{ domain: 'mock', task_id: 'create_task_1', role: 'judge' }, 'role'],
+      [{ domain: 'mock', task_id: 'create_task_1', role: 'user', solo: true }, 'solo'],
       [{ domain: 'mock', task_id: 'no_such_task' }, 'task_ids'],
       [{ domain: 'nowhere', task_id: 'x' }, 'domain'],
       // No request starts unbounded work: the operator's limits apply as to any run.
@@ -139,5 +140,39 @@ describe('agent-driven episodes', () => {
     expect(foreign.status).toBe(404);
     const foreignStep = await call(`/v1/episodes/${episode.episode_id}/step`, { headers: { authorization: `Bearer ${other}` }, body: { step: 0, message: { role: 'assistant', content: 'hi' } } });
     expect(foreignStep.status).toBe(404);
+  });
+});
+
+describe('user-driven episodes (the caller plays the user against the built-in agent)', () => {
+  it('sees the user simulator view, uses the user tools, stops with ###STOP### and is graded', async () => {
+    const episode = await create({ role: 'user', llm_agent: SCRIPT_MODELS.agent, llm_user: undefined });
+    expect(episode).toMatchObject({ step: 0, done: false });
+    // The agent's greeting, as the user simulator's model sees it (roles flipped).
+    expect(episode.observation.messages).toEqual([{ role: 'user', content: 'Hi! How can I help you today?' }]);
+    expect(episode.observation.policy).toBeUndefined();
+    expect(episode.observation.instructions).toMatch(/^# User Simulation Guidelines[\s\S]*<scenario>[\s\S]*Important Meeting[\s\S]*<\/scenario>$/);
+    expect((episode.observation.tools ?? []).map((t) => (t as { function: { name: string } }).function.name)).toEqual(['check_notifications', 'dismiss_notification']);
+
+    // A user tool call comes back to the user with its result.
+    const checked = await stepOk(episode.episode_id, 0, toolCall('check_notifications', {}, 'call_check'));
+    expect(checked).toMatchObject({ step: 1, done: false });
+    expect(checked.observation.messages).toEqual([expect.objectContaining({ role: 'tool', tool_call_id: 'call_check' })]);
+    expect(String(checked.observation.messages[0]!['content'])).toContain('notif_1');
+
+    // The built-in agent answers in the same request: its tool calls stay hidden, its reply is what the user sees.
+    const asked = await stepOk(episode.episode_id, 1, { content: 'Please create a task called Important Meeting for user_1.' });
+    expect(asked).toMatchObject({ step: 2, done: false });
+    expect(asked.observation.messages).toEqual([{ role: 'user', content: 'Your task Important Meeting has been created.' }]);
+
+    const last = await stepOk(episode.episode_id, 2, { content: 'Thanks! ###STOP###' });
+    expect(last).toMatchObject({ step: 3, done: true, termination_reason: 'user_stop' });
+    expect(last.reward_info).toMatchObject({ reward: 1 });
+    const state = EpisodeSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}`)).json());
+    expect(state).toMatchObject({ status: 'done', step: 3, done: true });
+    expect(state.messages.at(-1)).toEqual({ role: 'assistant', content: 'Thanks! ###STOP###', tool_calls: null });
+
+    const results = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${episode.run_id}/results`)));
+    expect(results.info.user_info).toMatchObject({ implementation: 'external_user', llm: null, llm_args: null });
+    expect(results.info.agent_info).toMatchObject({ implementation: 'llm_agent', llm: SCRIPT_MODELS.agent });
   });
 });

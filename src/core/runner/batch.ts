@@ -50,8 +50,9 @@ export const runInfo = (config: RunConfig, deps: Pick<BatchDeps, 'domain' | 'dat
     max_errors: config.max_errors,
     user_info: {
       implementation: config.user,
-      llm: config.llm_user,
-      llm_args: config.llm_args_user as Record<string, PyValue>,
+      // An external user's model, if any, is its own.
+      llm: config.user === 'external_user' ? null : config.llm_user,
+      llm_args: config.user === 'external_user' ? null : (config.llm_args_user as Record<string, PyValue>),
       // The reference records the non-tools guideline file here, whichever the simulator used.
       global_simulation_guidelines: deps.guidelines.plain,
       voice_settings: null,

@@ -255,17 +255,26 @@ export const MAX_TOOL_CALLS = 32;
 export const EpisodeCreateSchema = z.strictObject({
   domain: boundedName,
   task_id: boundedName,
-  /** The role the caller plays: the agent, against the simulated user. */
-  role: z.enum(['agent']).default('agent'),
+  /**
+   * The role the caller plays: the agent, against the simulated user (AgentGymEnv); or the user, against the
+   * built-in LLM agent (UserGymEnv).
+   */
+  role: z.enum(['agent', 'user']).default('agent'),
   /** No user: the agent holds the user's tools too and ends with the `done` tool (telecom's solo mode). */
   solo: z.boolean().default(false),
+  /** The simulated user's model (role agent). */
   llm_user: boundedName.optional(),
   llm_args_user: RunConfigSchema.shape.llm_args_user.optional(),
+  /** The built-in agent's model (role user). */
+  llm_agent: boundedName.optional(),
+  llm_args_agent: RunConfigSchema.shape.llm_args_agent.optional(),
+  /** The model grading NL assertions. */
+  llm_judge: boundedName.optional(),
   seed: z.number().int().optional(),
   /** The reference's gym environment defaults: 100 steps, 10 errors. */
   max_steps: z.number().int().positive().default(100),
   max_errors: z.number().int().positive().default(10),
-});
+}).refine((e) => !(e.solo && e.role === 'user'), { message: 'Solo mode has no user to play', path: ['solo'] });
 export type EpisodeCreate = z.infer<typeof EpisodeCreateSchema>;
 export type EpisodeCreateInput = z.input<typeof EpisodeCreateSchema>;
 
@@ -276,7 +285,11 @@ const ToolSchemaSchema = z.record(z.string(), z.unknown()).meta({ description: '
 export const EpisodeObservationSchema = z.object({
   /** The new messages the agent sees: all of them at creation, after a step the tool results and the user's reply. */
   messages: z.array(WireMessageSchema),
+  /** The domain policy, when the caller plays the agent. */
   policy: z.string().optional(),
+  /** The user's system prompt (simulation guidelines and scenario), when the caller plays the user. */
+  instructions: z.string().optional(),
+  /** The caller's tools: the agent's (with `done`), or the user's (if the domain gives the user any). */
   tools: z.array(ToolSchemaSchema).optional(),
 });
 
@@ -333,8 +346,9 @@ export const EpisodeSchema = z.object({
   done: z.boolean(),
   termination_reason: TerminationReasonSchema.nullable(),
   messages: z.array(WireMessageSchema),
-  /** The agent's policy and tools while the episode runs (what POST /v1/episodes answers with); null after. */
+  /** What the caller's participant is given while the episode runs (as POST /v1/episodes answers); null after. */
   policy: z.string().nullable(),
+  instructions: z.string().nullable(),
   tools: z.array(ToolSchemaSchema).nullable(),
   reward_info: z.record(z.string(), z.unknown()).nullable(),
   simulation_id: z.string().nullable(),

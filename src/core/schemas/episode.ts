@@ -19,6 +19,13 @@ export const isSoloAgent = (kind: AgentKind): boolean => kind === 'llm_agent_sol
 /** Agents whose turns no model of the run produces: a client submits them. */
 export const isExternalAgent = (kind: AgentKind): boolean => kind === 'external' || kind === 'external_solo';
 
+/**
+ * The users: the reference's simulator and dummy user (solo mode), and `external_user`, a user whose turns come
+ * from outside (a client stepping the episode, the reference's GymUser).
+ */
+export const UserKindSchema = z.enum(['user_simulator', 'dummy_user', 'external_user']);
+export type UserKind = z.infer<typeof UserKindSchema>;
+
 export const RoleSchema = z.enum(['agent', 'user', 'env']);
 export type Role = z.infer<typeof RoleSchema>;
 

@@ -1,7 +1,7 @@
 // The configuration of a run (reference: TextRunConfig and the `tau2 run` defaults in config.py).
 import { z } from 'zod';
 import { PyDictSchema } from './py-types.ts';
-import { AgentKindSchema, isExternalAgent, isSoloAgent } from './episode.ts';
+import { AgentKindSchema, UserKindSchema, isExternalAgent, isSoloAgent } from './episode.ts';
 import { isPyFloat, pyFloat } from '../py/index.ts';
 
 export const DEFAULT_LLM = 'gpt-4.1-2025-04-14';
@@ -45,7 +45,7 @@ export const RunConfigSchema = z
     agent: AgentKindSchema.default('llm_agent'),
     llm_agent: name().default(DEFAULT_LLM),
     llm_args_agent: PyDictSchema.default(defaultLlmArgs),
-    user: z.enum(['user_simulator', 'dummy_user']).default('user_simulator'),
+    user: UserKindSchema.default('user_simulator'),
     llm_user: name().default(DEFAULT_LLM),
     llm_args_user: PyDictSchema.default(defaultLlmArgs),
     llm_judge: name().default(DEFAULT_LLM),
@@ -63,6 +63,10 @@ export const RunConfigSchema = z
   })
   .refine((c) => isSoloAgent(c.agent) === (c.user === 'dummy_user'), {
     message: 'llm_agent_solo runs with dummy_user (as does external_solo), and dummy_user only in solo mode',
+    path: ['user'],
+  })
+  .refine((c) => c.user !== 'external_user' || !isExternalAgent(c.agent), {
+    message: 'An external user plays against a built-in agent (llm_agent or llm_agent_gt)',
     path: ['user'],
   })
   .refine((c) => c.agent_endpoint === null || !isExternalAgent(c.agent), {

@@ -1,8 +1,9 @@
-// /v1/episodes: agent-driven episodes, the reference's AgentGymEnv over HTTP. The caller plays the agent:
-// creating an episode answers with the policy, the agent's tools and the opening messages; each step submits
-// the agent's message for turn `step` and answers with what the agent sees next (tool results, the simulated
-// user's reply), and with the reference's reward_info once the episode is done. An episode is a one-episode
-// run of the `external` agent, so quotas, results files, events and metrics work as for any run.
+// /v1/episodes: client-driven episodes, the reference's AgentGymEnv and UserGymEnv over HTTP. The caller plays
+// the agent (against the simulated user) or the user (against the built-in agent): creating an episode answers
+// with what that participant is given (policy or instructions, its tools) and the opening messages; each step
+// submits its message for turn `step` and answers with what it sees next (tool results, the other side's
+// reply), and with the reference's reward_info once the episode is done. An episode is a one-episode run of the
+// `external` agent or the `external_user`, so quotas, results files, events and metrics work as for any run.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
@@ -22,7 +23,9 @@ import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import type { ExternalObservation } from '../episode/episode-do.ts';
 import type { TurnResponse } from '../episode/turn.ts';
-import { agentObservation } from '../episode/machine.ts';
+import { participantObservation } from '../episode/machine.ts';
+import type { TurnRole } from '../../core/orchestrator/step.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { produceTurns } from '../turns/consumer.ts';
 import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
@@ -56,22 +59,33 @@ const turnResponseOf = (message: EpisodeStepRequest['message']): TurnResponse =>
 /** The messages of an observation (the episode object sends them as JSON text). */
 const viewMessages = (view: ExternalObservation): Record<string, unknown>[] => JSON.parse(view.messages) as Record<string, unknown>[];
 
+/** What the caller's participant is given: the agent the policy, the user its instructions; and its tools. */
+const given = (view: ExternalObservation): { policy?: string; instructions?: string; tools: Record<string, unknown>[] } => ({
+  ...(view.role === 'agent' ? { policy: view.policy } : view.instructions === null ? {} : { instructions: view.instructions }),
+  tools: parsePyJson(view.tools) as unknown as Record<string, unknown>[],
+});
+
 const cancelled = (): ApiError => new ApiError(409, 'conflict', 'The episode was cancelled');
 
-/** What the agent saw after its last message: a graded episode ended after the agent's last turn. */
-const afterLastAgentMessage = (simulation: SimulationRun): Record<string, unknown>[] => {
+/** The role the caller plays in an episode of this run. */
+const roleOf = (config: RunConfig): TurnRole => (config.user === 'external_user' ? 'user' : 'agent');
+
+/** The trajectory role of the caller's own messages. */
+const ownMessageRole = (role: TurnRole): Message['role'] => (role === 'agent' ? 'assistant' : 'user');
+
+/** What the caller saw after its last message: a graded episode ended after the caller's last turn. */
+const afterLastOwnMessage = (role: TurnRole, simulation: SimulationRun): Record<string, unknown>[] => {
   const messages = simulation.messages ?? [];
-  const last = messages.findLastIndex((m) => m.role === 'assistant');
-  return agentObservation(messages.slice(last + 1));
+  const last = messages.findLastIndex((m) => m.role === ownMessageRole(role));
+  return participantObservation(role, messages.slice(last + 1));
 };
 
-/** The caller's turns in a finished conversation: the agent's messages after the opening (greeting or history). */
-const agentTurnCount = async (env: Env, episode: EpisodeHandle, messages: readonly Message[]): Promise<number> => {
-  const config = decodeConfig(episode.run.config);
+/** The caller's turns in a finished conversation: its messages after the opening (greeting or history). */
+const ownTurnCount = async (env: Env, config: RunConfig, taskId: string, messages: readonly Message[]): Promise<number> => {
   const { data } = await loadDomain(env.ASSETS, config.domain);
-  const history = data.tasks.find((t) => t.id === episode.task_id)?.initial_state?.message_history ?? [];
+  const history = data.tasks.find((t) => t.id === taskId)?.initial_state?.message_history ?? [];
   const opening = history.length > 0 ? history.length : isSoloAgent(config.agent) ? 0 : 1;
-  return messages.slice(opening).filter((m) => m.role === 'assistant').length;
+  return messages.slice(opening).filter((m) => m.role === ownMessageRole(roleOf(config))).length;
 };
 
 /** A call that met the episode's instance as it reset itself (it had just finished) is made again. */
@@ -106,7 +120,7 @@ const settle = async (env: Env, episode: EpisodeHandle, since: number): Promise<
   }
 };
 
-const stepAnswer = (settled: Settled, step: number): EpisodeStep => {
+const stepAnswer = (settled: Settled, step: number, role: TurnRole): EpisodeStep => {
   switch (settled.kind) {
     case 'live':
       return { step: settled.view.step, done: settled.view.done, termination_reason: settled.view.termination_reason as EpisodeStep['termination_reason'], observation: { messages: viewMessages(settled.view) } };
@@ -115,7 +129,7 @@ const stepAnswer = (settled: Settled, step: number): EpisodeStep => {
         step,
         done: true,
         termination_reason: settled.simulation.termination_reason,
-        observation: { messages: afterLastAgentMessage(settled.simulation) },
+        observation: { messages: afterLastOwnMessage(role, settled.simulation) },
         reward_info: settled.simulation.reward_info as Record<string, unknown> | null,
       };
     case 'cancelled':
@@ -144,14 +158,18 @@ export const episodesApi = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { value } = await readBody(c, EpisodeCreateSchema);
     const { tenant } = c.get('caller');
+    const playsUser = value.role === 'user';
     const parsed = RunRequestSchema.safeParse({
       domain: value.domain,
       task_split_name: null,
       task_ids: [value.task_id],
-      agent: value.solo ? 'external_solo' : 'external',
-      user: value.solo ? 'dummy_user' : 'user_simulator',
+      agent: playsUser ? 'llm_agent' : value.solo ? 'external_solo' : 'external',
+      user: playsUser ? 'external_user' : value.solo ? 'dummy_user' : 'user_simulator',
       ...(value.llm_user === undefined ? {} : { llm_user: value.llm_user }),
       ...(value.llm_args_user === undefined ? {} : { llm_args_user: value.llm_args_user }),
+      ...(value.llm_agent === undefined ? {} : { llm_agent: value.llm_agent }),
+      ...(value.llm_args_agent === undefined ? {} : { llm_args_agent: value.llm_args_agent }),
+      ...(value.llm_judge === undefined ? {} : { llm_judge: value.llm_judge }),
       ...(value.seed === undefined ? {} : { seed: value.seed }),
       max_steps: value.max_steps,
       max_errors: value.max_errors,
@@ -174,15 +192,16 @@ export const episodesApi = new Hono<AppEnv>()
             run_id: run.id,
             step: settled.view.step,
             done: settled.view.done,
-            observation: { policy: settled.view.policy, tools: parsePyJson(settled.view.tools) as unknown as Record<string, unknown>[], messages: viewMessages(settled.view) },
+            observation: { ...given(settled.view), messages: viewMessages(settled.view) },
           }
-        : { episode_id: episodeIdOf(episode.key), run_id: run.id, step: 0, done: true, observation: { messages: agentObservation(settled.simulation.messages ?? []) } };
+        : { episode_id: episodeIdOf(episode.key), run_id: run.id, step: 0, done: true, observation: { messages: participantObservation(roleOf(config), settled.simulation.messages ?? []) } };
     c.header('Location', `/v1/episodes/${body.episode_id}`);
     return pyJson(c, body, 201);
   })
   .post('/:id/step', async (c) => {
     const { value } = await readBody(c, EpisodeStepRequestSchema);
     const episode = await requireEpisode(c);
+    const role = roleOf(decodeConfig(episode.run.config));
     const submit = () => c.env.EPISODE.getByName(episode.key).submitExternalTurn(value.step, turnResponseOf(value.message), { produceNext: true });
     let outcome = await submit();
     if (outcome.status === 'refused' && outcome.reason === 'not_pending' && outcome.pending_step === null) {
@@ -193,11 +212,11 @@ export const episodesApi = new Hono<AppEnv>()
     if (outcome.status === 'refused') {
       const graded = outcome.reason === 'not_running' ? await findEpisodeSimulation(c.env.DB, episode.run.id, episode.task_id, episode.trial) : null;
       if (graded === null) throw stepRefusal(outcome.reason, value.step, outcome.pending_step, outcome.message);
-      return pyJson(c, stepAnswer({ kind: 'graded', simulation: graded }, value.step + 1));
+      return pyJson(c, stepAnswer({ kind: 'graded', simulation: graded }, value.step + 1, role));
     }
     // The simulated user's reply is produced here, without a queue hop.
     if (outcome.pending !== undefined) await produceTurns(c.env, c.env.EPISODE.getByName(episode.key), outcome.pending, Date.now() + SETTLE_MS);
-    return pyJson(c, stepAnswer(await settle(c.env, episode, value.step + 1), value.step + 1));
+    return pyJson(c, stepAnswer(await settle(c.env, episode, value.step + 1), value.step + 1, role));
   })
   .get('/:id', async (c) => {
     const episode = await requireEpisode(c);
@@ -214,24 +233,27 @@ export const episodesApi = new Hono<AppEnv>()
         done: view.done,
         termination_reason: view.termination_reason as Episode['termination_reason'],
         messages: viewMessages(view),
-        policy: view.policy,
-        tools: parsePyJson(view.tools) as unknown as Record<string, unknown>[],
+        policy: null,
+        instructions: null,
+        ...given(view),
         reward_info: null,
         simulation_id: null,
       };
     } else {
       const simulation = await findEpisodeSimulation(c.env.DB, episode.run.id, episode.task_id, episode.trial);
       const stopped = simulation === null && (await stub.snapshot()).phase === 'cancelled';
+      const config = decodeConfig(episode.run.config);
       const messages = simulation?.messages ?? [];
       body = {
         ...fields,
         status: simulation !== null ? 'done' : stopped ? 'cancelled' : 'running',
-        step: simulation === null ? 0 : await agentTurnCount(c.env, episode, messages),
+        step: simulation === null ? 0 : await ownTurnCount(c.env, config, episode.task_id, messages),
         waiting: false,
         done: simulation !== null,
         termination_reason: simulation?.termination_reason ?? null,
-        messages: agentObservation(messages),
+        messages: participantObservation(roleOf(config), messages),
         policy: null,
+        instructions: null,
         tools: null,
         reward_info: (simulation?.reward_info as Record<string, unknown> | null | undefined) ?? null,
         simulation_id: simulation?.id ?? null,

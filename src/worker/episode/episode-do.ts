@@ -19,11 +19,11 @@ import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
 import type { LiveEpisode } from './store.ts';
-import { acceptTurn, agentObservation, applyTurn, expireTurn, startEpisode, turnRequest } from './machine.ts';
+import { acceptTurn, applyTurn, expireTurn, participantObservation, startEpisode, turnRequest } from './machine.ts';
 import type { ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
-import { agentOf } from '../../core/orchestrator/deps.ts';
+import { participantOf } from '../../core/orchestrator/step.ts';
 import { limits } from '../limits.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { providerFor } from '../runs/models.ts';
@@ -52,10 +52,15 @@ export interface ExternalObservation {
   readonly waiting: boolean;
   readonly done: boolean;
   readonly termination_reason: string | null;
+  /** The role the external participant plays. */
+  readonly role: TurnRole;
   /** JSON text of the messages (a list of wire-format messages): RPC types cannot carry their recursive type. */
   readonly messages: string;
+  /** The domain policy (what the agent is given). */
   readonly policy: string;
-  /** Python-JSON text of the agent's tools in OpenAI function format (as the reference sends them). */
+  /** The external user's system prompt (simulation guidelines and scenario); null for an external agent. */
+  readonly instructions: string | null;
+  /** Python-JSON text of the participant's tools in OpenAI function format (as the reference sends them). */
   readonly tools: string;
 }
 
@@ -206,16 +211,18 @@ export class EpisodeDO extends DurableObject<Env> {
     const role = this.externalRole(context);
     if (role === null || live === null) return null;
     const from = since === 0 ? 0 : (this.store.externalTurn(since - 1)?.idx ?? Number.MAX_SAFE_INTEGER) + 1;
-    const agent = agentOf(live.state, live.environment, context.deps);
-    const { tools } = agent.request([], live.state.seed);
+    const { participant } = participantOf(live.state, role, live.environment, context.deps);
+    const { tools, messages: opening } = participant.request([], live.state.seed);
     return {
+      role,
       phase,
       step: this.store.externalTurnCount(),
       waiting: live.pending === role,
       done: live.state.done,
       termination_reason: live.state.termination_reason,
-      messages: JSON.stringify(agentObservation(live.state.trajectory.slice(from))),
+      messages: JSON.stringify(participantObservation(role, live.state.trajectory.slice(from))),
       policy: live.environment.policy,
+      instructions: role === 'user' ? (opening[0]?.content ?? null) : null,
       tools: dumpsPy((tools ?? []) as unknown as PyInput),
     };
   }
@@ -398,7 +405,8 @@ export class EpisodeDO extends DurableObject<Env> {
 
   /** The role a client outside the run plays (its turns are never produced here), or null. */
   private externalRole(context: EpisodeContext): TurnRole | null {
-    return isExternalAgent(context.launch.config.agent) ? 'agent' : null;
+    const { config } = context.launch;
+    return isExternalAgent(config.agent) ? 'agent' : config.user === 'external_user' ? 'user' : null;
   }
 
   private externalTurnTtlMs(): number {

@@ -5,11 +5,12 @@ import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { prepareEpisode } from '../../core/orchestrator/initialize.ts';
 import { applyMessage, applyToolCalls, participantOf, turnRole } from '../../core/orchestrator/step.ts';
+import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { baseSlots } from '../../core/environment/environment.ts';
 import type { EpisodeDeps } from '../../core/orchestrator/deps.ts';
 import type { EpisodeSpec } from '../../core/orchestrator/initialize.ts';
 import type { Message, ParticipantMessage } from '../../core/schemas/message.ts';
-import { agentChatMessages } from '../../core/agents/history.ts';
+import { agentChatMessages, userChatMessages } from '../../core/agents/history.ts';
 import { toWireMessage } from '../../core/llm/ai-sdk-client.ts';
 import type { LiveEpisode } from './store.ts';
 import { turnResponse } from './turn.ts';
@@ -36,9 +37,12 @@ export const turnRequest = (live: LiveEpisode, deps: EpisodeDeps): { model: stri
   return { model: model.model, request: dumpsPy(wire as unknown as PyInput) };
 };
 
-/** What the agent sees of `messages`, in the reference's wire format (OpenAI chat-completions messages). */
-export const agentObservation = (messages: readonly Message[]): Record<string, unknown>[] =>
-  agentChatMessages('', messages).slice(1).map(toWireMessage);
+/**
+ * What a participant sees of `messages`, in the reference's wire format (OpenAI chat-completions messages): the
+ * agent's view, or the user simulator's (roles flipped: the agent speaks as `user`, the user as `assistant`).
+ */
+export const participantObservation = (role: TurnRole, messages: readonly Message[]): Record<string, unknown>[] =>
+  (role === 'agent' ? agentChatMessages('', messages) : userChatMessages('', messages)).slice(1).map(toWireMessage);
 
 /** The message an answer makes for the turn waited for; throws when it is not a valid one. Changes nothing. */
 export const acceptTurn = (live: LiveEpisode, result: TurnResponse, deps: EpisodeDeps): ParticipantMessage => {

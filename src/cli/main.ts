@@ -1,4 +1,4 @@
-// The tau2-edge command line: run, view, domain, tasks, check-data, evaluate-trajs, generate-tasks, compare-modes,
+// The tau2-edge command line: run, play, view, domain, tasks, check-data, evaluate-trajs, generate-tasks, compare-modes,
 // runs, rerun-infra-errors, admin.
 // commander gives every command its help (`-h`, `help CMD`), did-you-mean for commands and flags, and
 // argument validation before any action starts.
@@ -9,6 +9,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import tau2Data from '../../scripts/tau2-data.json' with { type: 'json' };
 import type { CliContext } from './cli-command.ts';
 import { runCommand } from './commands/run.ts';
+import { playCommand } from './commands/play.ts';
 import { tasksCommand } from './commands/tasks.ts';
 import { checkDataCommand } from './commands/check-data.ts';
 import { evaluateTrajsCommand } from './commands/evaluate-trajs.ts';
@@ -22,6 +23,7 @@ import { rerunInfraErrorsCommand, runsCommand } from './commands/runs.ts';
 /** Each subcommand, built for one invocation's context. */
 const subcommands: readonly ((ctx: CliContext) => Command)[] = [
   runCommand,
+  playCommand,
   viewCommand,
   domainCommand,
   tasksCommand,

@@ -5,6 +5,7 @@ import type { RunConfig } from '../core/schemas/run-config.ts';
 import type { RunStatus } from '../core/schemas/api.ts';
 import type { Results } from '../core/schemas/simulation.ts';
 import { ApiRequestError, apiClient } from '../client/index.ts';
+import type { ApiClient } from '../client/index.ts';
 import { followRun } from './follow-run.ts';
 import { gitCommit } from './git-commit.ts';
 import { localCredentialsKey, startLocalWorker } from './local-worker.ts';
@@ -33,19 +34,30 @@ export interface RemoteRunOptions {
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/**
+ * Runs `work` with a client of the API at `api` (TAU2_EDGE_API_KEY as its key), or of a local worker started
+ * for it and stopped after.
+ */
+export const withApi = async <T>(api: string | null, llmBaseUrl: string | null, out: (text: string) => void, work: (client: ApiClient) => Promise<T>): Promise<T> => {
+  let worker: LocalWorker | null = null;
+  if (api === null) {
+    out('starting the local worker (wrangler dev)…');
+    worker = await startLocalWorker({ env: localWorkerEnv(llmBaseUrl, process.env, gitCommit(), await localCredentialsKey()) });
+    out(`local worker ready on ${worker.url} (log: ${worker.logFile})`);
+  }
+  try {
+    return await work(apiClient(api ?? worker!.url, api === null ? undefined : process.env.TAU2_EDGE_API_KEY));
+  } finally {
+    await worker?.stop();
+  }
+};
+
 export const runThroughApi = async (
   options: RemoteRunOptions,
   display: (total: number) => ProgressDisplay,
   out: (text: string) => void,
-): Promise<{ results: Results; cancelled: boolean }> => {
-  let worker: LocalWorker | null = null;
-  if (options.api === null) {
-    out('starting the local worker (wrangler dev)…');
-    worker = await startLocalWorker({ env: localWorkerEnv(options.llmBaseUrl, process.env, gitCommit(), await localCredentialsKey()) });
-    out(`local worker ready on ${worker.url} (log: ${worker.logFile})`);
-  }
-  try {
-    const client = apiClient(options.api ?? worker!.url, options.api === null ? undefined : process.env.TAU2_EDGE_API_KEY);
+): Promise<{ results: Results; cancelled: boolean }> =>
+  withApi(options.api, options.llmBaseUrl, out, async (client) => {
     const { run_id: runId } = await client.createRun(options.config, randomUUID());
     const run = await client.run(runId);
     out(`run ${runId}: ${run.counts.total} simulations`);
@@ -83,7 +95,4 @@ export const runThroughApi = async (
     }
     if (status === 'failed') throw new Error(`run ${runId} failed: ${(await client.run(runId)).error ?? 'no reason recorded'}`);
     return { results: await client.results(runId), cancelled: status === 'cancelled' };
-  } finally {
-    await worker?.stop();
-  }
-};
+  });

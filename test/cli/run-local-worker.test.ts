@@ -97,7 +97,13 @@ describe('tau2-edge run on the local worker', () => {
       const interrupted = await capture(
         ['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--num-trials', '4', '--max-concurrency', '2', '--api', worker.url],
         async (text) => {
-          await until(() => /^\[1\/\d+\]/m.test(text()));
+          await until(() => /^\[1\/\d+\]/m.test(text())).catch(async (error: Error) => {
+            // What the run and the worker were doing, for a stall that is not reproduced at will.
+            const runId = /^run (\S+): /m.exec(text())?.[1];
+            const run = runId === undefined ? 'no run id printed' : await (await fetch(`${worker.url}/v1/runs/${runId}`)).text();
+            const log = (await readFile(path.join(dir, 'wrangler.log'), 'utf8')).split('\n').slice(-60).join('\n');
+            throw new Error(`${error.message}\n--- output\n${text()}\n--- run\n${run}\n--- worker log (last 60 lines)\n${log}`);
+          });
           process.emit('SIGINT');
         },
       );

@@ -4,8 +4,7 @@
 import { spawn, execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import getPort from 'get-port';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,17 +53,6 @@ export const localCredentialsKey = async (persistTo: string = defaultPersistDir(
   }
   return (await readFile(file, 'utf8')).trim();
 };
-
-/** A port nothing listens on right now. */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** A `.env` file: one KEY=value per line, values quoted so any text survives. */
 export const envFileText = (env: Readonly<Record<string, string>>): string =>
@@ -146,8 +134,8 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const envFile = path.join(secretsDir, 'worker.env');
   await writeFile(envFile, envFileText(options.env ?? {}), { mode: 0o600 });
 
-  const port = options.port ?? (await freePort());
-  const inspectorPort = await freePort();
+  const port = options.port ?? (await getPort({ host: '127.0.0.1' }));
+  const inspectorPort = await getPort({ host: '127.0.0.1' });
   const log = await open(logFile, 'a');
   const args = [
     'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),

@@ -1,5 +1,6 @@
-// Server-sent events from a fetch response body: the text/event-stream framing (event, data, id; blank line
-// ends an event; comment lines ignored), as an async iterator of events.
+// Server-sent events from a fetch response body, as an async iterator of events: the text/event-stream framing
+// is eventsource-parser's.
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 
 export interface ServerEvent {
   readonly event: string;
@@ -7,36 +8,9 @@ export interface ServerEvent {
   readonly id: string | null;
 }
 
-/** Splits an event-stream text into complete events; returns them and the unfinished rest. */
-export const parseEvents = (buffer: string): { events: ServerEvent[]; rest: string } => {
-  const events: ServerEvent[] = [];
-  const blocks = buffer.replace(/\r\n?/g, '\n').split('\n\n');
-  const rest = blocks.pop() ?? '';
-  for (const block of blocks) {
-    let event = 'message';
-    let id: string | null = null;
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line === '' || line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const field = colon === -1 ? line : line.slice(0, colon);
-      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'event') event = value;
-      else if (field === 'data') data.push(value);
-      else if (field === 'id') id = value;
-    }
-    if (data.length > 0) events.push({ event, data: data.join('\n'), id });
-  }
-  return { events, rest };
-};
-
 export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerEvent> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    const { events, rest } = parseEvents(buffer);
-    buffer = rest;
-    yield* events;
-  }
+  // The DOM typings narrow TextDecoderStream to ArrayBuffer-backed chunks; any Uint8Array decodes.
+  const text = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>);
+  const events = text.pipeThrough(new EventSourceParserStream());
+  for await (const e of events) yield { event: e.event ?? 'message', data: e.data, id: e.id ?? null };
 }

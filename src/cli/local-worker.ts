@@ -5,6 +5,7 @@ import { spawn, execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import getPort from 'get-port';
+import { parse as parseToml } from 'smol-toml';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,10 +78,10 @@ const migrationFiles = async (): Promise<string> =>
  * takes seconds even when there is nothing to do, so a marker in the state folder skips it when current.
  */
 export const applyLocalMigrations = async (persistTo: string): Promise<void> => {
-  const config = await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8');
-  const d1 = config.split(/^\s*\[\[d1_databases\]\]/m)[1];
+  const config = parseToml(await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8')) as { d1_databases?: { binding?: string }[] };
+  const d1 = config.d1_databases?.[0];
   if (d1 === undefined) return;
-  const binding = /^\s*binding\s*=\s*"([^"]+)"/m.exec(d1)?.[1];
+  const { binding } = d1;
   if (!binding) throw new Error('wrangler.toml: [[d1_databases]] without a binding');
   const marker = path.join(persistTo, 'tau2-edge-migrations.txt');
   const files = await migrationFiles();

@@ -144,11 +144,13 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
     // The cron trigger on demand (GET /__scheduled), for the probe and local testing; only on 127.0.0.1.
     '--test-scheduled',
   ];
-  // Its own process group, so that stopping (or killing) it takes wrangler and both workerd processes.
+  // Its own process group, so that stopping (or killing) it takes the guard, wrangler and both workerd processes.
   // Wrangler's local trace collector and data explorer are off: they record every invocation (each RPC, alarm
   // and queue delivery of every episode), which costs the runtime more CPU and memory than the evaluation.
   const env = { ...process.env, X_LOCAL_OBSERVABILITY: 'false', X_LOCAL_EXPLORER: 'false' };
-  const child = spawn(wranglerBin, args, { cwd: repoRoot, env, detached: true, stdio: ['ignore', log.fd, log.fd] });
+  // The guard leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes).
+  const guard = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker-guard.ts');
+  const child = spawn(process.execPath, [guard, secretsDir, wranglerBin, ...args], { cwd: repoRoot, env, detached: true, stdio: ['pipe', log.fd, log.fd] });
   await log.close();
   const url = `http://127.0.0.1:${port}`;
 

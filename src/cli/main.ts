@@ -1,4 +1,4 @@
-// The tau2-edge command line: run, play, view, domain, tasks, check-data, evaluate-trajs, generate-tasks, compare-modes,
+// The tau2-edge command line: run, play, view, domain, tasks, check-data, evaluate-trajs, convert-results, generate-tasks, compare-modes,
 // runs, rerun-infra-errors, admin.
 // commander gives every command its help (`-h`, `help CMD`), did-you-mean for commands and flags, and
 // argument validation before any action starts.
@@ -13,6 +13,7 @@ import { playCommand } from './commands/play.ts';
 import { tasksCommand } from './commands/tasks.ts';
 import { checkDataCommand } from './commands/check-data.ts';
 import { evaluateTrajsCommand } from './commands/evaluate-trajs.ts';
+import { convertResultsCommand } from './commands/convert-results.ts';
 import { viewCommand } from './commands/view.ts';
 import { generateTasksCommand } from './commands/generate-tasks.ts';
 import { compareModesCommand } from './commands/compare-modes.ts';
@@ -29,6 +30,7 @@ const subcommands: readonly ((ctx: CliContext) => Command)[] = [
   tasksCommand,
   checkDataCommand,
   evaluateTrajsCommand,
+  convertResultsCommand,
   generateTasksCommand,
   compareModesCommand,
   runsCommand,

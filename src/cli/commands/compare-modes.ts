@@ -1,12 +1,10 @@
 // `tau2-edge compare-modes --default FILE --solo FILE`: pass^1 of the same tasks with and without the simulated
 // user, and the difference, overall and per issue type (telecom: the task's issue family).
-import { readFile } from 'node:fs/promises';
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
 import { compareModes } from '../../core/metrics/mode-comparison.ts';
 import type { ModeRow } from '../../core/metrics/mode-comparison.ts';
-import { parsePyJson } from '../../core/py/index.ts';
-import { ResultsSchema } from '../../core/schemas/simulation.ts';
+import { loadResults } from '../results-file.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
 import { parseTaskId } from '../../../domains/telecom/tasks/task-id.ts';
 
@@ -15,7 +13,6 @@ const issueTypes: Readonly<Record<string, (taskId: string) => string | null>> = 
   telecom: (taskId) => parseTaskId(taskId)?.family ?? null,
 };
 
-const readResults = async (file: string): Promise<Results> => ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
 
 const describeRun = (results: Results): string =>
   `${results.info.agent_info.implementation} (${results.info.agent_info.llm ?? 'no llm'})`;
@@ -44,7 +41,7 @@ export const compareModesCommand = (ctx: CliContext) =>
   );
 
 const compareModesRun = async (values: CompareModesFlags, out: (text: string) => void): Promise<number> => {
-  const [defaultRun, soloRun] = await Promise.all([readResults(values.default), readResults(values.solo)]);
+  const [defaultRun, soloRun] = await Promise.all([loadResults(values.default), loadResults(values.solo)]);
   const domain = defaultRun.info.environment_info.domain_name;
   if (soloRun.info.environment_info.domain_name !== domain) {
     throw new Error(`The runs are of different domains: ${domain} and ${soloRun.info.environment_info.domain_name}`);

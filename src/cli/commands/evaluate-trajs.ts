@@ -1,11 +1,9 @@
 // `tau2-edge evaluate-trajs FILE [--out FILE] [--judge-llm MODEL]`: re-grades a reference-format results file.
 import { defineCommand } from '../cli-command.ts';
-import { saveResults } from '../results-file.ts';
+import { loadResults, saveResults } from '../results-file.ts';
 import type { CliContext } from '../cli-command.ts';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parsePyJson } from '../../core/py/index.ts';
-import { ResultsSchema } from '../../core/schemas/simulation.ts';
 import { regradeSimulation, rewardComponents } from '../../core/evaluator/regrade.ts';
 import { isoTimestamp, systemClock } from '../../core/orchestrator/clock.ts';
 import { loadDomain } from '../data.ts';
@@ -66,7 +64,7 @@ const evaluateTrajs = async (
   values: EvaluateTrajsFlags,
   out: (text: string) => void,
 ): Promise<number> => {
-  const recorded = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+  const recorded = await loadResults(file);
   const { domain, data } = await loadDomain(recorded.info.environment_info.domain_name);
   // --fresh-tasks: each task as the data folder defines it now (a task missing there keeps its embedded form).
   const current = new Map(data.tasks.map((t) => [t.id, t]));

@@ -2,9 +2,8 @@
 // metrics and simulations; `--sim` shows one simulation's conversation and reward checks.
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
-import { readFile, stat } from 'node:fs/promises';
-import { parsePyJson } from '../../core/py/index.ts';
-import { ResultsSchema } from '../../core/schemas/simulation.ts';
+import { stat } from 'node:fs/promises';
+import { loadResults } from '../results-file.ts';
 import type { Results, SimulationRun } from '../../core/schemas/simulation.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
 import { apiClient } from '../../client/index.ts';
@@ -17,7 +16,8 @@ import { usageTotals } from '../usage-totals.ts';
 
 
 
-const isFile = async (target: string): Promise<boolean> => (await stat(target).catch(() => null))?.isFile() ?? false;
+/** A results file, or a results folder in the reference's `dir` format. */
+const isLocal = async (target: string): Promise<boolean> => (await stat(target).catch(() => null)) !== null;
 
 const fromApi = async (client: ApiClient, runId: string, out: (text: string) => void): Promise<Results> => {
   const run = await client.run(runId);
@@ -50,8 +50,8 @@ export const viewCommand = (ctx: CliContext) =>
 const view = async (target: string, values: ViewFlags, out: (text: string) => void): Promise<number> => {
   const client = values.api === undefined ? null : apiClient(values.api, process.env.TAU2_EDGE_API_KEY);
   let results: Results;
-  if (await isFile(target)) {
-    results = ResultsSchema.parse(parsePyJson(await readFile(target, 'utf8')));
+  if (await isLocal(target)) {
+    results = await loadResults(target);
   } else if (client !== null) {
     if (values.sim) {
       out(renderSimulation(await client.simulation(values.sim)));

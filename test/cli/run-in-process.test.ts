@@ -11,6 +11,8 @@ import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import { saveResults } from '../../src/cli/results-file.ts';
+import { startFakeNative } from '../support/fake-native.ts';
+import type { FakeNative } from '../support/fake-native.ts';
 
 let fake: FakeOpenAI;
 let dir: string;
@@ -143,6 +145,55 @@ describe('tau2-edge run --in-process', () => {
       if (saved.url !== undefined) process.env.OPENAI_BASE_URL = saved.url;
     }
     expect(errors.join('')).toContain('needs OPENAI_API_KEY; or give --llm-base-url URL');
+  });
+});
+
+describe('tau2-edge run --in-process with Anthropic and Google models', () => {
+  const VARS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_BASE_URL'] as const;
+  let native: FakeNative;
+  const saved: Partial<Record<(typeof VARS)[number], string>> = {};
+  beforeAll(async () => {
+    native = await startFakeNative();
+    for (const name of VARS) saved[name] = process.env[name];
+  });
+  afterAll(async () => {
+    for (const name of VARS) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+    await native.close();
+  });
+
+  it('routes anthropic/… and gemini/… models to their providers with their keys', async () => {
+    Object.assign(process.env, { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: native.anthropicURL, GEMINI_API_KEY: 'gm-test', GOOGLE_GENERATIVE_AI_BASE_URL: native.googleURL });
+    native.setHandler((r) => {
+      if (r.provider === 'anthropic') return r.transcript.at(-1) === 'user: [tool_result]' ? { kind: 'text', text: 'Those are all the users.' } : { kind: 'tool', name: 'get_users', input: {} };
+      // The simulated user speaks as the model: once it has, it stops.
+      return r.transcript.some((t) => t.startsWith('model: ')) ? { kind: 'text', text: 'Thanks! ###STOP###' } : { kind: 'text', text: 'Could you list the users?' };
+    });
+    const file = path.join(dir, 'native.json');
+    const { code, text } = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--agent-llm', 'anthropic/claude-sonnet-4-5',
+      '--user-llm', 'gemini/gemini-2.5-flash', '--judge-llm', 'anthropic/claude-sonnet-4-5', '--save-to', file]);
+    expect(code, text).toBe(0);
+    expect(text).toMatch(/task create_task_1 trial 0: user_stop, reward \d\.\d/);
+    const byProvider = (p: string) => native.requests.filter((r) => r.provider === p);
+    expect(byProvider('anthropic').map((r) => r.headers['x-api-key'])).toEqual(['sk-ant-test', 'sk-ant-test']);
+    expect(byProvider('google').map((r) => r.headers['x-goog-api-key'])).toEqual(['gm-test', 'gm-test']);
+    const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+    expect(results.simulations[0]!.messages!.map((m) => m.role)).toEqual(['assistant', 'user', 'assistant', 'tool', 'assistant', 'user']);
+  });
+
+  it('a model whose provider has no key stops the command before anything starts, naming the variable', async () => {
+    delete process.env.ANTHROPIC_API_KEY;
+    const errors: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => errors.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      expect(await main(['run', '--in-process', '--domain', 'mock', '--agent-llm', 'anthropic/claude-sonnet-4-5', '--llm-base-url', fake.baseURL])).toBe(1);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(errors.join('')).toContain('anthropic/claude-sonnet-4-5 is called on Anthropic, which needs ANTHROPIC_API_KEY');
   });
 });
 

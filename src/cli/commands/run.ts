@@ -11,6 +11,7 @@ import type { CliContext } from '../cli-command.ts';
 import { progressDisplay, stdoutTarget } from '../progress-display.ts';
 import { runInProcess } from '../run-in-process.ts';
 import { runThroughApi } from '../run-remote.ts';
+import { missingCredentials } from '../models.ts';
 import { summaryTable } from '../summary.ts';
 import { usageTotals } from '../usage-totals.ts';
 
@@ -36,8 +37,17 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   if (await exists(options.saveTo)) {
     throw new Error(`${options.saveTo} already exists; choose another --save-to (or move the file away)`);
   }
-  if (options.api === null && options.llmBaseUrl === null && !process.env.OPENAI_BASE_URL && !process.env.OPENAI_API_KEY) {
-    throw new Error('the models are called on OpenAI, which needs OPENAI_API_KEY; or give --llm-base-url URL of an OpenAI-compatible server');
+  if (options.api === null) {
+    // The models this machine calls (the local worker's or this process's): each needs its provider's credentials.
+    const { config } = options;
+    const models = [
+      ...(config.agent_endpoint === null ? [config.llm_agent] : []),
+      ...(config.user === 'user_simulator' ? [config.llm_user] : []),
+      config.llm_judge,
+    ];
+    const openaiConfigured = options.llmBaseUrl !== null || Boolean(process.env.OPENAI_BASE_URL) || Boolean(process.env.OPENAI_API_KEY);
+    const missing = missingCredentials(models, openaiConfigured, process.env);
+    if (missing !== null) throw new Error(missing);
   }
   out(`results will be saved to ${options.saveTo}`);
   const target = stdoutTarget();

@@ -208,7 +208,7 @@ const readUsage = (raw: unknown): { usage: LlmUsage | null; cached: number } => 
   return { usage: { completion_tokens: raw['completion_tokens'], prompt_tokens: raw['prompt_tokens'] }, cached };
 };
 
-interface ParsedCompletion {
+export interface ParsedCompletion {
   readonly content: string | null;
   readonly toolCalls: LlmToolCall[];
   readonly usage: LlmUsage | null;
@@ -277,55 +277,23 @@ export const classifyFailure = (err: unknown, timedOut: boolean, timeoutMs: numb
 
 // ---- the client ----------------------------------------------------------------------------------------
 
-export const createAiSdkClient = (config: AiSdkClientConfig): LlmClient => {
+/** The SDK's settings shared by every provider's client: retries, timeouts, prices. */
+export type RetrySettings = Pick<AiSdkClientConfig, 'maxRetries' | 'timeoutMs' | 'sleep' | 'retryBaseMs' | 'prices' | 'apiKey'>;
+
+/** One attempt at a call, with its own time limit; its failure is an InfraError saying whether to retry. */
+export type Attempt = (request: LlmRequest, timeoutMs: number) => Promise<ParsedCompletion>;
+
+/**
+ * A client from one attempt: the reference's retry policy (litellm's `num_retries`, per-attempt `timeout`),
+ * the measured time of the whole call and the cost of the model the provider reports.
+ */
+export const retryingClient = (config: RetrySettings, attempt: Attempt): LlmClient => {
   const maxRetries = config.maxRetries ?? DEFAULT_MAX_RETRIES;
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const sleep = config.sleep ?? defaultSleep;
   const prices = config.prices ?? DEFAULT_PRICES;
-  const apiKey = config.apiKey;
-
-  // One provider and one model object per model name for the client's life (building them compiles the SDK's
-  // response schemas, which costs more than the rest of a call). Each call's exact payload travels in its
-  // provider options, and the request-body hook puts it in place of the body the SDK built.
-  const providerName = config.providerName ?? 'tau2';
-  const provider = createOpenAICompatible({
-    name: providerName,
-    baseURL: config.baseURL,
-    ...(apiKey === undefined ? {} : { apiKey }),
-    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
-    transformRequestBody: (args) => (args[REFERENCE_BODY] as Record<string, unknown> | undefined) ?? args,
-  });
-  const models = new Map<string, ReturnType<typeof provider.chatModel>>();
-  const chatModel = (name: string) => {
-    let model = models.get(name);
-    if (model === undefined) models.set(name, (model = provider.chatModel(name)));
-    return model;
-  };
-
-  const attempt = async (request: LlmRequest, body: Record<string, Json>, attemptTimeoutMs: number): Promise<ParsedCompletion> => {
-    const tools = request.tools !== null && request.tools.length > 0 ? toSdkTools(request.tools) : undefined;
-    const timeout = AbortSignal.timeout(attemptTimeoutMs);
-    try {
-      const result = await generateText({
-        model: chatModel(request.model),
-        providerOptions: { [providerName]: { [REFERENCE_BODY]: body } },
-        messages: toModelMessages(request.messages),
-        allowSystemInMessages: true,
-        ...(tools === undefined ? {} : { tools, toolChoice: request.toolChoice ?? 'auto' }),
-        maxRetries: 0,
-        abortSignal: timeout,
-        include: { responseBody: true },
-      });
-      return parseCompletionBody(result.response.body, result.toolCalls.map((c) => c.toolCallId));
-    } catch (err) {
-      const { retryable, reason } = classifyFailure(err, timeout.aborted, attemptTimeoutMs);
-      throw new InfraError(redactSecrets(reason, apiKey), { retryable, cause: new Error(redactSecrets(detailOf(err), apiKey)) });
-    }
-  };
-
   return {
     async generate(request: LlmRequest): Promise<LlmResponse> {
-      const body = referenceBody(request);
       const retries = numberArg(request.llmArgs['num_retries']) ?? maxRetries;
       const timeoutSeconds = numberArg(request.llmArgs['timeout']);
       const attemptTimeoutMs = timeoutSeconds === undefined ? timeoutMs : timeoutSeconds * 1000;
@@ -338,12 +306,12 @@ export const createAiSdkClient = (config: AiSdkClientConfig): LlmClient => {
           Math.floor(retries) + 1,
           (n) => {
             attempts = n;
-            return attempt(request, body, attemptTimeoutMs);
+            return attempt(request, attemptTimeoutMs);
           },
           { sleep, ...(config.retryBaseMs === undefined ? {} : { baseMs: config.retryBaseMs }) },
         );
       } catch (err) {
-        const last = err instanceof InfraError ? err : new InfraError(redactSecrets(detailOf(err), apiKey), { retryable: false });
+        const last = err instanceof InfraError ? err : new InfraError(redactSecrets(detailOf(err), config.apiKey), { retryable: false });
         throw new InfraError(`LLM call to ${request.model} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${last.message}`, {
           retryable: last.retryable,
           cause: last.cause,
@@ -363,4 +331,58 @@ export const createAiSdkClient = (config: AiSdkClientConfig): LlmClient => {
       };
     },
   };
+};
+
+/** A failed attempt as an InfraError, with the key (and any bearer token) taken out of its text. */
+export const attemptFailure = (err: unknown, timeout: AbortSignal, timeoutMs: number, apiKey: string | undefined): InfraError => {
+  const { retryable, reason } = classifyFailure(err, timeout.aborted, timeoutMs);
+  return new InfraError(redactSecrets(reason, apiKey), { retryable, cause: new Error(redactSecrets(detailOf(err), apiKey)) });
+};
+
+/** The SDK's view of a request's conversation and tools. */
+export const sdkCall = (request: LlmRequest) => {
+  const tools = request.tools !== null && request.tools.length > 0 ? toSdkTools(request.tools) : undefined;
+  return {
+    messages: toModelMessages(request.messages),
+    allowSystemInMessages: true as const,
+    ...(tools === undefined ? {} : { tools, toolChoice: request.toolChoice ?? ('auto' as const) }),
+  };
+};
+
+export const createAiSdkClient = (config: AiSdkClientConfig): LlmClient => {
+  const apiKey = config.apiKey;
+  // One provider and one model object per model name for the client's life (building them compiles the SDK's
+  // response schemas, which costs more than the rest of a call). Each call's exact payload travels in its
+  // provider options, and the request-body hook puts it in place of the body the SDK built.
+  const providerName = config.providerName ?? 'tau2';
+  const provider = createOpenAICompatible({
+    name: providerName,
+    baseURL: config.baseURL,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+    transformRequestBody: (args) => (args[REFERENCE_BODY] as Record<string, unknown> | undefined) ?? args,
+  });
+  const models = new Map<string, ReturnType<typeof provider.chatModel>>();
+  const chatModel = (name: string) => {
+    let model = models.get(name);
+    if (model === undefined) models.set(name, (model = provider.chatModel(name)));
+    return model;
+  };
+
+  return retryingClient(config, async (request, attemptTimeoutMs) => {
+    const timeout = AbortSignal.timeout(attemptTimeoutMs);
+    try {
+      const result = await generateText({
+        model: chatModel(request.model),
+        providerOptions: { [providerName]: { [REFERENCE_BODY]: referenceBody(request) } },
+        ...sdkCall(request),
+        maxRetries: 0,
+        abortSignal: timeout,
+        include: { responseBody: true },
+      });
+      return parseCompletionBody(result.response.body, result.toolCalls.map((c) => c.toolCallId));
+    } catch (err) {
+      throw attemptFailure(err, timeout, attemptTimeoutMs, apiKey);
+    }
+  });
 };

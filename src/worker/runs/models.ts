@@ -1,11 +1,14 @@
 // The model clients of the Worker. A tenant with its own OpenAI-compatible credentials (bring-your-own
 // provider) has its calls sent to its endpoint with its key; everyone else's go to the configured endpoint
-// (OPENAI_BASE_URL) with the operator's key. A caller picks models but never where the operator's key is sent.
+// (OPENAI_BASE_URL) with the operator's key. `anthropic/…` and `gemini/…` models go to those providers with the
+// tenant's key for them, else the operator's. A caller picks models but never where the operator's key is sent.
 // Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
 // TENANT_CACHE_MS, so a change or deletion takes effect within that.
 import { createAiSdkClient } from '../../core/llm/ai-sdk-client.ts';
 import type { LlmClient } from '../../core/llm/types.ts';
 import { modelName } from '../../core/llm/model-name.ts';
+import { createNativeClient, routedClient } from '../../core/llm/native-client.ts';
+import type { NativeProvider } from '../../core/llm/native-client.ts';
 import { findCredential } from '../db/credentials.ts';
 import { decryptSecret, endpointIssue } from '../credentials.ts';
 import { endpointOf } from './provider-gate.ts';
@@ -40,15 +43,42 @@ export const providerClient = (env: Env): LlmClient => clientFor(env.OPENAI_BASE
 /** Binds a sealed key to its tenant and provider, so a ciphertext moved to another row does not open. */
 export const credentialContext = (tenant: string, provider: string): string => `${tenant}/${provider}`;
 
+const nativeClients = new Map<string, LlmClient>();
+
+/**
+ * The client of a native provider (`anthropic/…`, `gemini/…` models): the tenant's own key for it, else the
+ * operator's (ANTHROPIC_API_KEY; GEMINI_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY); null without either. The API
+ * root is the provider's, or the operator's ANTHROPIC_BASE_URL / GOOGLE_GENERATIVE_AI_BASE_URL.
+ */
+const nativeClient = async (env: Env, tenant: string, provider: NativeProvider): Promise<LlmClient | null> => {
+  const vars = env as unknown as Record<string, string | undefined>;
+  const credential = await findCredential(env.DB, tenant, provider);
+  const apiKey = credential
+    ? await decryptSecret(env, credential.keyCiphertext, credentialContext(tenant, provider))
+    : provider === 'anthropic'
+      ? vars.ANTHROPIC_API_KEY
+      : (vars.GEMINI_API_KEY ?? vars.GOOGLE_GENERATIVE_AI_API_KEY);
+  if (!apiKey) return null;
+  const baseURL = provider === 'anthropic' ? vars.ANTHROPIC_BASE_URL : vars.GOOGLE_GENERATIVE_AI_BASE_URL;
+  const id = `${provider}\n${baseURL ?? ''}\n${apiKey}`;
+  let client = nativeClients.get(id);
+  if (!client) nativeClients.set(id, (client = createNativeClient({ provider, apiKey, ...(baseURL ? { baseURL } : {}) })));
+  return client;
+};
+
+/** The tenant's OpenAI-compatible client with its native providers' beside it, routed by model name. */
+const withNative = async (env: Env, tenant: string, openai: LlmClient): Promise<LlmClient> =>
+  routedClient({ openai, anthropic: await nativeClient(env, tenant, 'anthropic'), google: await nativeClient(env, tenant, 'google') });
+
 const resolve = async (env: Env, tenant: string): Promise<Provider> => {
   const credential = await findCredential(env.DB, tenant, 'openai');
-  if (!credential) return { client: providerClient(env), endpoint: endpointOf(env.OPENAI_BASE_URL) };
+  if (!credential) return { client: await withNative(env, tenant, providerClient(env)), endpoint: endpointOf(env.OPENAI_BASE_URL) };
   const baseURL = credential.baseUrl ?? OPENAI_BASE_URL;
   // Checked again at use: the operator may have withdrawn ALLOW_LOCAL_PROVIDERS since the credential was stored.
   const issue = endpointIssue(baseURL, env);
   if (issue) throw new Error(`The tenant's provider endpoint is not allowed: ${issue}`);
   const apiKey = await decryptSecret(env, credential.keyCiphertext, credentialContext(tenant, 'openai'));
-  return { client: clientFor(baseURL, apiKey), endpoint: endpointOf(baseURL) };
+  return { client: await withNative(env, tenant, clientFor(baseURL, apiKey)), endpoint: endpointOf(baseURL) };
 };
 
 /** The provider the tenant's model calls go to. */

@@ -5,12 +5,15 @@
 import type { TestProject } from 'vitest/node';
 import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
-import { AGENT_ENDPOINT_KEY, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
+import { AGENT_ENDPOINT_KEY, NATIVE, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
+import { startFakeNative } from '../../support/fake-native.ts';
+import type { NativeReply, NativeRequest } from '../../support/fake-native.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     fakeProviderBaseURL: string;
     agentEndpointURL: string;
+    anthropicBaseURL: string;
   }
 }
 
@@ -98,6 +101,15 @@ const agentEndpointReply = (request: CapturedRequest): FakeReply => {
   return agentReply(wireMessages(request));
 };
 
+/** The scripted agent on Anthropic's API: each model answers only to the key it is meant to be called with. */
+const anthropicReply = (request: NativeRequest): NativeReply => {
+  const key = request.model === NATIVE.tenantModel ? NATIVE.tenantKey : NATIVE.operatorKey;
+  if (request.headers['x-api-key'] !== key) return { kind: 'error', status: 401, message: 'scripted: wrong key for this model' };
+  return request.transcript.at(-1) === 'user: [tool_result]'
+    ? { kind: 'text', text: 'Your task Important Meeting has been created.' }
+    : { kind: 'tool', name: 'create_task', input: { user_id: 'user_1', title: 'Important Meeting' } };
+};
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const fake = await startFakeOpenAI();
   fake.setHandler(reply);
@@ -105,8 +117,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const agent = await startFakeOpenAI();
   agent.setHandler(agentEndpointReply);
   project.provide('agentEndpointURL', `${agent.baseURL}/agent/chat/completions`);
+  const native = await startFakeNative();
+  native.setHandler(anthropicReply);
+  project.provide('anthropicBaseURL', native.anthropicURL);
   return async () => {
     await fake.close();
     await agent.close();
+    await native.close();
   };
 }

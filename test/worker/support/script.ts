@@ -20,6 +20,14 @@ export const SCRIPT_MODELS = {
 
 export const TENANT_PROVIDER_KEY = 'sk-tenant-own-provider-key';
 
+/** Anthropic models of the scripted native server: the operator's key answers one, a tenant's own key the other. */
+export const NATIVE = {
+  operatorKey: 'sk-ant-operator-test',
+  operatorModel: 'claude-sonnet-4-5',
+  tenantKey: 'sk-ant-tenant-own-key',
+  tenantModel: 'claude-3-5-haiku-latest',
+} as const;
+
 /** The header value the scripted agent endpoint requires (x-agent-key): a secret of the caller's. */
 export const AGENT_ENDPOINT_KEY = 'agent-endpoint-secret-7f3a';
 

@@ -1,0 +1,33 @@
+// `anthropic/…` models in the Worker: the agent's turns go to Anthropic's API with the operator's key, or with
+// a tenant's own Anthropic credential when it has one; the key shows nowhere.
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { call, startRun, waitForRun } from './support/api.ts';
+import { NATIVE, scriptedRun } from './support/script.ts';
+
+const run = (model: string) => scriptedRun({ task_ids: ['create_task_1'], task_split_name: null, llm_agent: `anthropic/${model}` });
+
+describe('Anthropic models', () => {
+  it("run on the operator's key", async () => {
+    const runId = await startRun(run(NATIVE.operatorModel));
+    expect((await waitForRun(runId)).counts).toMatchObject({ done: 1, passed: 1, infra_error: 0 });
+    const results = await (await call(`/v1/runs/${runId}/results`)).text();
+    expect(results).toContain('"model": "claude-sonnet-4-5"');
+    expect(results).not.toContain(NATIVE.operatorKey);
+  });
+
+  it("run on a tenant's own Anthropic key when it has one", async () => {
+    const created = await call('/v1/admin/keys', { body: { tenant: 'anthropic-tenant', name: 'ci' } });
+    const tenantKey = ((await created.json()) as { key: string }).key;
+    const asTenant = { authorization: `Bearer ${tenantKey}` };
+    const put = await call('/v1/provider-credentials/anthropic', { method: 'PUT', headers: asTenant, body: { api_key: NATIVE.tenantKey } });
+    expect(put.status).toBe(200);
+    const runId = await startRun(run(NATIVE.tenantModel), asTenant);
+    expect((await waitForRun(runId, { apiKey: tenantKey })).counts).toMatchObject({ done: 1, passed: 1, infra_error: 0 });
+    // The operator's key is refused for the tenant's model: the tenant's key made the calls.
+    const operatorRun = await startRun(run(NATIVE.tenantModel));
+    expect((await waitForRun(operatorRun)).counts).toMatchObject({ done: 1, infra_error: 1 });
+    const row = await env.DB.prepare(`SELECT key_ciphertext FROM provider_credentials WHERE tenant_id = 'anthropic-tenant'`).first<{ key_ciphertext: string }>();
+    expect(row?.key_ciphertext).not.toContain(NATIVE.tenantKey);
+  });
+});

@@ -1,12 +1,12 @@
 // Agent-driven episodes over HTTP (the reference's AgentGymEnv): the test plays the agent of mock tasks against
 // the scripted user, step by step, and checks observations, grading, exactly-once steps and idle expiry.
 import { describe, expect, it } from 'vitest';
-import { EpisodeCreatedSchema, EpisodeSchema, EpisodeStepSchema, ApiErrorSchema } from '../../src/core/schemas/api.ts';
+import { EpisodeCreatedSchema, EpisodeSchema, EpisodeStepSchema, ApiErrorSchema, RunEpisodesSchema } from '../../src/core/schemas/api.ts';
 import type { EpisodeCreated, EpisodeStep } from '../../src/core/schemas/api.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
-import { call, pyBody, waitForRun } from './support/api.ts';
-import { SCRIPT_MODELS } from './support/script.ts';
+import { call, pyBody, startRun, waitForRun } from './support/api.ts';
+import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 
 const create = async (body: Record<string, unknown> = {}): Promise<EpisodeCreated> => {
   const response = await call('/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user, ...body } });
@@ -133,6 +133,14 @@ describe('agent-driven episodes', () => {
       expect(ApiErrorSchema.parse(await response.json()).error.issues?.map((i) => i.path)).toContain(path);
     }
     expect((await call('/v1/episodes/not-an-episode')).status).toBe(404);
+    // An episode of a run of built-in participants is listed, but nobody steps it from outside.
+    const runId = await startRun(scriptedRun({ task_ids: ['create_task_1'], task_split_name: null }));
+    const listed = RunEpisodesSchema.parse(await (await call(`/v1/runs/${runId}/episodes`)).json());
+    expect(listed.episodes.map((e) => e.task_id)).toEqual(['create_task_1']);
+    await waitForRun(runId);
+    const builtIn = await step(listed.episodes[0]!.episode_id, 0, { content: 'hello' });
+    expect(builtIn.status).toBe(409);
+    expect(ApiErrorSchema.parse(await builtIn.json()).error.message).toBe('No participant of this episode is played from outside');
     const episode = await create();
     const key = await call('/v1/admin/keys', { body: { tenant: 'episodes-other', name: 'other' } });
     const other = ((await key.json()) as { key: string }).key;

@@ -14,7 +14,7 @@ import type { Message } from '../../core/schemas/message.ts';
 import { parsePyJson, sha256Hex } from '../../core/py/index.ts';
 import { decodeConfig, encodeConfig, findRun } from '../db/runs.ts';
 import { loadDomain } from '../data/domains.ts';
-import { isSoloAgent } from '../../core/schemas/episode.ts';
+import { isExternalAgent, isSoloAgent } from '../../core/schemas/episode.ts';
 import type { RunRow } from '../db/runs.ts';
 import { findEpisodeSimulation } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
@@ -138,7 +138,7 @@ const stepAnswer = (settled: Settled, step: number, role: TurnRole): EpisodeStep
 };
 
 /** Why a step was not applied, as the HTTP answer. */
-const stepRefusal = (reason: string, step: number, pending: number | null, message?: string): ApiError => {
+const stepRefusal = (reason: string, role: TurnRole, step: number, pending: number | null, message?: string): ApiError => {
   switch (reason) {
     case 'invalid':
       // The reference's gym answers an action it cannot take with this text.
@@ -146,11 +146,11 @@ const stepRefusal = (reason: string, step: number, pending: number | null, messa
     case 'conflict':
       return new ApiError(409, 'conflict', `Step ${step} was already answered with another message`);
     case 'not_external':
-      return new ApiError(409, 'conflict', 'The agent of this episode is not external');
+      return new ApiError(409, 'conflict', 'No participant of this episode is played from outside');
     case 'not_running':
       return new ApiError(409, 'conflict', 'The episode is over');
     default:
-      return new ApiError(409, 'conflict', pending === null ? `Step ${step} is not waited for: the episode is not waiting for the agent` : `Step ${step} is not waited for: the episode waits for step ${pending}`);
+      return new ApiError(409, 'conflict', pending === null ? `Step ${step} is not waited for: the episode is not waiting for the ${role}` : `Step ${step} is not waited for: the episode waits for step ${pending}`);
   }
 };
 
@@ -201,7 +201,9 @@ export const episodesApi = new Hono<AppEnv>()
   .post('/:id/step', async (c) => {
     const { value } = await readBody(c, EpisodeStepRequestSchema);
     const episode = await requireEpisode(c);
-    const role = roleOf(decodeConfig(episode.run.config));
+    const config = decodeConfig(episode.run.config);
+    if (!isExternalAgent(config.agent) && config.user !== 'external_user') throw stepRefusal('not_external', 'agent', value.step, null);
+    const role = roleOf(config);
     const submit = () => c.env.EPISODE.getByName(episode.key).submitExternalTurn(value.step, turnResponseOf(value.message), { produceNext: true });
     let outcome = await submit();
     if (outcome.status === 'refused' && outcome.reason === 'not_pending' && outcome.pending_step === null) {
@@ -211,7 +213,7 @@ export const episodesApi = new Hono<AppEnv>()
     }
     if (outcome.status === 'refused') {
       const graded = outcome.reason === 'not_running' ? await findEpisodeSimulation(c.env.DB, episode.run.id, episode.task_id, episode.trial) : null;
-      if (graded === null) throw stepRefusal(outcome.reason, value.step, outcome.pending_step, outcome.message);
+      if (graded === null) throw stepRefusal(outcome.reason, role, value.step, outcome.pending_step, outcome.message);
       return pyJson(c, stepAnswer({ kind: 'graded', simulation: graded }, value.step + 1, role));
     }
     // The simulated user's reply is produced here, without a queue hop.

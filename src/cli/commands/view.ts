@@ -1,8 +1,11 @@
-// `tau2-edge view FILE|RUN [--sim ID] [--api URL]`: a results file, or a run of a tau2-edge API, with its
-// metrics and simulations; `--sim` shows one simulation's conversation and reward checks.
+// `tau2-edge view [FILE|RUN] [--sim ID] [--api URL]`: a results file (either format), or a run of a tau2-edge API,
+// with its metrics and simulations; `--sim` (an id or a unique prefix of one) shows one simulation's conversation
+// and reward checks. Without a target it lists the runs saved under data/simulations.
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { simulationsDir } from '../run-flags.ts';
 import { loadResults } from '../results-file.ts';
 import type { Results, SimulationRun } from '../../core/schemas/simulation.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
@@ -39,13 +42,55 @@ export const viewCommand = (ctx: CliContext) =>
     ['view data/simulations/run.json', 'view run.json --only-show-all-failed', 'view run.json --sim 3f2a…', 'view RUN_ID --api http://127.0.0.1:8787'],
     (command) =>
       command
-        .argument('<target>', 'a results file, or a run id with --api')
-        .option('--sim <id>', "one simulation's conversation and reward checks")
+        .argument('[target]', 'a results file or folder, or a run id with --api (default: list the saved runs)')
+        .option('--sim <id>', "one simulation's conversation and reward checks (an id or a unique prefix)")
         .option('--api <url>', 'the tau2-edge API holding the run')
         .option('--only-show-failed', 'list only simulations with a reward below 1')
         .option('--only-show-all-failed', 'list only simulations of tasks where every trial failed'),
-    (target: string, values: ViewFlags) => view(target, values, ctx.out),
+    (target: string | undefined, values: ViewFlags) => (target === undefined ? listSaved(ctx.out) : view(target, values, ctx.out)),
   );
+
+/** The saved runs: each results file (or dir-format folder) under data/simulations, newest name last. */
+const listSaved = async (out: (text: string) => void): Promise<number> => {
+  const root = simulationsDir();
+  const entries = (await readdir(root, { withFileTypes: true }).catch(() => [])).sort((a, b) => a.name.localeCompare(b.name));
+  const targets = (
+    await Promise.all(
+      entries.map(async (e) => {
+        const full = path.join(root, e.name);
+        if (e.isFile() && e.name.endsWith('.json')) return full;
+        if (e.isDirectory() && (await isLocal(path.join(full, 'results.json')))) return path.join(full, 'results.json');
+        return null;
+      }),
+    )
+  ).filter((t): t is string => t !== null);
+  if (targets.length === 0) {
+    out(`no saved runs in ${root}`);
+    return 0;
+  }
+  out(`saved runs in ${root}:`);
+  for (const target of targets) {
+    const results = await loadResults(target).catch(() => null);
+    if (results === null) {
+      out(`  ${path.relative(root, target)}  (not a results file)`);
+      continue;
+    }
+    const metrics = computeMetrics(results);
+    const reward = metrics.total_simulations > 0 ? metrics.avg_reward.toFixed(4) : 'n/a';
+    out(`  ${path.relative(root, target)}  ${results.info.environment_info.domain_name} · ${results.info.agent_info.implementation} (${results.info.agent_info.llm ?? 'external'}) · ${results.simulations.length} simulations · avg reward ${reward}`);
+  }
+  return 0;
+};
+
+/** The simulation an id or a unique prefix of one names. */
+const simulationNamed = (simulations: readonly SimulationRun[], id: string, target: string): SimulationRun => {
+  const exact = simulations.find((s) => s.id === id);
+  if (exact) return exact;
+  const matches = simulations.filter((s) => s.id.startsWith(id));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new Error(`No simulation ${id} in ${target}`);
+  throw new Error(`${id} names ${matches.length} simulations in ${target}: ${matches.slice(0, 5).map((s) => s.id).join(', ')}${matches.length > 5 ? ', …' : ''}`);
+};
 
 const view = async (target: string, values: ViewFlags, out: (text: string) => void): Promise<number> => {
   const client = values.api === undefined ? null : apiClient(values.api, process.env.TAU2_EDGE_API_KEY);
@@ -62,9 +107,7 @@ const view = async (target: string, values: ViewFlags, out: (text: string) => vo
     throw new Error(`${target} is not a file; to view a run of an API give --api URL`);
   }
   if (values.sim) {
-    const sim: SimulationRun | undefined = results.simulations.find((s) => s.id === values.sim);
-    if (!sim) throw new Error(`No simulation ${values.sim} in ${target}`);
-    out(renderSimulation(sim));
+    out(renderSimulation(simulationNamed(results.simulations, values.sim, target)));
     return 0;
   }
   out(runHeader(results));

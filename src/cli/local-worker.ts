@@ -147,7 +147,9 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   // Its own process group, so that stopping (or killing) it takes the guard, wrangler and both workerd processes.
   // Wrangler's local trace collector and data explorer are off: they record every invocation (each RPC, alarm
   // and queue delivery of every episode), which costs the runtime more CPU and memory than the evaluation.
-  const env = { ...process.env, X_LOCAL_OBSERVABILITY: 'false', X_LOCAL_EXPLORER: 'false' };
+  // Its own dev registry: local workers of this project running side by side (tests, a second CLI) share the
+  // worker name, and a shared registry would let one's bindings reach the other.
+  const env = { ...process.env, X_LOCAL_OBSERVABILITY: 'false', X_LOCAL_EXPLORER: 'false', WRANGLER_REGISTRY_PATH: path.join(secretsDir, 'registry') };
   // The guard leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes).
   const guard = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker-guard.ts');
   const child = spawn(process.execPath, [guard, secretsDir, wranglerBin, ...args], { cwd: repoRoot, env, detached: true, stdio: ['pipe', log.fd, log.fd] });

@@ -82,6 +82,25 @@ describe('agent-driven episodes', () => {
     expect(stopped.reward_info).toMatchObject({ reward: 0 });
   });
 
+  it('max_steps and max_errors end the episode as the reference orchestrator does', async () => {
+    const stepsUntilDone = async (episodeId: string, message: (n: number) => Record<string, unknown>): Promise<EpisodeStep> => {
+      for (let n = 0; n < 20; n++) {
+        const answer = await stepOk(episodeId, n, message(n));
+        if (answer.done) return answer;
+      }
+      throw new Error('the episode did not end');
+    };
+    const long = await create({ max_steps: 6 });
+    const capped = await stepsUntilDone(long.episode_id, (n) => toolCall('get_users', {}, `call_${n}`));
+    expect(capped).toMatchObject({ termination_reason: 'max_steps' });
+    expect(capped.reward_info).toMatchObject({ reward: 0 });
+
+    const clumsy = await create({ max_errors: 2 });
+    const failing = await stepsUntilDone(clumsy.episode_id, (n) => toolCall('no_such_tool', {}, `call_${n}`));
+    expect(failing).toMatchObject({ termination_reason: 'too_many_errors' });
+    expect(failing.reward_info).toMatchObject({ reward: 0 });
+  });
+
   it('refuses an invalid message, a step not waited for and one from the future, changing nothing', async () => {
     const episode = await create();
     const invalid = await step(episode.episode_id, 0, { content: null });

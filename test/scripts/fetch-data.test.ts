@@ -163,6 +163,14 @@ describe('scripts/tau2-data.json', () => {
     }
   });
 
+  it('covers every domain of the shared reference data, banking_knowledge included, with the same sums', async () => {
+    const shared = JSON.parse(await readFile(path.join(import.meta.dirname, '../../../shared/tau2/MANIFEST.json'), 'utf8')) as { files: { path: string; sha256: string }[] };
+    const ours = new Map(defaultManifest.files.map((f) => [f.path, f.sha256]));
+    const missing = shared.files.filter((f) => f.path !== 'LICENSE' && ours.get(f.path) !== f.sha256).map((f) => f.path);
+    expect(missing).toEqual([]);
+    expect(defaultManifest.files.filter((f) => f.path.startsWith('domains/banking_knowledge/documents/'))).toHaveLength(698);
+  });
+
   it('builds raw.githubusercontent.com URLs at the pinned commit', () => {
     const file = defaultManifest.files.find((f) => f.path === 'domains/airline/db.json')!;
     expect(upstreamUrl(defaultManifest, file)).toBe(

@@ -28,5 +28,15 @@ describe('domain data', () => {
   it('is not served over HTTP', async () => {
     const response = await call('/domains/mock/db.json');
     expect(response.status).toBe(404);
+    expect((await call('/domains/banking_knowledge/db.json')).status).toBe(404);
+  });
+
+  it("holds the knowledge domain's files, documents included (names with parentheses too)", async () => {
+    const document = await env.ASSETS.fetch(new URL('domains/banking_knowledge/documents/doc_bank_accounts_bank_accounts_(general)_001.json', 'https://assets.invalid/'));
+    expect(document.status).toBe(200);
+    expect(Object.keys((await document.json()) as object).length).toBeGreaterThan(0);
+    for (const file of ['db.json', 'tasks.json', 'prompts/classic_rag_bm25.md']) {
+      expect((await env.ASSETS.fetch(new URL(`domains/banking_knowledge/${file}`, 'https://assets.invalid/'))).status, file).toBe(200);
+    }
   });
 });

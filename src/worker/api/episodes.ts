@@ -60,10 +60,14 @@ const turnResponseOf = (message: EpisodeStepRequest['message']): TurnResponse =>
 const viewMessages = (view: ExternalObservation): Record<string, unknown>[] => JSON.parse(view.messages) as Record<string, unknown>[];
 
 /** What the caller's participant is given: the agent the policy, the user its instructions; and its tools. */
-const given = (view: ExternalObservation): { policy?: string; instructions?: string; tools: Record<string, unknown>[] } => ({
-  ...(view.role === 'agent' ? { policy: view.policy } : view.instructions === null ? {} : { instructions: view.instructions }),
-  tools: parsePyJson(view.tools) as unknown as Record<string, unknown>[],
-});
+const given = (view: ExternalObservation): { policy?: string; instructions?: string; tools?: Record<string, unknown>[] } => {
+  if (view.given === null) return {};
+  const { policy, instructions, tools } = view.given;
+  return {
+    ...(view.role === 'agent' ? { policy } : instructions === null ? {} : { instructions }),
+    tools: parsePyJson(tools) as unknown as Record<string, unknown>[],
+  };
+};
 
 const cancelled = (): ApiError => new ApiError(409, 'conflict', 'The episode was cancelled');
 
@@ -103,11 +107,11 @@ type Settled =
  * Waits (bounded) until the episode waits for the caller, or is graded. A stub is taken per call: a finished
  * episode resets its instance.
  */
-const settle = async (env: Env, episode: EpisodeHandle, since: number): Promise<Settled> => {
+const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven = false): Promise<Settled> => {
   const deadline = Date.now() + SETTLE_MS;
   for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
     const stub = env.EPISODE.getByName(episode.key);
-    const view = await stub.observe(since).catch(retriedOnReset);
+    const view = await stub.observe(since, withGiven).catch(retriedOnReset);
     if (view === undefined) continue;
     if (view !== null && (view.waiting || Date.now() > deadline)) return { kind: 'live', view };
     if (view === null) {
@@ -183,7 +187,7 @@ export const episodesApi = new Hono<AppEnv>()
     const { run } = await launchRun(c.env, config, selection.episodes, { tenant, requestHash: sha256Hex(encodeConfig(config)) });
     const ref = selection.episodes[0]!;
     const episode: EpisodeHandle = { ...ref, key: episodeKey(run.id, ref), run };
-    const settled = await settle(c.env, episode, 0);
+    const settled = await settle(c.env, episode, 0, true);
     if (settled.kind === 'cancelled') throw cancelled();
     const body: EpisodeCreated =
       settled.kind === 'live'
@@ -224,7 +228,7 @@ export const episodesApi = new Hono<AppEnv>()
     const episode = await requireEpisode(c);
     const stub = c.env.EPISODE.getByName(episode.key);
     const fields = { episode_id: c.req.param('id'), run_id: episode.run.id, task_id: episode.task_id, trial: episode.trial };
-    const view = await stub.observe(0);
+    const view = await stub.observe(0, true);
     let body: Episode;
     if (view !== null) {
       body = {
@@ -237,6 +241,7 @@ export const episodesApi = new Hono<AppEnv>()
         messages: viewMessages(view),
         policy: null,
         instructions: null,
+        tools: null,
         ...given(view),
         reward_info: null,
         simulation_id: null,

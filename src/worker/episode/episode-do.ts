@@ -56,6 +56,11 @@ export interface ExternalObservation {
   readonly role: TurnRole;
   /** JSON text of the messages (a list of wire-format messages): RPC types cannot carry their recursive type. */
   readonly messages: string;
+  /** What the participant is given, when asked for (it does not change during the episode). */
+  readonly given: ParticipantGiven | null;
+}
+
+export interface ParticipantGiven {
   /** The domain policy (what the agent is given). */
   readonly policy: string;
   /** The external user's system prompt (simulation guidelines and scenario); null for an external agent. */
@@ -203,7 +208,7 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   /** What the external participant sees now (see ExternalObservation); null for an episode without one. */
-  async observe(since = 0): Promise<ExternalObservation | null> {
+  async observe(since = 0, withGiven = false): Promise<ExternalObservation | null> {
     const phase = this.phase() ?? null;
     if (phase !== 'running' && phase !== 'written') return null;
     const context = await this.loadContext();
@@ -211,8 +216,15 @@ export class EpisodeDO extends DurableObject<Env> {
     const role = this.externalRole(context);
     if (role === null || live === null) return null;
     const from = since === 0 ? 0 : (this.store.externalTurn(since - 1)?.idx ?? Number.MAX_SAFE_INTEGER) + 1;
-    const { participant } = participantOf(live.state, role, live.environment, context.deps);
-    const { tools, messages: opening } = participant.request([], live.state.seed);
+    const given = (): ParticipantGiven => {
+      const { participant } = participantOf(live.state, role, live.environment, context.deps);
+      const { tools, messages: opening } = participant.request([], live.state.seed);
+      return {
+        policy: live.environment.policy,
+        instructions: role === 'user' ? (opening[0]?.content ?? null) : null,
+        tools: dumpsPy((tools ?? []) as unknown as PyInput),
+      };
+    };
     return {
       role,
       phase,
@@ -221,9 +233,7 @@ export class EpisodeDO extends DurableObject<Env> {
       done: live.state.done,
       termination_reason: live.state.termination_reason,
       messages: JSON.stringify(participantObservation(role, live.state.trajectory.slice(from))),
-      policy: live.environment.policy,
-      instructions: role === 'user' ? (opening[0]?.content ?? null) : null,
-      tools: dumpsPy((tools ?? []) as unknown as PyInput),
+      given: withGiven ? given() : null,
     };
   }
 

@@ -21,7 +21,7 @@ import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { checkRunQuotas } from '../quotas.ts';
 import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
-import type { ExternalObservation } from '../episode/episode-do.ts';
+import type { ExternalObservation } from '../episode/turn.ts';
 import type { TurnResponse } from '../episode/turn.ts';
 import { participantObservation } from '../episode/machine.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
@@ -220,6 +220,7 @@ export const episodesApi = new Hono<AppEnv>()
       if (graded === null) throw stepRefusal(outcome.reason, role, value.step, outcome.pending_step, outcome.message);
       return pyJson(c, stepAnswer({ kind: 'graded', simulation: graded }, value.step + 1, role));
     }
+    if (outcome.view !== undefined) return pyJson(c, stepAnswer({ kind: 'live', view: outcome.view }, value.step + 1, role));
     // The simulated user's reply is produced here, without a queue hop.
     if (outcome.pending !== undefined) await produceTurns(c.env, c.env.EPISODE.getByName(episode.key), outcome.pending, Date.now() + SETTLE_MS);
     return pyJson(c, stepAnswer(await settle(c.env, episode, value.step + 1), value.step + 1, role));

@@ -20,7 +20,7 @@ import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
 import type { LiveEpisode } from './store.ts';
 import { acceptTurn, applyTurn, expireTurn, participantObservation, startEpisode, turnRequest } from './machine.ts';
-import type { ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
+import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, ParticipantGiven, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { participantOf } from '../../core/orchestrator/step.ts';
@@ -29,8 +29,6 @@ import { providerGate } from '../runs/provider-gate.ts';
 import { providerFor } from '../runs/models.ts';
 import { writeSimulation } from '../db/simulations.ts';
 
-/** running → written (in D1) → finished (the run knows); or cancelled. */
-export type EpisodePhase = 'running' | 'written' | 'finished' | 'cancelled';
 
 /** Where an episode stands (plain values: an RPC result cannot carry PyFloats). */
 export interface EpisodeSnapshot {
@@ -38,35 +36,6 @@ export interface EpisodeSnapshot {
   readonly attempt: number;
   readonly stepCount: number | null;
   readonly done: boolean | null;
-}
-
-/**
- * What the external participant of an episode sees: its view of the conversation in the reference's wire
- * format (OpenAI chat-completions messages), from after its turn `since - 1` (all of it for `since` 0).
- */
-export interface ExternalObservation {
-  readonly phase: EpisodePhase | null;
-  /** The external participant's next turn number (how many of its turns were applied). */
-  readonly step: number;
-  /** Whether the episode waits for that turn now. */
-  readonly waiting: boolean;
-  readonly done: boolean;
-  readonly termination_reason: string | null;
-  /** The role the external participant plays. */
-  readonly role: TurnRole;
-  /** JSON text of the messages (a list of wire-format messages): RPC types cannot carry their recursive type. */
-  readonly messages: string;
-  /** What the participant is given, when asked for (it does not change during the episode). */
-  readonly given: ParticipantGiven | null;
-}
-
-export interface ParticipantGiven {
-  /** The domain policy (what the agent is given). */
-  readonly policy: string;
-  /** The external user's system prompt (simulation guidelines and scenario); null for an external agent. */
-  readonly instructions: string | null;
-  /** Python-JSON text of the participant's tools in OpenAI function format (as the reference sends them). */
-  readonly tools: string;
 }
 
 /** A turn not answered in this time is asked for again (its message may have been lost in a crash). */
@@ -204,7 +173,10 @@ export class EpisodeDO extends DurableObject<Env> {
     this.store.recordExternalTurn(n, step, live.state.trajectory.length);
     const next = this.apply(context, live, step, message, resultText);
     const { pending } = await this.continueAfter(context, next, options.produceNext === true);
-    return pending === undefined ? { status: 'applied', step: n } : { status: 'applied', step: n, pending };
+    if (pending !== undefined) return { status: 'applied', step: n, pending };
+    // Its turn again at once (its tool results are in): what it sees now saves the caller a call.
+    const view = live.pending === role ? await this.observe(n + 1) : null;
+    return view === null ? { status: 'applied', step: n } : { status: 'applied', step: n, view };
   }
 
   /** What the external participant sees now (see ExternalObservation); null for an episode without one. */

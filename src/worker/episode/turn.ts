@@ -1,10 +1,13 @@
-// The turn interface of an episode: what a producer must compute next (a participant's model turn) and the
-// result it hands back. Values are plain (they cross Durable Object RPC and HTTP); Python values travel as
+// The turn interface of an episode: what a producer must compute next (a participant's model turn), the
+// result it hands back, and what an external participant observes. Values are plain (they cross Durable Object RPC and HTTP); Python values travel as
 // Python-JSON text so int/float kinds survive.
 import { parsePyJson } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
 import type { LlmResponse } from '../../core/llm/types.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
+
+/** running → written (in D1) → finished (the run knows); or cancelled. */
+export type EpisodePhase = 'running' | 'written' | 'finished' | 'cancelled';
 
 export interface PendingTurn {
   /** The episode's Durable Object name. */
@@ -64,8 +67,42 @@ export type TurnOutcome =
     };
 
 /** The answer to an external participant's turn `n` (its own count of turns, from 0). */
+/**
+ * What the external participant of an episode sees: its view of the conversation in the reference's wire
+ * format (OpenAI chat-completions messages), from after its turn `since - 1` (all of it for `since` 0).
+ */
+export interface ExternalObservation {
+  readonly phase: EpisodePhase | null;
+  /** The external participant's next turn number (how many of its turns were applied). */
+  readonly step: number;
+  /** Whether the episode waits for that turn now. */
+  readonly waiting: boolean;
+  readonly done: boolean;
+  readonly termination_reason: string | null;
+  /** The role the external participant plays. */
+  readonly role: TurnRole;
+  /** JSON text of the messages (a list of wire-format messages): RPC types cannot carry their recursive type. */
+  readonly messages: string;
+  /** What the participant is given, when asked for (it does not change during the episode). */
+  readonly given: ParticipantGiven | null;
+}
+
+export interface ParticipantGiven {
+  /** The domain policy (what the agent is given). */
+  readonly policy: string;
+  /** The external user's system prompt (simulation guidelines and scenario); null for an external agent. */
+  readonly instructions: string | null;
+  /** Python-JSON text of the participant's tools in OpenAI function format (as the reference sends them). */
+  readonly tools: string;
+}
+
 export type ExternalTurnOutcome =
-  | { readonly status: 'applied'; readonly step: number }
+  | {
+      readonly status: 'applied';
+      readonly step: number;
+      /** What the participant sees now, when its turn has come again at once (e.g. after its tool calls). */
+      readonly view?: ExternalObservation;
+    }
   | {
       readonly status: 'refused';
       /** invalid: the message is not one the participant may send (`message` says why). */

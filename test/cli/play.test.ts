@@ -65,4 +65,18 @@ describe('tau2-edge play on the local worker', () => {
     expect(stdout).toContain('  user: Thanks, that is all I needed. ###STOP###');
     expect(stdout).toMatch(/^episode over: user_stop, reward 1\.0$/m);
   }, 180_000);
+
+  it('plays the user against the built-in agent: the scenario, the agent\'s replies, a stop', async () => {
+    const { code, stdout, stderr } = await session(
+      ['play', '--domain', 'mock', '--task-id', 'create_task_1', '--role', 'user', '--agent-llm', 'fake-agent', '--llm-base-url', fake.baseURL],
+      ['scenario', 'tools', 'Could you list the users, please?', 'Thanks! ###STOP###'],
+    );
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/you play the user$/m);
+    expect(stdout).toContain('  agent: Hi! How can I help you today?');
+    expect(stdout).toContain("Create a new task called 'Important Meeting' for user_1.");
+    expect(stdout).toMatch(/^ {2}check_notifications\(\): /m);
+    expect(stdout).toContain('  agent: Those are all the users.');
+    expect(stdout).toMatch(/^episode over: user_stop, reward \d\.\d$/m);
+  }, 180_000);
 });

@@ -1,0 +1,39 @@
+// The grep retriever: documents ranked by how often a Python regular expression matches their content
+// (case-insensitive unless asked otherwise); a pattern that does not compile is searched as literal text.
+import { DEFAULT_TOP_K, rankByScore } from './bm25.ts';
+import type { KnowledgeDocument, RankedDocument } from './documents.ts';
+import { isPyBlank } from './py-text.ts';
+import { PyRegexError, compileLiteral, compilePyRegex, countMatches } from './py-regex.ts';
+
+export interface GrepOptions {
+  readonly caseSensitive?: boolean;
+}
+
+export interface GrepIndex {
+  /** The `topK` documents with the most matches, ties in document order; documents without a match are left out. */
+  search(pattern: string, topK?: number): RankedDocument[];
+}
+
+const compile = (pattern: string, ignoreCase: boolean): RegExp => {
+  try {
+    return compilePyRegex(pattern, { ignoreCase });
+  } catch (err) {
+    if (err instanceof PyRegexError) return compileLiteral(pattern, { ignoreCase });
+    throw err;
+  }
+};
+
+export const createGrepIndex = (docs: readonly KnowledgeDocument[], options: GrepOptions = {}): GrepIndex => {
+  const ignoreCase = !options.caseSensitive;
+  return {
+    search(pattern, topK = DEFAULT_TOP_K) {
+      if (isPyBlank(pattern)) return [];
+      const regex = compile(pattern, ignoreCase);
+      const counts = docs.map((doc) => countMatches(regex, doc.content));
+      return rankByScore(counts, docs.length)
+        .filter((index) => counts[index]! > 0)
+        .slice(0, Math.max(0, topK))
+        .map((index) => ({ id: docs[index]!.id, score: counts[index]! }));
+    },
+  };
+};

@@ -1,0 +1,10 @@
+// Retrieval for knowledge-base domains: BM25, grep, dense embeddings, a simulated shell, and the texts the
+// agent reads from them.
+export { KnowledgeDocumentSchema, documentLookup, inIndexOrder } from './documents.ts';
+export type { KnowledgeDocument, RankedDocument } from './documents.ts';
+export { DEFAULT_TOP_K, createBm25Index } from './bm25.ts';
+export type { Bm25Index } from './bm25.ts';
+export { createGrepIndex } from './grep.ts';
+export type { GrepIndex, GrepOptions } from './grep.ts';
+export { ZERO_TIMING, formatGrepResults, formatKbSearchResults, pySlice } from './format.ts';
+export type { RetrievalTiming } from './format.ts';

@@ -1,0 +1,67 @@
+// grep rankings and outputs against the reference's pipeline, and the Python-regex translation they rely on.
+import { describe, expect, it } from 'vitest';
+import { documentLookup } from '../../../src/core/knowledge/documents.ts';
+import { formatGrepResults } from '../../../src/core/knowledge/format.ts';
+import { createGrepIndex } from '../../../src/core/knowledge/grep.ts';
+import { PyRegexError, compilePyRegex, countMatches } from '../../../src/core/knowledge/py-regex.ts';
+import { sha256Hex } from '../../../src/core/py/index.ts';
+import { knowledgeDocuments, retrievalFixture } from '../../support/knowledge.ts';
+
+const docs = await knowledgeDocuments();
+const fixture = await retrievalFixture();
+const grep = createGrepIndex(docs);
+
+describe('grep retriever over the 698 documents', () => {
+  for (const { pattern, results } of fixture.grep) {
+    it(`ranks ${JSON.stringify(pattern)} as the reference does`, () => {
+      expect(grep.search(pattern).map((r) => [r.id, r.score])).toEqual(results);
+    });
+  }
+
+  it('is case-sensitive when asked', () => {
+    const sensitive = createGrepIndex(docs, { caseSensitive: true });
+    const upper = sensitive.search('Annual Fee');
+    const lower = grep.search('Annual Fee');
+    expect(upper.length === 0 || upper[0]!.score < lower[0]!.score).toBe(true);
+  });
+
+  for (const c of fixture.grep_formatted) {
+    it(`formats the grep output for ${JSON.stringify(c.pattern)} byte for byte`, () => {
+      const text = formatGrepResults(c.pattern, grep.search(c.pattern), documentLookup(docs));
+      if (c.output !== undefined) expect(text).toBe(c.output);
+      else {
+        expect(text.length).toBe(c.output_length);
+        expect(sha256Hex(text)).toBe(c.output_sha256);
+      }
+    });
+  }
+});
+
+describe('Python regex translation', () => {
+  const count = (pattern: string, text: string, ignoreCase = false) =>
+    countMatches(compilePyRegex(pattern, { ignoreCase }), text);
+
+  it('reads Python-only syntax', () => {
+    expect(count('(?i)fee', 'Fee FEE fee')).toBe(3);
+    expect(count('(?P<x>ab)(?P=x)', 'abab ab')).toBe(1);
+    expect(count('a{,2}b', 'aab b')).toBe(2);
+    expect(count('\\Afee', 'fee fee')).toBe(1);
+    expect(count('fee\\Z', 'fee fee\n')).toBe(0);
+    expect(count('fee$', 'fee fee\n')).toBe(1);
+    expect(count('[]a]', 'a]')).toBe(2);
+  });
+
+  it('counts empty matches as findall does', () => {
+    expect(count('x*', 'ab')).toBe(3);
+  });
+
+  it('rejects what Python rejects', () => {
+    for (const bad of ['\\q', '[abc', 'a\\']) {
+      expect(() => compilePyRegex(bad, { ignoreCase: true }), bad).toThrow(PyRegexError);
+    }
+  });
+
+  it('declines the verbose flag it cannot express (the search then falls back to literal text)', () => {
+    expect(() => compilePyRegex('(?x)a b', { ignoreCase: true })).toThrow(PyRegexError);
+  });
+});

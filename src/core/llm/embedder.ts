@@ -1,0 +1,75 @@
+// The production Embedder: `embedMany` of the Vercel AI SDK against an OpenAI-compatible embeddings endpoint
+// (OpenAI for text-embedding-3-large, OpenRouter for Qwen3-Embedding), retried with backoff; a call that keeps
+// failing is an InfraError, never something the agent sees.
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { embedMany } from 'ai';
+import type { Embedder, EmbedderSpec } from '../knowledge/embedder.ts';
+import { apiModelName } from '../knowledge/embedder.ts';
+import { DEFAULT_TIMEOUT_MS, attemptFailure, redactSecrets } from './ai-sdk-client.ts';
+import { defaultSleep, tryN } from './retry.ts';
+import { InfraError } from './types.ts';
+
+/** The reference's endpoints for each provider. */
+export const EMBEDDING_BASE_URLS: Readonly<Record<EmbedderSpec['provider'], string>> = {
+  openai: 'https://api.openai.com/v1',
+  openrouter: 'https://openrouter.ai/api/v1',
+};
+
+/** The reference's OpenRouter embedder makes 3 attempts. */
+export const DEFAULT_EMBEDDING_ATTEMPTS = 3;
+
+export interface AiSdkEmbedderConfig {
+  readonly spec: EmbedderSpec;
+  /** Defaults to the provider's public endpoint. */
+  readonly baseURL?: string;
+  /** Sent as `Authorization: Bearer …`; never written into errors. */
+  readonly apiKey?: string;
+  readonly fetch?: typeof fetch;
+  readonly attempts?: number;
+  readonly timeoutMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly retryBaseMs?: number;
+}
+
+export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
+  const { spec, apiKey } = config;
+  const provider = createOpenAICompatible({
+    name: spec.provider,
+    baseURL: config.baseURL ?? EMBEDDING_BASE_URLS[spec.provider],
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+  });
+  const model = provider.embeddingModel(apiModelName(spec));
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const attempts = config.attempts ?? DEFAULT_EMBEDDING_ATTEMPTS;
+
+  return {
+    spec,
+    async embed(texts) {
+      if (texts.length === 0) throw new Error('No text to embed.');
+      let made = 0;
+      try {
+        return await tryN(
+          attempts,
+          async (n) => {
+            made = n;
+            const timeout = AbortSignal.timeout(timeoutMs);
+            try {
+              const { embeddings } = await embedMany({ model, values: [...texts], maxRetries: 0, abortSignal: timeout });
+              return embeddings;
+            } catch (err) {
+              throw attemptFailure(err, timeout, timeoutMs, apiKey);
+            }
+          },
+          { sleep: config.sleep ?? defaultSleep, ...(config.retryBaseMs === undefined ? {} : { baseMs: config.retryBaseMs }) },
+        );
+      } catch (err) {
+        const last = err instanceof InfraError ? err : new InfraError(redactSecrets(String(err), apiKey), { retryable: false });
+        throw new InfraError(
+          `embedding call to ${apiModelName(spec)} failed after ${made} attempt${made === 1 ? '' : 's'}: ${last.message}`,
+          { retryable: last.retryable, cause: last.cause },
+        );
+      }
+    },
+  };
+};

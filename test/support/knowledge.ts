@@ -32,6 +32,7 @@ export interface RetrievalFixture {
   }[];
   readonly grep: { pattern: string; results: [string, number][] }[];
   readonly grep_formatted: { pattern: string; output?: string; output_sha256?: string; output_length?: number }[];
+  readonly reranker_prompt: { query: string; document: string; sha256: string };
 }
 
 export const retrievalFixture = async (): Promise<RetrievalFixture> =>

@@ -14,3 +14,5 @@ export { embeddingKey, memoryEmbeddingStore } from './embedding-store.ts';
 export type { EmbeddingStore } from './embedding-store.ts';
 export { blankQueryMessage, createDenseIndex } from './dense.ts';
 export type { DenseIndex } from './dense.ts';
+export { POINTWISE_RERANKER_PROMPT, RERANKER_DEFAULTS, rerankPointwise, rerankerRequest } from './reranker.ts';
+export type { PointwiseRerankerOptions } from './reranker.ts';

@@ -16,3 +16,8 @@ export { blankQueryMessage, createDenseIndex } from './dense.ts';
 export type { DenseIndex } from './dense.ts';
 export { POINTWISE_RERANKER_PROMPT, RERANKER_DEFAULTS, rerankPointwise, rerankerRequest } from './reranker.ts';
 export type { PointwiseRerankerOptions } from './reranker.ts';
+export { DEFAULT_KB_FILE_FORMAT, exportKbFiles, kbFileName } from './kb-files.ts';
+export type { KbFileFormat } from './kb-files.ts';
+export { escapePattern, refusalMessage } from './shell-guard.ts';
+export { EMPTY_SHELL_STATE, KB_DIR, SHELL_COMMANDS, ShellStateSchema, createShell, formatShellResult } from './shell.ts';
+export type { KnowledgeShell, ShellMode, ShellOptions, ShellResult, ShellState } from './shell.ts';

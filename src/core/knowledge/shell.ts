@@ -1,16 +1,9 @@
 // The `shell` tool's sandbox, simulated: bash (just-bash, an interpreter over an in-memory file tree, since
 // workerd has no processes) in a copy of the knowledge-base files, with the reference sandbox's refusals, its
 // read-only or write mode and its output clean-up. Write-mode changes live in a serialisable ShellState.
-import {
-  Bash,
-  InMemoryFs,
-  defineCommand,
-  getCommandNames,
-  getJavaScriptCommandNames,
-  getNetworkCommandNames,
-  getPythonCommandNames,
-} from 'just-bash';
-import type { CommandName, IFileSystem } from 'just-bash';
+// The browser build: the same interpreter in Node and workerd, without the Node-only interpreters.
+import { Bash, InMemoryFs, defineCommand, getCommandNames, getNetworkCommandNames } from 'just-bash/browser';
+import type { CommandName, IFileSystem } from 'just-bash/browser';
 import { z } from 'zod';
 import type { KnowledgeDocument } from './documents.ts';
 import { DEFAULT_KB_FILE_FORMAT, exportKbFiles } from './kb-files.ts';
@@ -22,7 +15,7 @@ export const KB_DIR = '/tmp/agentic_search_sandbox/knowledge_base';
 
 /**
  * The commands of the reference sandbox's host that the simulation provides: shell builtins, coreutils,
- * grep/rg, sed, awk, find, xargs, diff and archive tools. Left out: network clients (the sandbox has no
+ * grep/rg, sed, awk, find, xargs, diff and gzip. Left out: network clients (the sandbox has no
  * network), interpreters, and tools that read the clock.
  */
 export const SHELL_COMMANDS: readonly CommandName[] = [
@@ -30,7 +23,7 @@ export const SHELL_COMMANDS: readonly CommandName[] = [
   'head', 'tail', 'wc', 'stat', 'grep', 'fgrep', 'egrep', 'rg', 'sed', 'awk', 'sort', 'uniq', 'comm', 'cut',
   'paste', 'tr', 'rev', 'nl', 'fold', 'expand', 'unexpand', 'strings', 'split', 'column', 'join', 'tee', 'find',
   'basename', 'dirname', 'du', 'env', 'printenv', 'xargs', 'true', 'false', 'bash', 'sh', 'base64', 'diff',
-  'seq', 'expr', 'md5sum', 'sha1sum', 'sha256sum', 'file', 'which', 'tac', 'od', 'gzip', 'gunzip', 'zcat', 'tar',
+  'seq', 'expr', 'md5sum', 'sha1sum', 'sha256sum', 'file', 'which', 'tac', 'od', 'gzip', 'gunzip', 'zcat',
 ];
 
 export type ShellMode = 'read' | 'write';
@@ -67,10 +60,13 @@ export interface ShellOptions {
 
 const READ_ONLY = 'Read-only file system';
 
+/** Commands of just-bash's Node build that its browser build only stubs. */
+const NODE_ONLY = ['python', 'python3', 'js-exec', 'sqlite3', 'tar'];
+
 /** The interpreter's other commands answer as a command missing from the host would. */
 const missingCommands = () => {
   const allowed = new Set<string>(SHELL_COMMANDS);
-  const names = [...getCommandNames(), ...getNetworkCommandNames(), ...getPythonCommandNames(), ...getJavaScriptCommandNames()];
+  const names = [...getCommandNames(), ...getNetworkCommandNames(), ...NODE_ONLY];
   return [...new Set(names)]
     .filter((name) => !allowed.has(name))
     .map((name) =>

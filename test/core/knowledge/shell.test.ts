@@ -95,7 +95,6 @@ const EVERY_COMMAND: Record<string, [string, string]> = {
   gzip: [`gzip -k ${CARD} && ls ${CARD}.gz`, `${CARD}.gz\n`],
   gunzip: [`gzip ${CARD} && gunzip ${CARD}.gz && cat ${CARD}`, CARD_TEXT],
   zcat: [`gzip -k ${CARD} && zcat ${CARD}.gz`, CARD_TEXT],
-  tar: [`tar -cf kb.tar ${CARD} && tar -tf kb.tar`, `${CARD}\n`],
 };
 
 describe('allowed commands', () => {
@@ -136,7 +135,7 @@ describe('tool texts', () => {
   });
 
   it('does not have commands the sandbox host lacks', async () => {
-    for (const name of ['curl', 'wget', 'python3', 'node', 'sqlite3', 'date']) {
+    for (const name of ['curl', 'wget', 'python3', 'node', 'sqlite3', 'tar', 'date', 'jq']) {
       expect(await tool(`${name} --version`)).toBe(`Error (exit code 127): bash: ${name}: command not found\n`);
     }
   });

@@ -6,6 +6,11 @@ import type { AddressInfo } from 'node:net';
 
 export const FAKE_DIMENSION = 64;
 
+export interface FakeEmbeddingsOptions {
+  /** Vector length; text-embedding-3-large's is 3072. */
+  readonly dimension?: number;
+}
+
 export interface EmbeddingRequest {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
@@ -20,20 +25,21 @@ export interface FakeEmbeddings {
   close(): Promise<void>;
 }
 
-const bucket = (token: string): number => {
+const bucket = (token: string, dimension: number): number => {
   let hash = 2166136261;
   for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 16777619);
-  return (hash >>> 0) % FAKE_DIMENSION;
+  return (hash >>> 0) % dimension;
 };
 
-/** The vector the fake returns for a text: word counts hashed into FAKE_DIMENSION buckets. */
-export const fakeVector = (text: string): number[] => {
-  const vector = new Array<number>(FAKE_DIMENSION).fill(0);
-  for (const token of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) vector[bucket(token)]! += 1;
+/** The vector the fake returns for a text: word counts hashed into `dimension` buckets. */
+export const fakeVector = (text: string, dimension = FAKE_DIMENSION): number[] => {
+  const vector = new Array<number>(dimension).fill(0);
+  for (const token of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) vector[bucket(token, dimension)]! += 1;
   return vector;
 };
 
-export const startFakeEmbeddings = async (): Promise<FakeEmbeddings> => {
+export const startFakeEmbeddings = async (options: FakeEmbeddingsOptions = {}): Promise<FakeEmbeddings> => {
+  const dimension = options.dimension ?? FAKE_DIMENSION;
   const requests: EmbeddingRequest[] = [];
   const failures: number[] = [];
   const server = createServer((req, res) => {
@@ -49,7 +55,7 @@ export const startFakeEmbeddings = async (): Promise<FakeEmbeddings> => {
         res.end(JSON.stringify({ error: { message: `scripted HTTP ${status}`, type: 'server_error' } }));
         return;
       }
-      const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text) }));
+      const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text, dimension) }));
       res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
     });
   });

@@ -1,6 +1,6 @@
 // Dense retrieval through the AI SDK embedder against a fake embeddings endpoint on 127.0.0.1: the requests,
 // the cosine ranking, the document-embedding cache and provider failures.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -147,5 +147,20 @@ describe('provider failures', () => {
     expect(isInfraError(err)).toBe(true);
     expect((err as { retryable: boolean }).retryable).toBe(false);
     expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('cosine ranking parity', () => {
+  it("ranks the fake endpoint's vectors as the reference's CosineRetriever does, ties included", async () => {
+    const fixture = JSON.parse(
+      await readFile(path.join(import.meta.dirname, '../../fixtures/knowledge-dense.json'), 'utf8'),
+    ) as { dimension: number; cases: { query: string; results: [string, number][] }[] };
+    expect(fixture.dimension).toBe(FAKE_DIMENSION);
+    const index = await createDenseIndex(await knowledgeDocuments(), embedder(), memoryEmbeddingStore());
+    for (const { query, results } of fixture.cases) {
+      const found = await index.search(query);
+      expect(found.map((r) => r.id), query).toEqual(results.map(([id]) => id));
+      found.forEach((r, i) => expect(r.score).toBeCloseTo(results[i]![1], 12));
+    }
   });
 });

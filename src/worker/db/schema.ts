@@ -135,3 +135,15 @@ export const providerCredentials = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.provider] })],
 );
+
+/**
+ * Document embeddings of the knowledge-base retrievers, content-addressed (`<provider>/<model>/<sha256 of the
+ * text>`), so every isolate builds its dense index without calling the embeddings provider again. Public
+ * reference documents only: no tenant data.
+ */
+export const documentEmbeddings = sqliteTable('document_embeddings', {
+  key: text('key').primaryKey(),
+  /** base64url of the vector's little-endian float64 values. */
+  vector: text('vector').notNull(),
+  createdAt: text('created_at').notNull(),
+});

@@ -9,14 +9,12 @@ import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import { MessageSchema } from '../../core/schemas/message.ts';
 import type { Message } from '../../core/schemas/message.ts';
 import { messages, runs, simulations } from './schema.ts';
+import { chunks } from './chunks.ts';
 
 // D1 binds at most 100 parameters per statement; a message row takes 4.
 const MESSAGE_ROWS_PER_STATEMENT = 25;
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);
-
-const chunks = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /** Stores a finished simulation and its messages in one transaction; a second write of the same episode is a no-op. */
 export const writeSimulation = async (d1: D1Database, runId: string, simulation: SimulationRun): Promise<void> => {

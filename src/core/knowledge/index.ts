@@ -21,3 +21,5 @@ export type { KbFileFormat } from './kb-files.ts';
 export { escapePattern, refusalMessage } from './shell-guard.ts';
 export { EMPTY_SHELL_STATE, KB_DIR, SHELL_COMMANDS, ShellStateSchema, createShell, formatShellResult } from './shell.ts';
 export type { KnowledgeShell, ShellMode, ShellOptions, ShellResult, ShellState } from './shell.ts';
+export { bm25Stages, denseStages, runGrep, runKbSearch } from './kb-search.ts';
+export type { KbSearchOptions, SearchStages } from './kb-search.ts';

@@ -1,8 +1,8 @@
 // grep rankings and outputs against the reference's pipeline, and the Python-regex translation they rely on.
 import { describe, expect, it } from 'vitest';
 import { documentLookup } from '../../../src/core/knowledge/documents.ts';
-import { formatGrepResults } from '../../../src/core/knowledge/format.ts';
 import { createGrepIndex } from '../../../src/core/knowledge/grep.ts';
+import { runGrep } from '../../../src/core/knowledge/kb-search.ts';
 import { PyRegexError, compilePyRegex, countMatches } from '../../../src/core/knowledge/py-regex.ts';
 import { sha256Hex } from '../../../src/core/py/index.ts';
 import { knowledgeDocuments, retrievalFixture } from '../../support/knowledge.ts';
@@ -27,7 +27,7 @@ describe('grep retriever over the 698 documents', () => {
 
   for (const c of fixture.grep_formatted) {
     it(`formats the grep output for ${JSON.stringify(c.pattern)} byte for byte`, () => {
-      const text = formatGrepResults(c.pattern, grep.search(c.pattern), documentLookup(docs));
+      const text = runGrep(grep, documentLookup(docs), c.pattern);
       if (c.output !== undefined) expect(text).toBe(c.output);
       else {
         expect(text.length).toBe(c.output_length);

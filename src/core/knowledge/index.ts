@@ -23,3 +23,4 @@ export { EMPTY_SHELL_STATE, KB_DIR, SHELL_COMMANDS, ShellStateSchema, createShel
 export type { KnowledgeShell, ShellMode, ShellOptions, ShellResult, ShellState } from './shell.ts';
 export { bm25Stages, denseStages, runGrep, runKbSearch } from './kb-search.ts';
 export type { KbSearchOptions, SearchStages } from './kb-search.ts';
+export { TIMED_OUT } from './shell.ts';

@@ -60,6 +60,9 @@ export interface ShellOptions {
 
 const READ_ONLY = 'Read-only file system';
 
+/** The reference's answer for a command still running after its 30 s limit. */
+export const TIMED_OUT: ShellResult = { exitCode: 124, stdout: '', stderr: 'Command timed out after 30 seconds' };
+
 /** Commands of just-bash's Node build that its browser build only stubs. */
 const NODE_ONLY = ['python', 'python3', 'js-exec', 'sqlite3', 'tar'];
 
@@ -164,6 +167,8 @@ export const createShell = (docs: readonly KnowledgeDocument[], options: ShellOp
   const execute = async (command: string): Promise<ShellResult> => {
     try {
       const result = await bash.exec(command);
+      // A runaway command hits an interpreter limit; in the reference it runs into the 30 s timeout.
+      if (result.stderr.includes('increase executionLimits.')) return TIMED_OUT;
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
     } catch (err) {
       // A failed redirection aborts the whole line in the interpreter; bash reports it and carries on.

@@ -140,6 +140,12 @@ describe('tool texts', () => {
     }
   });
 
+  it('answers a runaway command as the 30 s timeout of the reference does', async () => {
+    for (const command of ['while true; do :; done', 'f() { f; }; f']) {
+      expect(await tool(command)).toBe('Error (exit code 124): Command timed out after 30 seconds');
+    }
+  });
+
   it('shows ls -l with the sandbox owner and date', async () => {
     expect(await tool(`ls -l ${CARD}`)).toBe(`-rw-r--r-- 1 kb_user  kb_group  ${CARD_TEXT.length} Jan  1 00:00 ${CARD}\n`);
   });

@@ -19,8 +19,16 @@ export type { PointwiseRerankerOptions } from './reranker.ts';
 export { DEFAULT_KB_FILE_FORMAT, exportKbFiles, kbFileName } from './kb-files.ts';
 export type { KbFileFormat } from './kb-files.ts';
 export { escapePattern, refusalMessage } from './shell-guard.ts';
-export { EMPTY_SHELL_STATE, KB_DIR, SHELL_COMMANDS, ShellStateSchema, createShell, formatShellResult } from './shell.ts';
+export { EMPTY_SHELL_STATE, KB_DIR, SHELL_COMMANDS, ShellStateSchema, TIMED_OUT, createShell, formatShellResult } from './shell.ts';
 export type { KnowledgeShell, ShellMode, ShellOptions, ShellResult, ShellState } from './shell.ts';
 export { bm25Stages, denseStages, runGrep, runKbSearch } from './kb-search.ts';
 export type { KbSearchOptions, SearchStages } from './kb-search.ts';
-export { TIMED_OUT } from './shell.ts';
+export {
+  DEFAULT_RETRIEVAL_CONFIG,
+  RETRIEVAL_CONFIGS,
+  RETRIEVAL_CONFIG_NAMES,
+  RetrievalConfigKwargsSchema,
+  RetrievalConfigNameSchema,
+  resolveRetrievalConfig,
+} from './configs.ts';
+export type { KbSearchSpec, RetrievalConfig, RetrievalConfigKwargs, RetrievalConfigName } from './configs.ts';

@@ -66,6 +66,8 @@ const translate = (pattern: string): Translated => {
       }
       continue;
     }
+    // `(?<name>…)` is JavaScript's syntax; Python knows only `(?P<name>…)` and the lookbehinds.
+    if (ch === '(' && /^\(\?<[^=!]/.test(rest.slice(i))) throw new PyRegexError(`unknown extension ?<${rest[i + 3]}`);
     if (ch === '(' && rest.startsWith('(?P<', i)) {
       out += '(?<';
       i += 3;

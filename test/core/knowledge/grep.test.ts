@@ -49,6 +49,7 @@ describe('Python regex translation', () => {
     expect(count('fee\\Z', 'fee fee\n')).toBe(0);
     expect(count('fee$', 'fee fee\n')).toBe(1);
     expect(count('[]a]', 'a]')).toBe(2);
+    expect(count('(?<=a)b(?<!c)', 'ab cb')).toBe(1);
   });
 
   it('counts empty matches as findall does', () => {
@@ -56,7 +57,7 @@ describe('Python regex translation', () => {
   });
 
   it('rejects what Python rejects', () => {
-    for (const bad of ['\\q', '[abc', 'a\\']) {
+    for (const bad of ['\\q', '[abc', 'a\\', '(?<n>a)']) {
       expect(() => compilePyRegex(bad, { ignoreCase: true }), bad).toThrow(PyRegexError);
     }
   });

@@ -146,6 +146,19 @@ describe('tool texts', () => {
     }
   });
 
+  it('lays out ls operands as GNU ls does', async () => {
+    const shell = createShell(docs, { mode: 'write' });
+    await shell.run('mkdir d1 d2 && touch d1/x');
+    expect(await shell.run('ls *.md')).toMatchObject({ stdout: `INDEX.md\n${CARD}\n${WIRE}\n`, exitCode: 0 });
+    expect(await shell.run(`ls d2 ${WIRE} d1 missing.md`)).toEqual({
+      stdout: `${WIRE}\n\nd1:\nx\n\nd2:\n`,
+      stderr: "ls: cannot access 'missing.md': No such file or directory\n",
+      exitCode: 2,
+    });
+    expect((await shell.run('ls -d d2 d1')).stdout).toBe('d1\nd2\n');
+    expect((await shell.run('ls *.txt')).stderr).toBe("ls: cannot access '*.txt': No such file or directory\n");
+  });
+
   it('shows ls -l with the sandbox owner and date', async () => {
     expect(await tool(`ls -l ${CARD}`)).toBe(`-rw-r--r-- 1 kb_user  kb_group  ${CARD_TEXT.length} Jan  1 00:00 ${CARD}\n`);
   });

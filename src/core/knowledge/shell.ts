@@ -9,7 +9,7 @@ import type { KnowledgeDocument } from './documents.ts';
 import { DEFAULT_KB_FILE_FORMAT, exportKbFiles } from './kb-files.ts';
 import type { KbFileFormat } from './kb-files.ts';
 import { escapePattern, refusalMessage, sanitizeListing } from './shell-guard.ts';
-import { gnuLs } from './shell-ls.ts';
+import { gnuLs, gnuUniq } from './shell-gnu.ts';
 
 /** The working directory: the reference runs commands in `<temp>/agentic_search_<id>/knowledge_base`. */
 export const KB_DIR = '/tmp/agentic_search_sandbox/knowledge_base';
@@ -161,7 +161,7 @@ export const createShell = (docs: readonly KnowledgeDocument[], options: ShellOp
     fs: guarded(fs, options.mode),
     cwd: KB_DIR,
     commands: [...SHELL_COMMANDS],
-    customCommands: [gnuLs, ...missingCommands()],
+    customCommands: [gnuLs, gnuUniq, ...missingCommands()],
     env: { HOME: '/home/kb_user', USER: 'kb_user', LOGNAME: 'kb_user', PATH: '/usr/bin:/bin' },
   });
 

@@ -53,7 +53,7 @@ const EVERY_COMMAND: Record<string, [string, string]> = {
   sed: [`sed -n '3p' ${WIRE}`, 'Domestic wire fee: $15.\n'],
   awk: [`awk -F: '/fee/ {print $2}' ${WIRE}`, ' $15.\n $45.\n'],
   sort: [`sort -r ${WIRE} | head -n 1`, 'International wire fee: $45.\n'],
-  uniq: ['printf "a\\na\\nb\\n" | uniq -d', 'a\n'],
+  uniq: ['printf "a\\na\\nb\\nb\\nb\\n" | uniq -c | sort -rn', '      3 b\n      2 a\n'],
   comm: ['printf "a\\nb\\n" > x && printf "b\\nc\\n" > y && comm -12 x y', 'b\n'],
   cut: [`cut -d: -f1 ${WIRE} | tail -n 2`, 'Domestic wire fee\nInternational wire fee\n'],
   paste: ['printf "a\\nb\\n" | paste -s -d , -', 'a,b\n'],

@@ -1,10 +1,14 @@
-// `ls` with operands laid out as GNU ls does: the interpreter's own `ls` puts a blank line between every
-// operand and words a missing one differently, so operands are listed one at a time through it and joined the
-// GNU way (errors first, then the files as one listing, then each directory under a `name:` header).
+// GNU layouts for commands whose output in the interpreter differs from the sandbox host's tools; each wraps
+// the interpreter's own command.
 import { defineCommand } from 'just-bash/browser';
 
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * `ls` with its operands laid out as GNU ls does: the interpreter's own puts a blank line between every operand
+ * and words a missing one differently, so operands are listed one at a time through it and joined the GNU way
+ * (errors first, then the files as one listing, then each directory under a `name:` header).
+ */
 export const gnuLs = defineCommand('ls', async (args, ctx) => {
   const original = ctx.origCommand;
   if (!original) throw new Error('ls: the interpreter has no built-in ls to wrap');
@@ -45,4 +49,14 @@ export const gnuLs = defineCommand('ls', async (args, ctx) => {
     stdout += `${stdout ? '\n' : ''}${directory}:\n${await list(directory)}`;
   }
   return { stdout, stderr, exitCode };
+});
+
+/** `uniq -c` with GNU's count column (`%7d `); the interpreter pads counts to 4. */
+export const gnuUniq = defineCommand('uniq', async (args, ctx) => {
+  const original = ctx.origCommand;
+  if (!original) throw new Error('uniq: the interpreter has no built-in uniq to wrap');
+  const result = await original(args);
+  const counting = args.some((arg) => arg === '--count' || (/^-[^-]/.test(arg) && arg.includes('c')));
+  if (!counting) return result;
+  return { ...result, stdout: result.stdout.replace(/^ *(\d+) /gm, (_m, count: string) => `${count.padStart(7)} `) };
 });

@@ -2,17 +2,29 @@
 // workerd has no processes) in a copy of the knowledge-base files, with the reference sandbox's refusals, its
 // read-only or write mode and its output clean-up. Write-mode changes live in a serialisable ShellState.
 // The browser build: the same interpreter in Node and workerd, without the Node-only interpreters.
-import { Bash, InMemoryFs, defineCommand, getCommandNames, getNetworkCommandNames } from 'just-bash/browser';
-import type { CommandName, IFileSystem } from 'just-bash/browser';
-import { z } from 'zod';
+import { Bash, defineCommand, getCommandNames, getNetworkCommandNames } from 'just-bash/browser';
+import type { CommandName } from 'just-bash/browser';
 import type { KnowledgeDocument } from './documents.ts';
 import { DEFAULT_KB_FILE_FORMAT, exportKbFiles } from './kb-files.ts';
 import type { KbFileFormat } from './kb-files.ts';
 import { escapePattern, refusalMessage, sanitizeListing } from './shell-guard.ts';
 import { gnuLs, gnuUniq } from './shell-gnu.ts';
+import {
+  EMPTY_SHELL_STATE,
+  KB_DIR,
+  READ_ONLY,
+  ReadOnlyFileSystemError,
+  ShellStateSchema,
+  buildFs,
+  diffState,
+  guarded,
+  insideKb,
+  relative,
+} from './shell-tree.ts';
+import type { ShellMode, ShellState } from './shell-tree.ts';
 
-/** The working directory: the reference runs commands in `<temp>/agentic_search_<id>/knowledge_base`. */
-export const KB_DIR = '/tmp/agentic_search_sandbox/knowledge_base';
+export { EMPTY_SHELL_STATE, KB_DIR, ShellStateSchema } from './shell-tree.ts';
+export type { ShellMode, ShellState } from './shell-tree.ts';
 
 /**
  * The commands of the reference sandbox's host that the simulation provides: shell builtins, coreutils,
@@ -27,17 +39,7 @@ export const SHELL_COMMANDS: readonly CommandName[] = [
   'seq', 'expr', 'md5sum', 'sha1sum', 'sha256sum', 'file', 'which', 'tac', 'od', 'gzip', 'gunzip', 'zcat',
 ];
 
-export type ShellMode = 'read' | 'write';
 
-/** What write-mode commands changed, relative to the exported knowledge base (paths relative to KB_DIR). */
-export const ShellStateSchema = z.object({
-  written: z.record(z.string(), z.string()),
-  removed: z.array(z.string()),
-  directories: z.array(z.string()),
-});
-export type ShellState = z.infer<typeof ShellStateSchema>;
-
-export const EMPTY_SHELL_STATE: ShellState = { written: {}, removed: [], directories: [] };
 
 export interface ShellResult {
   readonly exitCode: number;
@@ -59,7 +61,6 @@ export interface ShellOptions {
   readonly state?: ShellState;
 }
 
-const READ_ONLY = 'Read-only file system';
 
 /** The reference's answer for a command still running after its 30 s limit. */
 export const TIMED_OUT: ShellResult = { exitCode: 124, stdout: '', stderr: 'Command timed out after 30 seconds' };
@@ -78,83 +79,8 @@ const missingCommands = () => {
     );
 };
 
-class ReadOnlyFileSystemError extends Error {
-  readonly code = 'EROFS';
-  readonly path: string;
-  constructor(path: string) {
-    super(READ_ONLY);
-    this.path = path;
-  }
-}
-
-const WRITE_METHODS = new Set(['writeFile', 'appendFile', 'mkdir', 'rm', 'cp', 'mv', 'chmod', 'symlink', 'link', 'utimes']);
-
-const insideKb = (path: string): boolean => path === KB_DIR || path.startsWith(`${KB_DIR}/`);
-
-/** The file tree as the sandbox mounts it: writable inside the knowledge base in write mode, nowhere otherwise. */
-const guarded = (fs: InMemoryFs, mode: ShellMode): IFileSystem =>
-  new Proxy(fs, {
-    get(target, prop, receiver) {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      if (typeof prop === 'string' && WRITE_METHODS.has(prop)) {
-        return (...args: unknown[]) => {
-          // Every write method's last path argument is the one written (the destination of cp, mv, ln).
-          const paths = args.filter((arg): arg is string => typeof arg === 'string');
-          const written = prop === 'writeFile' || prop === 'appendFile' ? paths.slice(0, 1) : paths.slice(-1);
-          const denied = [...(prop === 'mv' || prop === 'rm' ? paths.slice(0, 1) : []), ...written].find(
-            (p) => mode === 'read' || !insideKb(target.resolvePath(KB_DIR, p)),
-          );
-          // Output redirected to /dev/null (`2>/dev/null` passes the sandbox's checks) is discarded.
-          if ((prop === 'writeFile' || prop === 'appendFile') && target.resolvePath(KB_DIR, paths[0] ?? '') === '/dev/null') {
-            return Promise.resolve();
-          }
-          if (denied !== undefined) return Promise.reject(new ReadOnlyFileSystemError(denied));
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return (value as (...a: unknown[]) => unknown).bind(target);
-    },
-  });
-
-const relative = (path: string): string => path.slice(KB_DIR.length + 1);
-
-const baseFiles = (docs: readonly KnowledgeDocument[], format: KbFileFormat): Map<string, string> => exportKbFiles(docs, format);
-
-const buildFs = (base: Map<string, string>, state: ShellState): InMemoryFs => {
-  const removed = new Set(state.removed);
-  const files: Record<string, string> = {};
-  for (const [name, content] of base) if (!removed.has(name)) files[`${KB_DIR}/${name}`] = content;
-  for (const [name, content] of Object.entries(state.written)) files[`${KB_DIR}/${name}`] = content;
-  const fs = new InMemoryFs(files);
-  fs.mkdirSync(KB_DIR, { recursive: true });
-  for (const dir of state.directories) fs.mkdirSync(`${KB_DIR}/${dir}`, { recursive: true });
-  return fs;
-};
-
-/** The tree's differences from the exported knowledge base. */
-const diffState = async (fs: InMemoryFs, base: Map<string, string>): Promise<ShellState> => {
-  const written: Record<string, string> = {};
-  const directories: string[] = [];
-  const present = new Set<string>();
-  for (const path of fs.getAllPaths().filter((p) => p.startsWith(`${KB_DIR}/`)).sort()) {
-    const name = relative(path);
-    const stat = await fs.lstat(path);
-    if (stat.isDirectory) {
-      directories.push(name);
-      continue;
-    }
-    if (!stat.isFile) continue;
-    present.add(name);
-    const content = await fs.readFile(path);
-    if (base.get(name) !== content) written[name] = content;
-  }
-  const removed = [...base.keys()].filter((name) => !present.has(name));
-  return { written, removed, directories };
-};
-
 export const createShell = (docs: readonly KnowledgeDocument[], options: ShellOptions): KnowledgeShell => {
-  const base = baseFiles(docs, options.format ?? DEFAULT_KB_FILE_FORMAT);
+  const base = exportKbFiles(docs, options.format ?? DEFAULT_KB_FILE_FORMAT);
   let current = ShellStateSchema.parse(options.state ?? EMPTY_SHELL_STATE);
   const fs = buildFs(base, current);
   const bash = new Bash({

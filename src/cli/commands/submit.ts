@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
-import { terminalAsker } from '../submit/ask.ts';
+import { terminalAsker } from '../ask.ts';
 import { prepareSubmission } from '../submit/prepare-submission.ts';
 import { validateSubmission } from '../submit/validate-submission.ts';
 import { verifyTrajectories } from '../submit/verify-trajectories.ts';

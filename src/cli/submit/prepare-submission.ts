@@ -13,7 +13,7 @@ import { validateTrajectorySet } from '../../core/submission/validate-submission
 import type { Results } from '../../core/schemas/simulation.ts';
 import { expandPaths } from '../expand-paths.ts';
 import { loadResults } from '../results-file.ts';
-import type { Asker } from './ask.ts';
+import type { Asker } from '../ask.ts';
 import { askSubmissionAnswers } from './submission-questions.ts';
 import { verifyTrajectories } from './verify-trajectories.ts';
 

@@ -2,7 +2,7 @@
 // (reference: prepare_submission in src/tau2/scripts/leaderboard/prepare_submission.py).
 import type { SubmissionAnswers } from '../../core/submission/build-submission.ts';
 import type { Reference } from '../../core/submission/submission.ts';
-import type { Asker } from './ask.ts';
+import type { Asker } from '../ask.ts';
 
 const REFERENCE_TYPES = ['paper', 'blog_post', 'documentation', 'model_card', 'github', 'huggingface', 'other'];
 

@@ -5,7 +5,7 @@ import { pyRepr } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import type { Results, SimulationRun } from '../schemas/simulation.ts';
 import { reviewSimulation } from './reviewer.ts';
-import type { Reviewer, ReviewMode, SimulationReview } from './reviewer.ts';
+import type { ReviewContext, Reviewer, ReviewMode, SimulationReview } from './reviewer.ts';
 
 export interface ReviewSelection {
   readonly taskIds: readonly string[] | null;
@@ -34,6 +34,12 @@ const emptyReview = (mode: ReviewMode): SimulationReview =>
     ? { mode, review: { summary: '', agent_error: false, user_error: false, critical_user_error: false, has_errors: false, errors: [], cost: null }, auth: null }
     : { mode, review: { summary: '', user_error: false, critical_user_error: false, has_errors: false, errors: [], cost: null } };
 
+/** The policy and user guidelines a results file records, which `tau2 review` reviews against. */
+export const recordedContext = (results: Results): ReviewContext => ({
+  policy: results.info.environment_info.policy,
+  simulationGuidelines: results.info.user_info.global_simulation_guidelines,
+});
+
 /**
  * One simulation's review; null when its task is not in the file (it is skipped). A failure (provider, missing
  * policy or guidelines) is reported through `onError` and gives the empty review.
@@ -43,11 +49,11 @@ export const reviewOne = async (
   simulation: SimulationRun,
   mode: ReviewMode,
   reviewer: Reviewer,
+  context: ReviewContext,
   onError: (simulation: SimulationRun, error: unknown) => void,
 ): Promise<SimulationReview | null> => {
   const task = results.tasks.find((t) => t.id === simulation.task_id);
   if (task === undefined) return null;
-  const context = { policy: results.info.environment_info.policy, simulationGuidelines: results.info.user_info.global_simulation_guidelines };
   try {
     return await reviewSimulation(simulation, task, mode, context, reviewer);
   } catch (error) {

@@ -103,6 +103,23 @@ describe('tau2-edge review', () => {
     expect(sims.map((s) => s.task_id)).toEqual(['0', '0']);
   });
 
+  it('--show-details prints each review as it finishes: summary, errors, authentication', async () => {
+    const { calls } = expected.full;
+    fake.enqueue(...calls.slice(2, 4).map((c) => text(c.reply, { usage: expected.usage })));
+    const result = await capture([
+      'review', input, '-o', path.join(dir, 'reviewed-details.json'), '--limit', '1', '--show-details',
+      '--review-model', expected.review_model, '--llm-base-url', fake.baseURL,
+    ]);
+    expect(result.code).toBe(0);
+    const at = result.lines.findIndex((l) => l.startsWith('Simulation: airline-regrade-'));
+    expect(result.lines.slice(at + 1, at + 5)).toEqual([
+      '  Two errors.',
+      '  - [agent critical] turn 3 guideline_violation: Booked without confirmation. (instead: Ask first.)',
+      '  - [user critical_hindered] turn 2 hallucination: Made up a zip code.',
+      '  authentication: not_needed',
+    ]);
+  });
+
   it('an existing output is kept unless the overwrite is confirmed', async () => {
     const output = path.join(dir, 'reviewed-full.json');
     const before = await readFile(output, 'utf8');

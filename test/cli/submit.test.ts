@@ -144,6 +144,22 @@ describe('submit prepare', () => {
     await expect(stat(out)).rejects.toThrow();
   }, 60_000);
 
+  it('a file named results.json is copied as <domain>_results.json', async () => {
+    const run = path.join(root, 'run-folder');
+    await mkdir(run, { recursive: true });
+    await writeFile(path.join(run, 'results.json'), await readFile(files('airline.json')[0]!, 'utf8'));
+    const out = path.join(root, 'from-folder');
+    const output = await runWithInput(['submit', 'prepare', run, '-o', out, '--no-verify'], submissionExpected.prepare.answers);
+    expect(output).toContain(`Found 1 trajectory file(s):\n  • ${path.join(run, 'results.json')}\n`);
+    expect(output).not.toContain('Running trajectory verification');
+    expect(output).toContain('  📂 trajectories/airline_results.json (1.5 MB)');
+    const [folder] = await readdir(out);
+    expect(await readdir(path.join(out, folder!, 'trajectories'))).toEqual(['airline_results.json']);
+    const submission = JSON.parse(await readFile(path.join(out, folder!, 'submission.json'), 'utf8'));
+    expect(submission.trajectory_files).toEqual({ airline: 'airline_results.json' });
+    expect(Object.keys(submission.results)).toEqual(['airline']);
+  }, 60_000);
+
   it('answers outside the choices are asked again; input that ends before the questions do is an error', async () => {
     const answers = submissionExpected.prepare.answers.split('\n');
     answers.splice(8, 1, 'maybe', 'custom');

@@ -1,7 +1,7 @@
 // `tau2-edge review` sends the reviewer model the reference's requests, byte for byte, and writes the same
 // reviewed results file, on the same simulations and scripted answers (test/fixtures/review-expected.json).
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +118,25 @@ describe('tau2-edge review', () => {
       '  - [user critical_hindered] turn 2 hallucination: Made up a zip code.',
       '  authentication: not_needed',
     ]);
+  });
+
+  it('a folder of run folders: each results.json is reviewed into its own results_reviewed.json', async () => {
+    const runs = path.join(dir, 'simulations');
+    const mock = await regradeFixtureText({ domain: 'mock', fixture: new URL('../fixtures/mock-results-b3.json', import.meta.url), policy: 'domains/mock/policy.md' });
+    for (const name of ['run-a', 'run-b']) {
+      await mkdir(path.join(runs, name), { recursive: true });
+      await writeFile(path.join(runs, name, 'results.json'), mock);
+    }
+    const { calls } = expected.full;
+    fake.enqueue(...calls.slice(0, 4).map((c) => text(c.reply, { usage: expected.usage })));
+    const result = await capture(['review', runs, '-c', '1', '--review-model', expected.review_model, '--llm-base-url', fake.baseURL]);
+    expect(result.code).toBe(0);
+    expect(result.text).toContain('\n📁 Found 2 results files to review:\n  1. run-a/results.json\n  2. run-b/results.json\n\n');
+    expect(result.text).toContain(`\n${'='.repeat(60)}\nProcessing (2/2): run-b\n${'='.repeat(60)}\n`);
+    for (const name of ['run-a', 'run-b']) {
+      const reviewed = JSON.parse(await readFile(path.join(runs, name, 'results_reviewed.json'), 'utf8')) as { simulations: { review: unknown }[] };
+      expect(reviewed.simulations[0]!.review).not.toBeNull();
+    }
   });
 
   it('an existing output is kept unless the overwrite is confirmed', async () => {

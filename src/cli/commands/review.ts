@@ -118,10 +118,10 @@ export const reviewCommand = (ctx: CliContext) =>
         .option('-o, --output <file>', 'where to save the reviewed results (a single results file only)')
         .option('--interruption-enabled', 'interruption was enabled (full-duplex simulations only; tau2-edge records none)')
         .option('--show-details', 'print each simulation\'s review as it finishes')
-        .option('-c, --max-concurrency <n>', `reviews at once (default: 32, at most ${MAX_CONCURRENCY})`, int, 32)
+        .option('-c, --max-concurrency <n>', `reviews at once (at most ${MAX_CONCURRENCY})`, int, 32)
         .option('--limit <n>', 'review only the first N simulations', int)
         .option('--task-ids <ids...>', 'review only the simulations of these tasks')
-        .option('--review-model <model>', `the reviewer model (default: ${DEFAULT_REVIEW_MODEL})`, DEFAULT_REVIEW_MODEL)
+        .option('--review-model <model>', 'the reviewer model', DEFAULT_REVIEW_MODEL)
         .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)'),
     async (target: string, values: ReviewFlagValues) => {
       const flags = parseOrExplain(ReviewFlagsSchema, {

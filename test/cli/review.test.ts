@@ -103,11 +103,11 @@ describe('tau2-edge review', () => {
     expect(sims.map((s) => s.task_id)).toEqual(['0', '0']);
   });
 
-  it('--show-details prints each review as it finishes: summary, errors, authentication', async () => {
+  it('--show-details (or --verbose) prints each review as it finishes: summary, errors, authentication', async () => {
     const { calls } = expected.full;
     fake.enqueue(...calls.slice(2, 4).map((c) => text(c.reply, { usage: expected.usage })));
     const result = await capture([
-      'review', input, '-o', path.join(dir, 'reviewed-details.json'), '--limit', '1', '--show-details',
+      'review', input, '-o', path.join(dir, 'reviewed-details.json'), '--limit', '1', '--verbose',
       '--review-model', expected.review_model, '--llm-base-url', fake.baseURL,
     ]);
     expect(result.code).toBe(0);

@@ -40,7 +40,7 @@ interface ReviewFlagValues {
   readonly reviewModel: string;
   readonly llmBaseUrl?: string;
   readonly showDetails?: boolean;
-  readonly interruptionEnabled?: boolean;
+  readonly verbose?: boolean;
 }
 
 const exists = (p: string): Promise<boolean> => access(p).then(() => true, () => false);
@@ -118,6 +118,7 @@ export const reviewCommand = (ctx: CliContext) =>
         .option('-o, --output <file>', 'where to save the reviewed results (a single results file only)')
         .option('--interruption-enabled', 'interruption was enabled (full-duplex simulations only; tau2-edge records none)')
         .option('--show-details', 'print each simulation\'s review as it finishes')
+        .option('-v, --verbose', 'the same as --show-details')
         .option('-c, --max-concurrency <n>', `reviews at once (at most ${MAX_CONCURRENCY})`, int, 32)
         .option('--limit <n>', 'review only the first N simulations', int)
         .option('--task-ids <ids...>', 'review only the simulations of these tasks')
@@ -147,7 +148,7 @@ export const reviewCommand = (ctx: CliContext) =>
         concurrency: flags['--max-concurrency'],
         limit: flags['--limit'] ?? null,
         taskIds: flags['--task-ids'] ?? null,
-        showDetails: values.showDetails === true,
+        showDetails: values.showDetails === true || values.verbose === true,
       };
       if (files.length > 1) {
         ctx.out(`\n📁 Found ${files.length} results files to review:`);

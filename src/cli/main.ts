@@ -1,5 +1,5 @@
 // The tau2-edge command line: run, play, view, domain, tasks, check-data, evaluate-trajs, convert-results, generate-tasks, compare-modes,
-// runs, rerun-infra-errors, admin.
+// runs, rerun-infra-errors, admin, submit, review.
 // commander gives every command its help (`-h`, `help CMD`), did-you-mean for commands and flags, and
 // argument validation before any action starts.
 import { realpathSync } from 'node:fs';
@@ -20,6 +20,8 @@ import { compareModesCommand } from './commands/compare-modes.ts';
 import { adminCommand } from './commands/admin.ts';
 import { domainCommand } from './commands/domain.ts';
 import { rerunInfraErrorsCommand, runsCommand } from './commands/runs.ts';
+import { submitCommand } from './commands/submit.ts';
+import { reviewCommand } from './commands/review.ts';
 
 /** Each subcommand, built for one invocation's context. */
 const subcommands: readonly ((ctx: CliContext) => Command)[] = [
@@ -36,6 +38,8 @@ const subcommands: readonly ((ctx: CliContext) => Command)[] = [
   runsCommand,
   rerunInfraErrorsCommand,
   adminCommand,
+  submitCommand,
+  reviewCommand,
 ];
 
 export const version = `tau2-edge ${packageJson.version} (tau2-bench data ${tau2Data.upstream.commit})`;

@@ -10,6 +10,8 @@ import { parseLlmArgs } from './models.ts';
 import { float, int, parseOrExplain } from './cli-command.ts';
 import { domains } from '../../domains/registry.ts';
 import { repoRoot } from './local-worker.ts';
+import { addAutoReviewFlags, autoReviewFrom } from './auto-review.ts';
+import type { AutoReview, AutoReviewFlagValues } from './auto-review.ts';
 
 export interface RunOptions {
   readonly config: RunConfig;
@@ -23,11 +25,13 @@ export interface RunOptions {
   readonly llmBaseUrl: string | null;
   /** Runs the engine inside this process instead of a worker (for machines without workerd). */
   readonly inProcess: boolean;
+  /** `--auto-review`: the review of each simulation, or null. */
+  readonly autoReview: AutoReview | null;
 }
 
 /** The flags of `tau2-edge run`, declared once for parsing, help and did-you-mean. */
 export const addRunFlags = (command: Command): Command =>
-  addVoiceFlags(
+  addAutoReviewFlags(addVoiceFlags(
     command
       .requiredOption('-d, --domain <domain>', 'the domain to run', (v: string) => choice('domain', v, Object.keys(domains)))
       .option('--agent <agent>', 'the agent: llm_agent, llm_agent_gt or llm_agent_solo (default: llm_agent)')
@@ -57,7 +61,7 @@ export const addRunFlags = (command: Command): Command =>
       .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
       .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
       .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)'),
-  );
+  ));
 
 /** The reference's voice-mode flags: accepted by the parser only to answer clearly that voice is not supported. */
 const VOICE_FLAGS = [
@@ -75,7 +79,7 @@ const addVoiceFlags = (command: Command): Command => {
 };
 
 /** The parsed flags of `tau2-edge run` (commander's camel-cased names). */
-export interface RunFlagValues {
+export interface RunFlagValues extends AutoReviewFlagValues {
   readonly domain: string;
   readonly agent?: string;
   readonly agentLlm?: string;
@@ -182,6 +186,7 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     api: values.api === undefined ? null : values.api.replace(/\/+$/, ''),
     llmBaseUrl: values.llmBaseUrl ?? null,
     inProcess: values.inProcess ?? false,
+    autoReview: autoReviewFrom(values, values.llmBaseUrl ?? null),
   };
 };
 

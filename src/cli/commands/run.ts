@@ -14,6 +14,7 @@ import { runThroughApi } from '../run-remote.ts';
 import { missingCredentials } from '../models.ts';
 import { summaryTable } from '../summary.ts';
 import { usageTotals } from '../usage-totals.ts';
+import { reviewRun } from '../auto-review.ts';
 
 
 export const runCommand = (ctx: CliContext) =>
@@ -52,12 +53,13 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   out(`results will be saved to ${options.saveTo}`);
   const target = stdoutTarget();
   const display = (total: number) => progressDisplay(total, target);
-  const { results, cancelled, fatal } = options.inProcess
+  const { results: ran, cancelled, fatal } = options.inProcess
     ? await runInProcess(options.config, options.llmBaseUrl, display)
     : { ...(await runThroughApi(options, display, out)), fatal: null };
   out('');
-  if (cancelled) out(`run cancelled: the summary covers the ${results.simulations.length} simulations that finished`);
-  if (fatal !== null) out(`run stopped early: the provider refused (${fatal}); the summary covers the ${results.simulations.length} simulations that finished`);
+  if (cancelled) out(`run cancelled: the summary covers the ${ran.simulations.length} simulations that finished`);
+  if (fatal !== null) out(`run stopped early: the provider refused (${fatal}); the summary covers the ${ran.simulations.length} simulations that finished`);
+  const results = options.autoReview === null ? ran : await reviewRun(ran, options.autoReview, options.llmBaseUrl, options.config.max_concurrency, out);
   const metrics = computeMetrics(results);
   out(summaryTable(metrics, usageTotals(results)));
   await saveResults(options.saveTo, results);

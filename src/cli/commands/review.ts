@@ -1,0 +1,165 @@
+// `tau2-edge review PATH`: the LLM conversation review of a results file's simulations, as the reference's
+// `tau2 review` (reference: src/tau2/scripts/review_conversation.py): each simulation's review attached where
+// the reference attaches it, saved as results_reviewed.json beside the input (or -o), with the summary.
+import { access, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Option } from 'commander';
+import { z } from 'zod';
+import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
+import { DEFAULT_REVIEW_MODEL } from '../../core/review/reviewer.ts';
+import type { Reviewer, ReviewMode } from '../../core/review/reviewer.ts';
+import { selectForReview } from '../../core/review/review-run.ts';
+import { terminalAsker } from '../ask.ts';
+import { defineCommand, int, parseOrExplain } from '../cli-command.ts';
+import type { CliContext } from '../cli-command.ts';
+import { clientFor, missingCredentials } from '../models.ts';
+import { loadResults, saveResults } from '../results-file.ts';
+import { reviewResults } from '../review-results.ts';
+import { reviewDetails, reviewSummary } from '../review-summary.ts';
+import { summaryTable } from '../summary.ts';
+
+const MAX_CONCURRENCY = 256;
+
+/** The flags, keyed by their names so a refusal names the flag. */
+const ReviewFlagsSchema = z.object({
+  '--mode': z.enum(['full', 'user']),
+  '--output': z.string().min(1).optional(),
+  '--max-concurrency': z.number().int().min(1).max(MAX_CONCURRENCY),
+  '--limit': z.number().int().min(1).optional(),
+  '--task-ids': z.array(z.string().min(1).max(256)).max(10_000).optional(),
+  '--review-model': z.string().min(1).max(256),
+  '--llm-base-url': z.url().optional(),
+});
+
+interface ReviewFlagValues {
+  readonly mode: string;
+  readonly output?: string;
+  readonly maxConcurrency: number;
+  readonly limit?: number;
+  readonly taskIds?: string[];
+  readonly reviewModel: string;
+  readonly llmBaseUrl?: string;
+  readonly showDetails?: boolean;
+  readonly verbose?: boolean;
+}
+
+const exists = (p: string): Promise<boolean> => access(p).then(() => true, () => false);
+
+/** A results file itself, else the results.json of each sub-folder, else the folder's own results.json. */
+const findResultsFiles = async (target: string): Promise<string[]> => {
+  const entries = await readdir(target, { withFileTypes: true }).catch(() => null);
+  if (entries === null) return (await exists(target)) ? [target] : [];
+  const nested = entries.filter((e) => e.isDirectory()).map((e) => path.join(target, e.name, 'results.json')).sort();
+  const found = [];
+  for (const file of nested) if (await exists(file)) found.push(file);
+  if (found.length > 0) return found;
+  const direct = path.join(target, 'results.json');
+  return (await exists(direct)) ? [direct] : [];
+};
+
+type Out = (line: string) => void;
+
+interface ReviewOptions {
+  readonly mode: ReviewMode;
+  readonly reviewer: Reviewer;
+  readonly concurrency: number;
+  readonly limit: number | null;
+  readonly taskIds: readonly string[] | null;
+  readonly showDetails: boolean;
+}
+
+const reviewFile = async (file: string, reviewedFile: string, options: ReviewOptions, out: Out): Promise<void> => {
+  if (await exists(reviewedFile)) {
+    out(`\n⚠️  Reviewed results already exist: ${reviewedFile}`);
+    const asker = terminalAsker(out);
+    const overwrite = await asker.confirm('Do you want to overwrite?', false).finally(() => asker.close());
+    if (!overwrite) {
+      out('Aborted.');
+      return;
+    }
+  }
+  out(`\n📂 Loading results from: ${file}`);
+  const { results, notes } = selectForReview(await loadResults(file), { taskIds: options.taskIds, limit: options.limit });
+  for (const note of notes) out(note);
+  out(`\n🔍 Reviewing ${results.simulations.length} simulation(s) ...`);
+  const reviewed = await reviewResults(results, options.mode, options.reviewer, options.concurrency, {
+    onReviewed: (simulation, outcome) => {
+      if (options.showDetails) for (const line of reviewDetails(simulation.id, simulation.task_id, outcome)) out(line);
+    },
+    onError: (simulation, error) =>
+      process.stderr.write(`Error reviewing simulation ${simulation.id}: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  await saveResults(reviewedFile, reviewed.results);
+  out(`\n💾 Saved reviewed results to: ${reviewedFile}`);
+  out(`  Review cost: $${reviewed.totals.cost.toFixed(4)}\n`);
+  out(summaryTable(computeMetrics(reviewed.results)));
+  out('');
+  out(reviewSummary(options.mode, reviewed.totals));
+};
+
+export const reviewCommand = (ctx: CliContext) =>
+  defineCommand(
+    ctx,
+    'review',
+    "LLM conversation review of a results file's simulations (agent and user errors, authentication), saved as results_reviewed.json",
+    [
+      'review data/simulations/20261125_airline/results.json',
+      'review data/simulations/ --mode user --review-model gpt-4.1 -c 8',
+      'review runs/airline.json -o runs/airline_reviewed.json --task-ids 0 1 --show-details',
+    ],
+    (command) =>
+      command
+        .argument('<path>', 'a results file (either format), or a folder of run folders holding results.json')
+        .addOption(
+          new Option('-m, --mode <mode>', "review mode: 'full' (agent and user, with authentication) or 'user' (user simulator only)")
+            .choices(['full', 'user'])
+            .default('full'),
+        )
+        .option('-o, --output <file>', 'where to save the reviewed results (a single results file only)')
+        .option('--interruption-enabled', 'interruption was enabled (full-duplex simulations only; tau2-edge records none)')
+        .option('--show-details', 'print each simulation\'s review as it finishes')
+        .option('-v, --verbose', 'the same as --show-details')
+        .option('-c, --max-concurrency <n>', `reviews at once (at most ${MAX_CONCURRENCY})`, int, 32)
+        .option('--limit <n>', 'review only the first N simulations', int)
+        .option('--task-ids <ids...>', 'review only the simulations of these tasks')
+        .option('--review-model <model>', 'the reviewer model', DEFAULT_REVIEW_MODEL)
+        .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)'),
+    async (target: string, values: ReviewFlagValues) => {
+      const flags = parseOrExplain(ReviewFlagsSchema, {
+        '--mode': values.mode,
+        '--output': values.output,
+        '--max-concurrency': values.maxConcurrency,
+        '--limit': values.limit,
+        '--task-ids': values.taskIds,
+        '--review-model': values.reviewModel,
+        '--llm-base-url': values.llmBaseUrl,
+      });
+      const openaiConfigured = flags['--llm-base-url'] !== undefined || Boolean(process.env.OPENAI_BASE_URL) || Boolean(process.env.OPENAI_API_KEY);
+      const missing = missingCredentials([flags['--review-model']], openaiConfigured, process.env);
+      if (missing !== null) throw new Error(missing);
+      const files = await findResultsFiles(target);
+      if (files.length === 0) {
+        process.stderr.write(`No results.json files found in: ${target}\n`);
+        return 1;
+      }
+      const options: ReviewOptions = {
+        mode: flags['--mode'],
+        reviewer: { client: clientFor(flags['--llm-base-url']), model: flags['--review-model'] },
+        concurrency: flags['--max-concurrency'],
+        limit: flags['--limit'] ?? null,
+        taskIds: flags['--task-ids'] ?? null,
+        showDetails: values.showDetails === true || values.verbose === true,
+      };
+      if (files.length > 1) {
+        ctx.out(`\n📁 Found ${files.length} results files to review:`);
+        files.forEach((f, i) => ctx.out(`  ${i + 1}. ${path.basename(path.dirname(f))}/results.json`));
+        ctx.out('');
+      }
+      for (const [i, file] of files.entries()) {
+        if (files.length > 1) ctx.out(`\n${'='.repeat(60)}\nProcessing (${i + 1}/${files.length}): ${path.basename(path.dirname(file))}\n${'='.repeat(60)}`);
+        const output = files.length === 1 && flags['--output'] !== undefined ? flags['--output'] : path.join(path.dirname(file), 'results_reviewed.json');
+        await reviewFile(file, output, options, ctx.out);
+      }
+      return 0;
+    },
+  );

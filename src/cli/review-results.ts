@@ -1,0 +1,41 @@
+// Reviews the simulations of a results file, at most `concurrency` at once (p-limit), attaching each review
+// where the reference keeps it; shared by `tau2-edge review` and `run --auto-review`.
+import pLimit from 'p-limit';
+import { recordedContext, reviewOne, reviewTotals, withReview } from '../core/review/review-run.ts';
+import type { ReviewTotals } from '../core/review/review-run.ts';
+import type { ReviewContext, Reviewer, ReviewMode, SimulationReview } from '../core/review/reviewer.ts';
+import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
+
+export interface ReviewRunOptions {
+  /** The policy and guidelines to review against; by default those the results file records. */
+  readonly context?: ReviewContext;
+  /** Which simulations to review; by default all (the others are kept as they are). */
+  readonly include?: (simulation: SimulationRun) => boolean;
+  /** Called as each review finishes, in the order they finish. */
+  readonly onReviewed?: (simulation: SimulationRun, outcome: SimulationReview) => void;
+  readonly onError?: (simulation: SimulationRun, error: unknown) => void;
+}
+
+export const reviewResults = async (
+  results: Results,
+  mode: ReviewMode,
+  reviewer: Reviewer,
+  concurrency: number,
+  options: ReviewRunOptions = {},
+): Promise<{ results: Results; totals: ReviewTotals }> => {
+  const limit = pLimit(concurrency);
+  const onError = options.onError ?? (() => undefined);
+  const context = options.context ?? recordedContext(results);
+  const outcomes = await Promise.all(
+    results.simulations.map((simulation) =>
+      limit(async () => {
+        if (options.include !== undefined && !options.include(simulation)) return null;
+        const outcome = await reviewOne(results, simulation, mode, reviewer, context, onError);
+        if (outcome !== null) options.onReviewed?.(simulation, outcome);
+        return outcome;
+      }),
+    ),
+  );
+  const simulations = results.simulations.map((s, i) => (outcomes[i] ? withReview(s, outcomes[i]) : s));
+  return { results: { ...results, simulations }, totals: reviewTotals(outcomes.filter((o) => o !== null)) };
+};

@@ -22,6 +22,7 @@ import {
   RunListSchema,
   RunSchema,
   RunStatusEventSchema,
+  ScheduleListSchema,
   SimulationEventSchema,
 } from '../core/schemas/api.ts';
 import type {
@@ -39,6 +40,7 @@ import type {
   RunEpisodesQuery,
   RunList,
   RunStatusEvent,
+  Schedule,
   SimulationEvent,
 } from '../core/schemas/api.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
@@ -73,6 +75,8 @@ export interface ApiClient {
   listRuns(limit: number): Promise<RunList['runs']>;
   /** Runs the run's infrastructure-error simulations again. */
   rerunInfraErrors(id: string): Promise<Rerun>;
+  /** The caller's scheduled evaluations. */
+  listSchedules(): Promise<Schedule[]>;
   /** Operator only: a tenant's new API key (the key itself is in this answer and nowhere else). */
   createKey(tenant: string, name: string): Promise<ApiKeyCreated>;
   listKeys(): Promise<ApiKey[]>;
@@ -144,6 +148,7 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
     cancel: (id) => json(RunSchema, 'POST', `/runs/${encodeURIComponent(id)}/cancel`),
     listRuns: async (limit) => (await json(RunListSchema, 'GET', `/runs?limit=${limit}`)).runs,
     rerunInfraErrors: (id) => json(RerunSchema, 'POST', `/runs/${encodeURIComponent(id)}/rerun-infra-errors`),
+    listSchedules: async () => (await json(ScheduleListSchema, 'GET', '/schedules')).schedules,
     createKey: (tenant, name) =>
       json(ApiKeyCreatedSchema, 'POST', '/admin/keys', JSON.stringify({ tenant, name }), { 'content-type': 'application/json' }),
     listKeys: async () => (await json(ApiKeyListSchema, 'GET', '/admin/keys')).keys,

@@ -15,7 +15,7 @@ import { renderSimulation, runHeader, simulationsTable } from '../render.ts';
 import { summaryTable } from '../summary.ts';
 import { allFailedTasks, filterSimulations } from '../view-filter.ts';
 import type { ViewFilter } from '../view-filter.ts';
-import { usageTotals } from '../usage-totals.ts';
+import { usageTotals } from '../../core/metrics/usage-totals.ts';
 
 
 

@@ -385,6 +385,7 @@ export type RunEpisodes = z.infer<typeof RunEpisodesSchema>;
 export const ApiErrorCodeSchema = z.enum([
   'invalid_request',
   'unauthorized',
+  'csrf_failed',
   'not_found',
   'conflict',
   'idempotency_key_reused',

@@ -34,6 +34,7 @@ import {
   TenantQuotasViewSchema,
 } from '../../core/schemas/api.ts';
 import { ResultsSchema, SimulationRunSchema } from '../../core/schemas/simulation.ts';
+import { SESSION_COOKIE } from '../session/session.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 const ok = (schema: z.ZodType, description: string) => ({ description, ...json(schema) });
@@ -42,6 +43,7 @@ const failure = (description: string) => ({ description, ...json(ApiErrorSchema)
 /** The failures every authenticated route can answer. */
 const authFailures = {
   '401': failure('Missing or invalid API key'),
+  '403': failure('A request authenticated by the browser session cookie that changes state without its CSRF token (x-csrf-token)'),
   '429': failure('Too many failed authentications from this client (Retry-After)'),
 };
 const notFound = { '404': failure('No such resource for the caller (another tenant’s is as unknown)') };
@@ -50,7 +52,7 @@ const badRequest = { '400': failure('Invalid request: the message and issues nam
 const operation = (summary: string, responses: ZodOpenApiOperationObject['responses'], extra: Partial<ZodOpenApiOperationObject> = {}): ZodOpenApiOperationObject => ({
   summary,
   responses: { ...responses, ...authFailures },
-  security: [{ bearer: [] }],
+  security: [{ bearer: [] }, { session: [] }],
   ...extra,
 });
 const withBody = (schema: z.ZodType) => ({ requestBody: { required: true, ...json(schema) } });
@@ -162,6 +164,16 @@ export const openApiDocument = (): ReturnType<typeof createDocument> =>
       version: '1',
       description: 'The τ²-bench benchmark as a hosted service: runs, simulations, schedules, tenants and their provider credentials.',
     },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The operator key or a tenant API key' } } },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The operator key or a tenant API key' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'The web viewer’s session (POST /login with an API key); state changes also need its CSRF token in x-csrf-token',
+        },
+      },
+    },
     paths,
   }));

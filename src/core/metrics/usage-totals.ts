@@ -1,7 +1,7 @@
 // Token totals and cost per participant over a run's messages, for the summary; a cost reads n/a when the
 // participant's model has no known price (its recorded cost, 0, would read as free).
-import { isPriced } from '../core/llm/pricing.ts';
-import type { Results } from '../core/schemas/simulation.ts';
+import { isPriced } from '../llm/pricing.ts';
+import type { Results } from '../schemas/simulation.ts';
 
 export interface ParticipantUsage {
   readonly promptTokens: number;

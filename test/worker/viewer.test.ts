@@ -1,0 +1,110 @@
+// The web viewer in the Worker: sign-in exchanges an API key for an HttpOnly session cookie; pages read the API
+// as that session's tenant; a cookie-authenticated change needs the session's CSRF token; a revoked key ends
+// its sessions; no page shows a key.
+import { describe, expect, it } from 'vitest';
+import { exports } from 'cloudflare:workers';
+import { BASE, call, pyBody, startRun, waitForRun } from './support/api.ts';
+import { API_KEY, SCRIPT_MODELS, scriptedRun } from './support/script.ts';
+
+const page = (path: string, init: RequestInit = {}): Promise<Response> => exports.default.fetch(`${BASE}${path}`, { redirect: 'manual', ...init });
+
+const form = (fields: Record<string, string>, cookie?: string): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE, ...(cookie ? { cookie } : {}) },
+  body: new URLSearchParams(fields).toString(),
+});
+
+const signIn = async (key: string): Promise<string> => {
+  const response = await page('/login', form({ api_key: key, next: '/' }));
+  expect(response.status).toBe(303);
+  const setCookie = response.headers.get('set-cookie') ?? '';
+  expect(setCookie).toMatch(/^tau2_session=/);
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/SameSite=Strict/i);
+  expect(setCookie).not.toContain(key);
+  return setCookie.split(';')[0]!;
+};
+
+const csrfTokenOf = (htmlText: string): string => /name="csrf" value="([0-9a-f]+)"/.exec(htmlText)?.[1] ?? '';
+
+const tenantKey = async (tenant: string): Promise<{ id: string; key: string }> =>
+  (await pyBody(await call('/v1/admin/keys', { body: { tenant, name: `${tenant} browser` } }))) as { id: string; key: string };
+
+describe('web viewer: sign-in and sessions', () => {
+  it('a page without a session redirects to sign-in; a wrong key is refused with 401 and no cookie', async () => {
+    const response = await page('/runs/abc');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/login?next=%2Fruns%2Fabc');
+    const refused = await page('/login', form({ api_key: 'not-a-key' }));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    expect(await refused.text()).toContain('That API key is not valid.');
+  });
+
+  it('a form posted from another origin is refused', async () => {
+    const response = await page('/login', { ...form({ api_key: API_KEY }), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' } });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('sign-in redirects only to a path of this site', async () => {
+    const response = await page('/login', form({ api_key: API_KEY, next: '//evil.example/x' }));
+    expect(response.headers.get('location')).toBe('/');
+  });
+
+  it('the session reads the API as its tenant: the runs page lists its own runs only, with a CSP nonce', async () => {
+    const operatorRun = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
+    const { key } = await tenantKey('viewer-acme');
+    const acmeRun = await startRun(scriptedRun({ task_ids: ['create_task_1'] }), { authorization: `Bearer ${key}` });
+    await Promise.all([waitForRun(operatorRun), waitForRun(acmeRun, { apiKey: key })]);
+
+    const cookie = await signIn(key);
+    const response = await page('/', { headers: { cookie } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'/);
+    const text = await response.text();
+    expect(text).toContain(`data-run="${acmeRun}"`);
+    expect(text).not.toContain(operatorRun);
+    expect(text).not.toContain(key);
+    // Another tenant's run is as unknown as a missing one.
+    expect((await page(`/runs/${operatorRun}`, { headers: { cookie } })).status).toBe(404);
+    const own = await page(`/runs/${acmeRun}`, { headers: { cookie } });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('id="tasks"');
+  });
+
+  it('the API takes the session cookie for reads; a change needs the CSRF token', async () => {
+    const cookie = await signIn(API_KEY);
+    expect((await page('/v1/runs', { headers: { cookie } })).status).toBe(200);
+    const runId = await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.slowAgent, num_trials: 4 }));
+    const noToken = await page(`/v1/runs/${runId}/cancel`, { method: 'POST', headers: { cookie } });
+    expect(noToken.status).toBe(403);
+    expect(((await noToken.json()) as { error: { code: string } }).error.code).toBe('csrf_failed');
+
+    const runPage = await (await page(`/runs/${runId}`, { headers: { cookie } })).text();
+    const token = csrfTokenOf(runPage);
+    expect(token).not.toBe('');
+    // The page's own cancel form (token in the form) cancels; a forged one without it does not.
+    const forged = await page(`/runs/${runId}/cancel`, form({}, cookie));
+    expect(forged.status).toBe(403);
+    const cancelled = await page(`/runs/${runId}/cancel`, form({ csrf: token }, cookie));
+    expect(cancelled.status).toBe(303);
+    expect(((await pyBody(await call(`/v1/runs/${runId}`))) as { status: string }).status).toBe('cancelled');
+  });
+
+  it('a revoked key ends its sessions', async () => {
+    const { id, key } = await tenantKey('viewer-revoked');
+    const cookie = await signIn(key);
+    expect((await page('/', { headers: { cookie } })).status).toBe(200);
+    expect((await call(`/v1/admin/keys/${id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await page('/', { headers: { cookie } })).status).toBe(303);
+    expect((await page('/v1/runs', { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('a tampered cookie is refused', async () => {
+    const cookie = await signIn(API_KEY);
+    const [name, value] = cookie.split('=') as [string, string];
+    const forged = decodeURIComponent(value).replace('"tenant":"operator"', '"tenant":"viewer-acme"');
+    expect((await page('/v1/runs', { headers: { cookie: `${name}=${encodeURIComponent(forged)}` } })).status).toBe(401);
+  });
+});

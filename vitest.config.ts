@@ -21,6 +21,16 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          // The web viewer in headless Chromium against a local worker (test/support/browser.ts).
+          name: 'browser',
+          environment: 'node',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
         plugins: [
           // The Worker's provider is the scripted fake started by the global setup; keys are test values.
           cloudflareTest(async ({ inject }) => ({

@@ -1,0 +1,26 @@
+// Headless Chromium for the browser tests: Debian's system binary through playwright-core (nothing is
+// downloaded), on the fresh temporary profile playwright gives each launch, with the background services off
+// (a closed network refuses them).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env['TAU2_EDGE_CHROMIUM'] ?? '/usr/bin/chromium';
+
+/** Why the browser tests cannot run here, or null when they can. */
+export const browserMissing = (): string | null =>
+  existsSync(CHROMIUM_PATH) ? null : `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set TAU2_EDGE_CHROMIUM)`;
+
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync',
+    ],
+  });
+
+/** Screenshots are test artefacts, kept out of git. */
+export const ARTIFACTS_DIR = path.resolve(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');

@@ -1,0 +1,88 @@
+// `tau2-edge view FILE --web`: the web viewer over local results files (json and the reference's dir format),
+// read only: the runs, a run's pass^k and tasks, a trajectory, and the per-task deltas of two files.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { regradeFixtureText } from '../support/regrade.ts';
+import { loadResults, saveResults } from '../../src/cli/results-file.ts';
+import { fileNames, startWebView } from '../../src/cli/web-view.ts';
+import type { WebView } from '../../src/cli/web-view.ts';
+import { computeMetrics } from '../../src/core/metrics/agent-metrics.ts';
+import { pyFloat } from '../../src/core/py/index.ts';
+import type { Results } from '../../src/core/schemas/simulation.ts';
+
+let dir: string;
+let web: WebView;
+let airline: Results;
+let changed: Results;
+let changedTask: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-view-web-'));
+  const json = path.join(dir, 'airline.json');
+  await writeFile(json, await regradeFixtureText({ domain: 'airline', fixture: new URL('../fixtures/airline-results-regrade.json', import.meta.url), policy: 'domains/airline/policy.md' }));
+  airline = await loadResults(json);
+  // The same run with the first simulation's reward flipped, saved in the dir format.
+  const [first, ...rest] = airline.simulations;
+  changedTask = first!.task_id;
+  const flipped = { ...first!, reward_info: { ...first!.reward_info!, reward: pyFloat(1 - first!.reward_info!.reward.value) } };
+  changed = { ...airline, simulations: [flipped, ...rest] };
+  await mkdir(path.join(dir, 'changed'));
+  await saveResults(path.join(dir, 'changed'), changed, 'dir');
+  web = await startWebView([json, path.join(dir, 'changed', 'results.json')]);
+});
+afterAll(async () => {
+  await web?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const get = async (route: string): Promise<{ status: number; text: string }> => {
+  const response = await fetch(`${web.url}${route}`);
+  return { status: response.status, text: await response.text() };
+};
+
+describe('tau2-edge view --web', () => {
+  it('names each file by its name, or its folder for a dir-format results.json', () => {
+    expect(fileNames(['/x/a.json', '/y/run1/results.json', '/z/a.json'])).toEqual(['a.json', 'run1', 'a.json-2']);
+  });
+
+  it('lists both files as completed runs, read only: no launch form, and a launch is refused', async () => {
+    const { status, text } = await get('/');
+    expect(status).toBe(200);
+    expect(text).toContain('data-run="airline.json"');
+    expect(text).toContain('data-run="changed"');
+    expect(text).not.toContain('action="/runs"');
+    const launch = await fetch(`${web.url}/runs`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: web.url }, body: 'domain=mock' });
+    expect(launch.status).toBe(405);
+  });
+
+  it("a file's run page shows its pass^1 and every task", async () => {
+    const { text } = await get('/runs/airline.json');
+    const metrics = computeMetrics(airline);
+    expect(text).toContain(`data-field="pass-hat-1">${metrics.pass_hat_ks[1]!.toFixed(3)}<`);
+    expect(text.match(/<tr data-task=/g)).toHaveLength(metrics.total_tasks);
+    expect(text).not.toContain('<script');
+  });
+
+  it("a trajectory shows the simulation's messages and its action checks", async () => {
+    const sim = airline.simulations.find((s) => (s.reward_info?.action_checks?.length ?? 0) > 0)!;
+    const { status, text } = await get(`/simulations/${encodeURIComponent(sim.id)}`);
+    expect(status).toBe(200);
+    expect(text.match(/<li class="(assistant|user|tool|user-tool|system)/g)).toHaveLength(sim.messages!.length);
+    expect(text).toContain('id="action-checks"');
+    expect((await get('/simulations/nope')).status).toBe(404);
+  });
+
+  it('compares the two files: the flipped task has the delta, every other task none', async () => {
+    const { text } = await get('/compare?a=airline.json&b=changed');
+    const trials = airline.simulations.filter((s) => s.task_id === changedTask);
+    const before = airline.simulations[0]!.reward_info!.reward.value;
+    const delta = (1 - 2 * before) / trials.length;
+    const cell = (task: string) => new RegExp(`<tr data-task="${task.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}">(?:(?!</tr>)[\\s\\S])*data-field="delta">([^<]*)<`).exec(text)?.[1];
+    expect(cell(changedTask)).toBe(`${delta > 0 ? '+' : '−'}${Math.abs(delta).toFixed(3)}`);
+    const others = [...new Set(airline.simulations.map((s) => s.task_id))].filter((t) => t !== changedTask);
+    for (const task of others) expect(cell(task)).toBe('±0.000');
+    expect(text.match(/<g class="series"/g)).toHaveLength(2);
+  });
+});

@@ -86,3 +86,52 @@ describe('tau2-edge view --web', () => {
     expect(text.match(/<g class="series"/g)).toHaveLength(2);
   });
 });
+
+describe('tau2-edge view --web, telecom', () => {
+  /** The airline simulations as a telecom run: task ids in the telecom shape, in two issue families. */
+  const asTelecom = (results: Results, solo: boolean, rewardOf: (i: number) => number): Results => ({
+    ...results,
+    info: {
+      ...results.info,
+      environment_info: { ...results.info.environment_info, domain_name: 'telecom' },
+      agent_info: { ...results.info.agent_info, implementation: solo ? 'llm_agent_solo' : 'llm_agent' },
+      user_info: { ...results.info.user_info, implementation: solo ? 'dummy_user' : 'user_simulator' },
+    },
+    simulations: results.simulations.slice(0, 4).map((s, i) => ({
+      ...s,
+      id: `${solo ? 'solo' : 'default'}-${i}`,
+      task_id: `[${i % 2 === 0 ? 'mobile_data_issue' : 'service_issue'}]issue_${i}[PERSONA:None]`,
+      trial: 0,
+      termination_reason: 'user_stop' as const,
+      reward_info: { ...s.reward_info!, reward: pyFloat(rewardOf(i)) },
+    })),
+  });
+
+  it('shows results per issue type and the solo-versus-default comparison', async () => {
+    const scratch = await mkdtemp(path.join(tmpdir(), 'tau2-edge-view-telecom-'));
+    // Default: every task passes; solo: only the mobile-data tasks do.
+    await saveResults(path.join(scratch, 'default.json'), asTelecom(airline, false, () => 1));
+    await saveResults(path.join(scratch, 'solo.json'), asTelecom(airline, true, (i) => (i % 2 === 0 ? 1 : 0)));
+    const telecom = await startWebView([path.join(scratch, 'default.json'), path.join(scratch, 'solo.json')]);
+    try {
+      const text = await (await fetch(`${telecom.url}/runs/default.json`)).text();
+      const rows = (id: string) =>
+        [...(new RegExp(`<table id="${id}">([\\s\\S]*?)</table>`).exec(text)?.[1] ?? '').matchAll(/<tr><td>([^<]*)<\/td>((?:<td class="num">[^<]*<\/td>)+)<\/tr>/g)].map((m) => [
+          m[1],
+          ...[...m[2]!.matchAll(/<td class="num">([^<]*)<\/td>/g)].map((c) => c[1]),
+        ]);
+      expect(rows('issue-types')).toEqual([
+        ['mobile_data_issue', '2', '2', '1.000', '1.000'],
+        ['service_issue', '2', '2', '1.000', '1.000'],
+      ]);
+      expect(rows('modes')).toEqual([
+        ['overall', '4', '1.000', '0.500', '−0.500'],
+        ['mobile_data_issue', '2', '1.000', '1.000', '±0.000'],
+        ['service_issue', '2', '1.000', '0.000', '−1.000'],
+      ]);
+    } finally {
+      await telecom.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  });
+});

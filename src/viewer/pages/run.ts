@@ -74,14 +74,14 @@ const breakdown = (report: RunReport): Markup => {
 </section>`;
 };
 
-const trialCell = (t: TaskRow['trials'][number]): Markup =>
-  html`<a class="${rewardClass(t.reward)}" href="/simulations/${encodeURIComponent(t.simulationId)}" title="trial ${t.trial}: ${t.terminationReason}">${t.reward === null ? 'infra' : fixed(t.reward, 2)}</a> `;
+const trialCell = (runId: string) => (t: TaskRow['trials'][number]): Markup =>
+  html`<a class="${rewardClass(t.reward)}" href="/simulations/${encodeURIComponent(t.simulationId)}?run=${encodeURIComponent(runId)}" title="trial ${t.trial}: ${t.terminationReason}">${t.reward === null ? 'infra' : fixed(t.reward, 2)}</a> `;
 
-const tasks = (report: RunReport): Markup => html`<section aria-labelledby="tasks-h">
+const tasks = (report: RunReport, runId: string): Markup => html`<section aria-labelledby="tasks-h">
   <h2 id="tasks-h">Tasks</h2>
   <div class="table-wrap"><table id="tasks"><thead><tr><th scope="col">Task</th><th scope="col" class="num">Trials</th><th scope="col" class="num">Successes</th><th scope="col" class="num">Avg reward</th><th scope="col">Reward per trial</th></tr></thead>
   <tbody>${report.tasks.map(
-    (t) => html`<tr data-task="${t.taskId}"><td>${t.taskId}</td><td class="num">${t.trials.length}</td><td class="num">${t.successes}</td><td class="num">${fixed(t.avgReward)}</td><td>${t.trials.map(trialCell)}</td></tr>`,
+    (t) => html`<tr data-task="${t.taskId}"><td>${t.taskId}</td><td class="num">${t.trials.length}</td><td class="num">${t.successes}</td><td class="num">${fixed(t.avgReward)}</td><td>${t.trials.map(trialCell(runId))}</td></tr>`,
   )}</tbody></table></div>
 </section>`;
 
@@ -125,7 +125,7 @@ ${breakdown(report)}
 ${issueTypes(report)}
 ${modes(data)}
 ${usage(report)}
-${tasks(report)}
+${tasks(report, data.run.id)}
 </div>`;
 };
 

@@ -7,7 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { addViewerPages, viewerShell } from '../viewer/app.ts';
 import { VIEWER_PATHS } from '../viewer/app.ts';
 import { resultsSource } from '../viewer/results-source.ts';
-import type { LoadedResults } from '../viewer/results-source.ts';
+import type { DbDiffOf, LoadedResults } from '../viewer/results-source.ts';
+import { ApiRequestError } from '../client/index.ts';
+import { simulationDbDiff } from '../core/evaluator/db-diff.ts';
+import { isSoloRun } from '../core/evaluator/regrade.ts';
+import { loadDomain } from './data.ts';
 import { loadResults } from './results-file.ts';
 
 export interface WebView {
@@ -26,10 +30,18 @@ export const fileNames = (targets: readonly string[]): string[] => {
   });
 };
 
+/** From the tasks the results file embeds and the domain's fetched data, as `evaluate-trajs` re-grades. */
+const dbDiffOfFile: DbDiffOf = async (results, simulation) => {
+  const task = results.tasks.find((t) => t.id === simulation.task_id);
+  if (!task) throw new ApiRequestError(404, 'not_found', `Task ${simulation.task_id} is not embedded in the results file`);
+  const { domain, data } = await loadDomain(results.info.environment_info.domain_name);
+  return simulationDbDiff(task, simulation, { domain, data, solo: isSoloRun(results) });
+};
+
 export const startWebView = async (targets: readonly string[], port = 0): Promise<WebView> => {
   const names = fileNames(targets);
   const files: LoadedResults[] = await Promise.all(targets.map(async (target, i) => ({ name: names[i]!, results: await loadResults(target) })));
-  const source = resultsSource(files);
+  const source = resultsSource(files, dbDiffOfFile);
   const app = viewerShell();
   for (const route of VIEWER_PATHS) {
     app.use(route, async (c, next) => {

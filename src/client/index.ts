@@ -11,6 +11,7 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeySchema,
+  DbDiffSchema,
   EpisodeCreatedSchema,
   EpisodeSchema,
   EpisodeStepSchema,
@@ -28,6 +29,7 @@ import {
 import type {
   ApiKey,
   ApiKeyCreated,
+  DbDiff,
   Episode,
   EpisodeCreateInput,
   EpisodeCreated,
@@ -70,6 +72,8 @@ export interface ApiClient {
   run(id: string): Promise<Run>;
   results(id: string): Promise<Results>;
   simulation(id: string): Promise<SimulationRun>;
+  /** Where the simulation's final DB differs from the gold one, changed paths only. */
+  dbDiff(id: string): Promise<DbDiff>;
   cancel(id: string): Promise<Run>;
   /** The newest runs first (at most `limit`). */
   listRuns(limit: number): Promise<RunList['runs']>;
@@ -145,6 +149,7 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
     run: (id) => json(RunSchema, 'GET', `/runs/${encodeURIComponent(id)}`),
     results: (id) => json(ResultsSchema, 'GET', `/runs/${encodeURIComponent(id)}/results`),
     simulation: (id) => json(SimulationRunSchema, 'GET', `/simulations/${encodeURIComponent(id)}`),
+    dbDiff: (id) => plainJson(DbDiffSchema, 'GET', `/simulations/${encodeURIComponent(id)}/db-diff`),
     cancel: (id) => json(RunSchema, 'POST', `/runs/${encodeURIComponent(id)}/cancel`),
     listRuns: async (limit) => (await json(RunListSchema, 'GET', `/runs?limit=${limit}`)).runs,
     rerunInfraErrors: (id) => json(RerunSchema, 'POST', `/runs/${encodeURIComponent(id)}/rerun-infra-errors`),

@@ -150,8 +150,11 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
 
   app.get('/simulations/:id', async (c) => {
     const run = QueryIdSchema.safeParse(c.req.query('run'));
-    const sim = await c.get('viewer').source.simulation(c.req.param('id'));
-    return c.html(trajectoryPage(pageContext(c), sim, run.success ? (run.data ?? null) : null));
+    const { source } = c.get('viewer');
+    const sim = await source.simulation(c.req.param('id'));
+    // The DB comparison needs the domain's data; the conversation is shown without it.
+    const dbDiff = await source.dbDiff(sim.id).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+    return c.html(trajectoryPage(pageContext(c), sim, run.success ? (run.data ?? null) : null, dbDiff));
   });
 
   app.get('/compare', async (c) => {

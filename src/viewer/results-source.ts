@@ -1,7 +1,7 @@
 // Results files as the viewer's source (`tau2-edge view FILE --web`): each file is a completed run, read only.
 // Its run record is made from the file's info as the API would show it; its id is the file's name.
 import { computeMetrics, metricsAsDict } from '../core/metrics/agent-metrics.ts';
-import type { Run } from '../core/schemas/api.ts';
+import type { DbDiff, Run } from '../core/schemas/api.ts';
 import { RunConfigSchema } from '../core/schemas/run-config.ts';
 import { AgentKindSchema, UserKindSchema } from '../core/schemas/episode.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
@@ -49,22 +49,30 @@ export const runOfResults = (id: string, { results }: LoadedResults): Run => {
   };
 };
 
-export const resultsSource = (files: readonly LoadedResults[]): ViewerSource => {
+/** A simulation's DB differences, worked out from its results file (the host reads the domain's data). */
+export type DbDiffOf = (results: Results, simulation: SimulationRun) => Promise<DbDiff>;
+
+export const resultsSource = (files: readonly LoadedResults[], dbDiffOf: DbDiffOf): ViewerSource => {
   const runs = files.map((file) => ({ run: runOfResults(file.name, file), results: file.results }));
   const find = (id: string) => runs.find((r) => r.run.id === id) ?? null;
-  const simulation = (id: string): SimulationRun | null => {
+  const located = (id: string): { results: Results; simulation: SimulationRun } | null => {
     for (const { results } of runs) {
-      const found = results.simulations.find((s) => s.id === id);
-      if (found) return found;
+      const simulation = results.simulations.find((s) => s.id === id);
+      if (simulation) return { results, simulation };
     }
     return null;
   };
+  const located404 = (id: string) => located(id) ?? Promise.reject(notFound('Simulation', id));
   return {
     actions: null,
     eventsUrl: () => null,
     listRuns: async (limit) => runs.slice(0, limit).map(({ run }) => run),
     run: async (id) => find(id)?.run ?? Promise.reject(notFound('Run', id)),
     results: async (id) => find(id)?.results ?? Promise.reject(notFound('Run', id)),
-    simulation: async (id) => simulation(id) ?? Promise.reject(notFound('Simulation', id)),
+    simulation: async (id) => (await located404(id)).simulation,
+    dbDiff: async (id) => {
+      const { results, simulation } = await located404(id);
+      return dbDiffOf(results, simulation);
+    },
   };
 };

@@ -125,6 +125,8 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     await expect(page.locator('.tool-call code').first().textContent()).resolves.toBe('get_users');
     await expect(page.locator('li[data-role="tool"]').first().textContent()).resolves.toContain('get_users');
     await expect(field('reward').textContent()).resolves.toMatch(/^[01]\.00$/);
+    // The scripted agent never creates the task: the gold DB's new task is what differs.
+    await expect(page.locator('#db-diff').textContent()).resolves.toContain('Important Meeting');
     await expect(page.getByRole('link', { name: '← run' }).getAttribute('href')).resolves.toBe(`/runs/${completedId}`);
     await shot('trajectory');
   });

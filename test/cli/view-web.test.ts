@@ -11,6 +11,8 @@ import type { WebView } from '../../src/cli/web-view.ts';
 import { computeMetrics } from '../../src/core/metrics/agent-metrics.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import type { Results } from '../../src/core/schemas/simulation.ts';
+import { simulationDbDiff } from '../../src/core/evaluator/db-diff.ts';
+import { loadDomain } from '../../src/cli/data.ts';
 
 let dir: string;
 let web: WebView;
@@ -72,6 +74,20 @@ describe('tau2-edge view --web', () => {
     expect(text.match(/<li class="(assistant|user|tool|user-tool|system)/g)).toHaveLength(sim.messages!.length);
     expect(text).toContain('id="action-checks"');
     expect((await get('/simulations/nope')).status).toBe(404);
+  });
+
+  it('a trajectory whose DB check failed shows the final DB against gold, changed paths only', async () => {
+    const sim = airline.simulations.find((s) => s.reward_info?.db_check?.db_match === false)!;
+    const { text } = await get(`/simulations/${encodeURIComponent(sim.id)}`);
+    const table = /<table id="db-diff">([\s\S]*?)<\/table>/.exec(text)?.[1] ?? '';
+    const task = airline.tasks.find((t) => t.id === sim.task_id)!;
+    const { domain, data } = await loadDomain('airline');
+    const expected = simulationDbDiff(task, sim, { domain, data, solo: false });
+    expect(expected.differences.length).toBeGreaterThan(0);
+    expect(table.match(/<tr><td>agent<\/td>/g)).toHaveLength(expected.differences.length);
+    expect(table).toContain(`<code>${expected.differences[0]!.path.join('.')}</code>`);
+    const matched = airline.simulations.find((s) => s.reward_info?.db_check?.db_match === true)!;
+    expect((await get(`/simulations/${encodeURIComponent(matched.id)}`)).text).toContain('No path of the final DB differs from the gold one.');
   });
 
   it('compares the two files: the flipped task has the delta, every other task none', async () => {

@@ -101,6 +101,25 @@ describe('web viewer: sign-in and sessions', () => {
     expect((await page('/v1/runs', { headers: { cookie } })).status).toBe(401);
   });
 
+  it("a simulation's DB differences name the gold change the agent did not make; another tenant's is unknown", async () => {
+    // The scripted agent creates a task where update_task_1's gold action completes task_1.
+    const runId = await startRun(scriptedRun({ task_ids: ['update_task_1'] }));
+    await waitForRun(runId);
+    const results = (await pyBody(await call(`/v1/runs/${runId}/results`))) as { simulations: { id: string }[] };
+    const simId = results.simulations[0]!.id;
+    const diff = (await (await call(`/v1/simulations/${simId}/db-diff`)).json()) as {
+      db_match: boolean;
+      differences: { db: string; path: string[]; gold: string | null; predicted: string | null }[];
+    };
+    expect(diff.db_match).toBe(false);
+    expect(diff.differences.every((d) => d.db === 'agent')).toBe(true);
+    const at = (path: string) => diff.differences.find((d) => d.path.join('.') === path);
+    expect(at('tasks.task_1.status')).toEqual({ db: 'agent', path: ['tasks', 'task_1', 'status'], gold: '"completed"', predicted: '"pending"' });
+    expect(diff.differences.some((d) => d.gold === null && d.predicted?.includes('Important Meeting'))).toBe(true);
+    const { key } = await tenantKey('viewer-diff');
+    expect((await call(`/v1/simulations/${simId}/db-diff`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
+  });
+
   it('a tampered cookie is refused', async () => {
     const cookie = await signIn(API_KEY);
     const [name, value] = cookie.split('=') as [string, string];

@@ -5,6 +5,8 @@ import type { Environment } from '../environment/environment.ts';
 import { dumpsPy } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import type { Message } from '../schemas/message.ts';
+import type { DbDiff } from '../schemas/api.ts';
+import type { SimulationRun } from '../schemas/simulation.ts';
 import type { Task } from '../schemas/task.ts';
 import type { EvaluationContext } from './context.ts';
 import { predictedAndGold } from './gold-run.ts';
@@ -61,3 +63,15 @@ export const dbDifferences = (
     ...slotDifferences('user', gold, predicted, (e) => e.state.userSlot),
   ];
 };
+
+/** A simulation's differences as the API answers them, with its recorded DB verdict. */
+export const simulationDbDiff = (
+  task: Task,
+  simulation: SimulationRun,
+  ctx: Pick<EvaluationContext, 'domain' | 'data' | 'solo'>,
+): DbDiff => ({
+  simulation_id: simulation.id,
+  db_match: simulation.reward_info?.db_check?.db_match ?? null,
+  // The replay's clock only stamps what tools write; both sides read the same one, as in evaluation.
+  differences: dbDifferences(task, simulation.messages ?? [], { ...ctx, now: () => simulation.end_time }).map((d) => ({ ...d, path: [...d.path] })),
+});

@@ -139,6 +139,24 @@ export const SimulationEventSchema = z.object({
 });
 export type SimulationEvent = z.infer<typeof SimulationEventSchema>;
 
+/** GET /v1/simulations/:id/db-diff: where the final DB differs from the gold one, changed paths only. */
+export const DbDiffSchema = z.object({
+  simulation_id: z.string(),
+  /** The recorded DB check's verdict; null when the task's reward has no DB check. */
+  db_match: z.boolean().nullable(),
+  differences: z.array(
+    z.object({
+      /** The agent's DB, or the user's (telecom's device). */
+      db: z.enum(['agent', 'user']),
+      path: z.array(z.string()),
+      /** The value as JSON text; null where the key is absent. */
+      gold: z.string().nullable(),
+      predicted: z.string().nullable(),
+    }),
+  ),
+});
+export type DbDiff = z.infer<typeof DbDiffSchema>;
+
 // Scheduled evaluations: the cron trigger launches each enabled schedule whose next_run_at has passed.
 /** Longest interval between two launches of a schedule: a year. */
 export const MAX_INTERVAL_MINUTES = 366 * 24 * 60;

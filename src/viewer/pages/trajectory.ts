@@ -1,11 +1,13 @@
 // The trajectory page: one simulation's conversation — agent, user and tool messages, each tool call with its
 // arguments and result, the user's own tool calls (telecom) set apart from the agent's — and its reward_info
-// explained: which action, environment assertion, communicated item or NL assertion failed and why.
+// explained: which action, environment assertion, communicated item or NL assertion failed and why, and the
+// final DB against the gold one, changed paths only.
 import { html } from 'hono/html';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
 import type { Message, ToolCall } from '../../core/schemas/message.ts';
 import type { RewardInfo, SimulationRun } from '../../core/schemas/simulation.ts';
+import type { DbDiff } from '../../core/schemas/api.ts';
 import { layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { duration, fixed, rewardClass, usd } from '../format.ts';
@@ -58,6 +60,16 @@ const judged = (id: string, title: string, rows: readonly { text: string; met: b
     : html`<h3>${title}</h3><div class="table-wrap"><table id="${id}"><thead><tr><th scope="col">Item</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
 <tbody>${rows.map((r) => html`<tr data-met="${r.met}"><td>${r.text}</td><td>${verdict(r.met)}</td><td>${r.justification}</td></tr>`)}</tbody></table></div>`;
 
+const dbDiffSection = (diff: DbDiff | { error: string }): Markup => {
+  if ('error' in diff) return html`<p class="muted" id="db-diff">The final DB cannot be compared here: ${diff.error}</p>`;
+  if (diff.differences.length === 0) return diff.db_match === null ? html`` : html`<p class="ok" id="db-diff">No path of the final DB differs from the gold one.</p>`;
+  return html`<h3>Final DB against gold (changed paths only)</h3>
+<div class="table-wrap"><table id="db-diff"><thead><tr><th scope="col">DB</th><th scope="col">Path</th><th scope="col">Gold</th><th scope="col">Final</th></tr></thead>
+<tbody>${diff.differences.map(
+    (d) => html`<tr><td>${d.db}</td><td><code>${d.path.join('.')}</code></td><td><pre>${d.gold ?? '(absent)'}</pre></td><td><pre>${d.predicted ?? '(absent)'}</pre></td></tr>`,
+  )}</tbody></table></div>`;
+};
+
 const rewardInfo = (sim: SimulationRun): Markup => {
   const info = sim.reward_info;
   if (!info) return html`<p class="warn">Not graded (${sim.termination_reason}).</p>`;
@@ -75,7 +87,7 @@ ${judged('nl-assertions', 'Natural-language assertions', info.nl_assertions?.map
 ${info.info ? html`<details><summary>Evaluator notes</summary><pre>${args(info.info)}</pre></details>` : ''}`;
 };
 
-export const trajectoryPage = (ctx: PageContext, sim: SimulationRun, runId: string | null): Markup => {
+export const trajectoryPage = (ctx: PageContext, sim: SimulationRun, runId: string | null, dbDiff: DbDiff | { error: string }): Markup => {
   const messages = sim.messages ?? [];
   const callNames = new Map(messages.flatMap((m) => (m.role === 'assistant' || m.role === 'user' ? (m.tool_calls ?? []).map((c) => [c.id, c.name] as const) : [])));
   return layout(
@@ -83,7 +95,7 @@ export const trajectoryPage = (ctx: PageContext, sim: SimulationRun, runId: stri
     `Simulation ${sim.id.slice(0, 12)}`,
     html`<h1>Task <code>${sim.task_id}</code>, trial ${sim.trial ?? 0}</h1>
 <p>${runId ? html`<a href="/runs/${encodeURIComponent(runId)}">← run</a> · ` : ''}simulation ${sim.id} · ${sim.termination_reason} · ${duration(sim.duration.value)} · agent cost ${usd(sim.agent_cost?.value)}</p>
-<section aria-labelledby="reward-h"><h2 id="reward-h">Why this reward</h2>${rewardInfo(sim)}</section>
+<section aria-labelledby="reward-h"><h2 id="reward-h">Why this reward</h2>${rewardInfo(sim)}${dbDiffSection(dbDiff)}</section>
 <section aria-labelledby="conv-h"><h2 id="conv-h">Conversation (${messages.length} messages)</h2>
 <ol class="messages" id="messages">${messages.map((m) => message(m, callNames))}</ol></section>`,
   );

@@ -9,6 +9,7 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeySchema,
+  DbDiffSchema,
   EpisodeCreateSchema,
   EpisodeCreatedSchema,
   EpisodeSchema,
@@ -105,6 +106,9 @@ const paths: ZodOpenApiPathsObject = {
     post: operation('Re-run the simulations that ended in infrastructure errors', { '202': ok(RerunSchema, 'Re-launched'), ...notFound, '409': failure('Cancelled or failed') }, idParam()),
   },
   '/v1/simulations/{id}': { get: operation('A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
+  '/v1/simulations/{id}/db-diff': {
+    get: operation('Where the simulation’s final DB differs from the gold one, changed paths only', { '200': ok(DbDiffSchema, 'The differences'), ...notFound }, idParam()),
+  },
   '/v1/episodes': {
     post: operation(
       'Start an agent-driven episode: the caller plays the agent (the reference’s AgentGymEnv)',

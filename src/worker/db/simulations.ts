@@ -133,6 +133,17 @@ export const findSimulation = async (d1: D1Database, id: string, tenant: string)
   return { ...recordOf(row.record), messages: byId.get(id) ?? [] };
 };
 
+/** The run a simulation of the tenant belongs to, or null. */
+export const findSimulationRunId = async (d1: D1Database, id: string, tenant: string): Promise<string | null> =>
+  (
+    await drizzle(d1)
+      .select({ runId: simulations.runId })
+      .from(simulations)
+      .innerJoin(runs, eq(runs.id, simulations.runId))
+      .where(and(eq(simulations.id, id), eq(runs.tenantId, tenant)))
+      .get()
+  )?.runId ?? null;
+
 /** The simulation of one episode of the run (task × trial), with its messages, once written. */
 export const findEpisodeSimulation = async (d1: D1Database, runId: string, taskId: string, trial: number): Promise<SimulationRun | null> => {
   const row = await drizzle(d1)

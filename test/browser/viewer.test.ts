@@ -12,12 +12,14 @@ import type { LocalWorker } from '../../src/cli/local-worker.ts';
 import { apiClient } from '../../src/client/index.ts';
 import type { ApiClient } from '../../src/client/index.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
-import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
-import type { FakeOpenAI } from '../support/fake-openai.ts';
+import { isAgent, mockConversation, startFakeOpenAI, text, toolCall } from '../support/fake-openai.ts';
+import type { FakeHandler, FakeOpenAI } from '../support/fake-openai.ts';
 import { ARTIFACTS_DIR, browserMissing, launchChromium } from '../support/browser.ts';
 
 const OPERATOR_KEY = 'browser-test-operator-key';
 const SLOW_AGENT = 'slow-agent';
+/** Creates the task the user did not ask for: create_task_1 passes with it, update_task_1 does not. */
+const CREATING_AGENT = 'creating-agent';
 const missing = browserMissing();
 if (missing) console.log(`browser tests skipped: ${missing}`);
 
@@ -52,12 +54,18 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     fake = await startFakeOpenAI();
     const instant = mockConversation();
     const slow = mockConversation({ delayMs: 700 });
+    const creating: FakeHandler = (request) => {
+      if (!isAgent(request)) return instant(request);
+      const last = (request.body as { messages?: { role?: string }[] }).messages?.at(-1);
+      return last?.role === 'tool' ? text('Your task Important Meeting is created.') : toolCall('create_task', '{"user_id": "user_1", "title": "Important Meeting"}', 'call_create');
+    };
     // The slow agent's model keeps its run running while the pages are looked at.
-    fake.setHandler((request) => ((request.body as { model?: string }).model === SLOW_AGENT ? slow(request) : instant(request)));
+    const byModel: Record<string, FakeHandler> = { [SLOW_AGENT]: slow, [CREATING_AGENT]: creating };
+    fake.setHandler((request) => (byModel[(request.body as { model?: string }).model ?? ''] ?? instant)(request));
     worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'wrangler.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY } });
     api = apiClient(worker.url, OPERATOR_KEY);
     completedId = (await api.createRun(runConfig('fake-agent', 2, ['create_task_1', 'update_task_1']))).run_id;
-    otherCompletedId = (await api.createRun(runConfig('fake-agent-b', 1, ['create_task_1', 'update_task_1']))).run_id;
+    otherCompletedId = (await api.createRun(runConfig(CREATING_AGENT, 1, ['create_task_1', 'update_task_1']))).run_id;
     await Promise.all([waitCompleted(completedId), waitCompleted(otherCompletedId)]);
     runningId = (await api.createRun(runConfig(SLOW_AGENT, 8, ['create_task_1']))).run_id;
     browser = await launchChromium();
@@ -143,6 +151,8 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
       const rewards = results.simulations.filter((s) => s.task_id === task).map((s) => s.reward_info!.reward.value);
       return rewards.reduce((x, y) => x + y, 0) / rewards.length;
     };
+    // create_task_1 passes in B only: a real difference to show.
+    expect(avg(b, 'create_task_1') - avg(a, 'create_task_1')).toBe(1);
     for (const task of ['create_task_1', 'update_task_1']) {
       const delta = avg(b, task) - avg(a, task);
       const shown = await page.locator(`#deltas tr[data-task="${task}"] [data-field="delta"]`).textContent();

@@ -14,7 +14,7 @@ import type { ApiClient } from '../../src/client/index.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import { isAgent, mockConversation, startFakeOpenAI, text, toolCall } from '../support/fake-openai.ts';
 import type { FakeHandler, FakeOpenAI } from '../support/fake-openai.ts';
-import { ARTIFACTS_DIR, browserMissing, launchChromium } from '../support/browser.ts';
+import { ARTIFACTS_DIR, accessibilityViolations, browserMissing, launchChromium } from '../support/browser.ts';
 
 const OPERATOR_KEY = 'browser-test-operator-key';
 const SLOW_AGENT = 'slow-agent';
@@ -188,6 +188,38 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     await page.getByRole('button', { name: 'Launch' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('domain');
     expect((await api.listRuns(200)).length).toBe(before);
+  });
+
+  it('every page passes the WCAG 2.1 A/AA audit (axe-core): labels, names, contrast', async () => {
+    const audit = await browser.newContext({ bypassCSP: true, storageState: await page.context().storageState() });
+    const auditPage = await audit.newPage();
+    const sim = (await api.results(completedId)).simulations[0]!.id;
+    for (const route of ['/', `/runs/${completedId}`, `/runs/${runningId}`, `/simulations/${sim}`, `/compare?a=${completedId}&b=${otherCompletedId}`, '/schedules', '/login']) {
+      await auditPage.goto(`${worker.url}${route}`);
+      const violations = await accessibilityViolations(auditPage);
+      expect(violations.map((v) => `${route}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+    await audit.close();
+  });
+
+  it('is usable by keyboard: the status filter is reached, set and submitted with Tab, arrows and Enter', async () => {
+    await page.goto(`${worker.url}/`);
+    const focusedName = () => page.evaluate('document.activeElement && (document.activeElement.getAttribute("name") || document.activeElement.textContent)');
+    // Tab through the navigation to the status filter, choose with the arrow keys, Tab to the button, Enter.
+    const tabTo = async (name: string) => {
+      for (let i = 0; i < 20 && (await focusedName()) !== name; i++) await page.keyboard.press('Tab');
+      expect(await focusedName()).toBe(name);
+    };
+    await tabTo('status');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await tabTo('Filter');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/status=completed/);
+    // Focus is visible: the outline the stylesheet gives focused controls.
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
+    expect(outline).toBe('solid');
   });
 
   it('works on a phone-sized screen', async () => {

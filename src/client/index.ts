@@ -41,6 +41,7 @@ import type {
   RunEpisodes,
   RunEpisodesQuery,
   RunList,
+  RunListQuery,
   RunStatusEvent,
   Schedule,
   SimulationEvent,
@@ -75,8 +76,8 @@ export interface ApiClient {
   /** Where the simulation's final DB differs from the gold one, changed paths only. */
   dbDiff(id: string): Promise<DbDiff>;
   cancel(id: string): Promise<Run>;
-  /** The newest runs first (at most `limit`). */
-  listRuns(limit: number): Promise<RunList['runs']>;
+  /** The newest runs first (at most `limit`), optionally only those of a status, a domain or a model. */
+  listRuns(limit: number, filter?: Partial<Pick<RunListQuery, 'status' | 'domain' | 'model'>>): Promise<RunList['runs']>;
   /** Runs the run's infrastructure-error simulations again. */
   rerunInfraErrors(id: string): Promise<Rerun>;
   /** The caller's scheduled evaluations. */
@@ -151,7 +152,11 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
     simulation: (id) => json(SimulationRunSchema, 'GET', `/simulations/${encodeURIComponent(id)}`),
     dbDiff: (id) => plainJson(DbDiffSchema, 'GET', `/simulations/${encodeURIComponent(id)}/db-diff`),
     cancel: (id) => json(RunSchema, 'POST', `/runs/${encodeURIComponent(id)}/cancel`),
-    listRuns: async (limit) => (await json(RunListSchema, 'GET', `/runs?limit=${limit}`)).runs,
+    listRuns: async (limit, filter = {}) => {
+      const query = new URLSearchParams({ limit: String(limit) });
+      for (const [key, value] of Object.entries(filter)) if (value !== undefined) query.set(key, value);
+      return (await json(RunListSchema, 'GET', `/runs?${query}`)).runs;
+    },
     rerunInfraErrors: (id) => json(RerunSchema, 'POST', `/runs/${encodeURIComponent(id)}/rerun-infra-errors`),
     listSchedules: async () => (await json(ScheduleListSchema, 'GET', '/schedules')).schedules,
     createKey: (tenant, name) =>

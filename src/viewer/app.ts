@@ -63,8 +63,8 @@ const contextOf = (viewer: ViewerRequest | undefined, nonce: string | undefined)
 };
 
 /** Each listed run with its metrics (pass^1 and cost are not in the listing). */
-const runsWithMetrics = async (source: ViewerSource): Promise<Run[]> =>
-  Promise.all((await source.listRuns(RUNS_SHOWN)).map((r) => source.run(r.id)));
+const runsWithMetrics = async (source: ViewerSource, filter: RunsFilter = {}): Promise<Run[]> =>
+  Promise.all((await source.listRuns(RUNS_SHOWN, filter)).map((r) => source.run(r.id)));
 
 /** For telecom: the other mode's newest finished run of the same domain, compared with this one. */
 const modeComparison = async (source: ViewerSource, run: Run, data: Pick<RunPageData, 'results'>): Promise<RunPageData['modes']> => {
@@ -84,6 +84,12 @@ const modeComparison = async (source: ViewerSource, run: Run, data: Pick<RunPage
     // No task evaluated in both modes: nothing to compare.
     return null;
   }
+};
+
+/** The runs page again, with why the launch was refused. */
+const launchRefused = async (source: ViewerSource, ctx: PageContext, message: string) => {
+  const shown = await runsWithMetrics(source);
+  return runsPage(ctx, shown, shown, {}, message);
 };
 
 const formFields = async (c: Context): Promise<Record<string, string>> => {
@@ -135,9 +141,12 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
   const pageContext = (c: Context<ViewerEnv<E>>): PageContext => contextOf(c.get('viewer'), c.get('secureHeadersNonce'));
 
   app.get('/', async (c) => {
-    const filter = RunsFilterSchema.safeParse(c.req.query());
-    const runs = await runsWithMetrics(c.get('viewer').source);
-    return c.html(runsPage(pageContext(c), runs, filter.success ? (filter.data as RunsFilter) : {}));
+    const parsed = RunsFilterSchema.safeParse(c.req.query());
+    const filter: RunsFilter = parsed.success ? parsed.data : {};
+    const { source } = c.get('viewer');
+    // The filter's choices come from every recent run; the table from the runs the API selects.
+    const [all, shown] = await Promise.all([source.listRuns(RUNS_SHOWN), runsWithMetrics(source, filter)]);
+    return c.html(runsPage(pageContext(c), all, shown, filter));
   });
 
   app.get('/runs/:id', async (c) => {
@@ -176,14 +185,14 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     const config = form.success ? RunRequestSchema.safeParse(form.data) : form;
     if (!config.success) {
       const message = config.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; ');
-      return c.html(runsPage(pageContext(c), await runsWithMetrics(c.get('viewer').source), {}, message), 400);
+      return c.html(await launchRefused(c.get('viewer').source, pageContext(c), message), 400);
     }
     try {
       const created = await actions.createRun(config.data);
       return c.redirect(`/runs/${encodeURIComponent(created.run_id)}`, 303);
     } catch (error) {
       if (!(error instanceof ApiRequestError) || error.status >= 500) throw error;
-      return c.html(runsPage(pageContext(c), await runsWithMetrics(c.get('viewer').source), {}, error.message), 400);
+      return c.html(await launchRefused(c.get('viewer').source, pageContext(c), error.message), 400);
     }
   });
 

@@ -66,7 +66,16 @@ export const resultsSource = (files: readonly LoadedResults[], dbDiffOf: DbDiffO
   return {
     actions: null,
     eventsUrl: () => null,
-    listRuns: async (limit) => runs.slice(0, limit).map(({ run }) => run),
+    listRuns: async (limit, filter = {}) =>
+      runs
+        .map(({ run }) => run)
+        .filter(
+          (run) =>
+            (filter.status === undefined || run.status === filter.status) &&
+            (filter.domain === undefined || run.config.domain === filter.domain) &&
+            (filter.model === undefined || run.config.llm_agent === filter.model || run.config.llm_user === filter.model),
+        )
+        .slice(0, limit),
     run: async (id) => find(id)?.run ?? Promise.reject(notFound('Run', id)),
     results: async (id) => find(id)?.results ?? Promise.reject(notFound('Run', id)),
     simulation: async (id) => (await located404(id)).simulation,

@@ -120,6 +120,21 @@ describe('web viewer: sign-in and sessions', () => {
     expect((await call(`/v1/simulations/${simId}/db-diff`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
   });
 
+  it('GET /v1/runs filters by domain and by model (agent or user), as the runs page asks', async () => {
+    const slow = await startRun(scriptedRun({ task_ids: ['create_task_1'], llm_agent: SCRIPT_MODELS.slowAgent }));
+    const plain = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
+    const ids = async (query: string) => ((await pyBody(await call(`/v1/runs?limit=200&${query}`))) as { runs: { id: string }[] }).runs.map((r) => r.id);
+    const bySlowModel = await ids(`model=${SCRIPT_MODELS.slowAgent}`);
+    expect(bySlowModel).toContain(slow);
+    expect(bySlowModel).not.toContain(plain);
+    expect(await ids(`model=${SCRIPT_MODELS.user}`)).toEqual(expect.arrayContaining([slow, plain]));
+    expect(await ids('domain=mock')).toEqual(expect.arrayContaining([slow, plain]));
+    expect(await ids('domain=airline')).toEqual([]);
+    expect((await call(`/v1/runs?domain=${'x'.repeat(257)}`)).status).toBe(400);
+    await call(`/v1/runs/${slow}/cancel`, { method: 'POST' });
+    await waitForRun(plain);
+  });
+
   it('a tampered cookie is refused', async () => {
     const cookie = await signIn(API_KEY);
     const [name, value] = cookie.split('=') as [string, string];

@@ -112,7 +112,11 @@ export type Run = z.infer<typeof RunSchema>;
 export const RunListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   status: RunStatusSchema.optional(),
+  domain: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
+  /** Runs whose agent or user model is this one. */
+  model: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
 });
+export type RunListQuery = z.infer<typeof RunListQuerySchema>;
 export const RunListSchema = z.object({ runs: z.array(RunFieldsSchema) });
 export type RunList = z.infer<typeof RunListSchema>;
 

@@ -1,28 +1,21 @@
 // The runs page: every run of the caller, newest first, with its status, domain, models, pass^1, cost and date;
 // filters by domain, status and model; and, on a live API, the form that launches a run.
 import { html } from 'hono/html';
-import type { Run } from '../../core/schemas/api.ts';
+import type { Run, RunList, RunListQuery } from '../../core/schemas/api.ts';
+
+type RunListing = RunList['runs'][number];
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { fixed, usd, when } from '../format.ts';
 
-export interface RunsFilter {
-  readonly domain?: string | undefined;
-  readonly status?: string | undefined;
-  readonly model?: string | undefined;
-}
-
-export const matchesFilter = (run: Pick<Run, 'status' | 'config'>, filter: RunsFilter): boolean =>
-  (!filter.domain || run.config.domain === filter.domain) &&
-  (!filter.status || run.status === filter.status) &&
-  (!filter.model || run.config.llm_agent === filter.model || run.config.llm_user === filter.model);
+export type RunsFilter = Partial<Pick<RunListQuery, 'status' | 'domain' | 'model'>>;
 
 const options = (values: readonly string[], selected: string | undefined): Markup =>
   html`<option value="">any</option>${values.map((v) => html`<option value="${v}" ${v === selected ? 'selected' : ''}>${v}</option>`)}`;
 
 const distinct = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
-const filters = (all: readonly Run[], filter: RunsFilter): Markup => html`<form class="filters" method="get" action="/" aria-label="Filter runs">
+const filters = (all: readonly RunListing[], filter: RunsFilter): Markup => html`<form class="filters" method="get" action="/" aria-label="Filter runs">
   <label>Domain <select name="domain">${options(distinct(all.map((r) => r.config.domain)), filter.domain)}</select></label>
   <label>Status <select name="status">${options(['running', 'completed', 'cancelled', 'failed'], filter.status)}</select></label>
   <label>Model <select name="model">${options(distinct(all.flatMap((r) => [r.config.llm_agent, r.config.llm_user])), filter.model)}</select></label>
@@ -60,14 +53,14 @@ ${error ? html`<p class="error-box" role="alert">${error}</p>` : ''}
   <button type="submit">Launch</button>
 </form>`;
 
-export const runsPage = (ctx: PageContext, all: readonly Run[], filter: RunsFilter, launchError: string | null = null): Markup => {
-  const shown = all.filter((r) => matchesFilter(r, filter));
+/** `all`: the recent runs, whose domains and models the filter offers; `shown`: the runs the filter selects. */
+export const runsPage = (ctx: PageContext, all: readonly RunListing[], shown: readonly Run[], filter: RunsFilter, launchError: string | null = null): Markup => {
   return layout(
     ctx,
     'Runs',
     html`<h1>Runs</h1>
 ${filters(all, filter)}
-<p class="muted" aria-live="polite">${shown.length} of ${all.length} runs</p>
+<p class="muted" aria-live="polite">${shown.length} run${shown.length === 1 ? '' : 's'}${filter.domain || filter.status || filter.model ? ' match the filter' : ''}</p>
 <div class="table-wrap"><table id="runs">
   <caption class="muted">Newest first; cost is the agent's total over the finished simulations.</caption>
   <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Domain</th><th scope="col">Agent</th><th scope="col">User</th>

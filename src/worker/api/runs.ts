@@ -69,7 +69,8 @@ export const runsApi = new Hono<AppEnv>()
   .get('/', async (c) => {
     const query = RunListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw invalidRequest(zodIssues(query.error));
-    const rows = await listRuns(c.env.DB, c.get('caller').tenant, query.data.limit, query.data.status);
+    const { limit, ...filter } = query.data;
+    const rows = await listRuns(c.env.DB, c.get('caller').tenant, limit, filter);
     const body: RunList = { runs: await Promise.all(rows.map((row) => runListing(c.env, row))) };
     return pyJson(c, body);
   })

@@ -23,6 +23,7 @@ import {
   RunListSchema,
   RunSchema,
   RunStatusEventSchema,
+  RunUsageSchema,
   ScheduleListSchema,
   SimulationEventSchema,
 } from '../core/schemas/api.ts';
@@ -43,6 +44,7 @@ import type {
   RunList,
   RunListQuery,
   RunStatusEvent,
+  RunUsage,
   Schedule,
   SimulationEvent,
 } from '../core/schemas/api.ts';
@@ -71,7 +73,10 @@ export interface ApiClient {
   readonly baseUrl: string;
   createRun(config: RunConfig, idempotencyKey?: string): Promise<RunCreated>;
   run(id: string): Promise<Run>;
-  results(id: string): Promise<Results>;
+  /** The results file; `messages: false` leaves each simulation's messages out (null), a much lighter read. */
+  results(id: string, options?: { readonly messages?: boolean }): Promise<Results>;
+  /** Tokens and cost per participant over the run's finished simulations. */
+  usage(id: string): Promise<RunUsage>;
   simulation(id: string): Promise<SimulationRun>;
   /** Where the simulation's final DB differs from the gold one, changed paths only. */
   dbDiff(id: string): Promise<DbDiff>;
@@ -148,7 +153,8 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
         ...(idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } : {}),
       }),
     run: (id) => json(RunSchema, 'GET', `/runs/${encodeURIComponent(id)}`),
-    results: (id) => json(ResultsSchema, 'GET', `/runs/${encodeURIComponent(id)}/results`),
+    results: (id, options = {}) => json(ResultsSchema, 'GET', `/runs/${encodeURIComponent(id)}/results${options.messages === false ? '?messages=false' : ''}`),
+    usage: (id) => plainJson(RunUsageSchema, 'GET', `/runs/${encodeURIComponent(id)}/usage`),
     simulation: (id) => json(SimulationRunSchema, 'GET', `/simulations/${encodeURIComponent(id)}`),
     dbDiff: (id) => plainJson(DbDiffSchema, 'GET', `/simulations/${encodeURIComponent(id)}/db-diff`),
     cancel: (id) => json(RunSchema, 'POST', `/runs/${encodeURIComponent(id)}/cancel`),

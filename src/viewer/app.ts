@@ -76,7 +76,7 @@ const modeComparison = async (source: ViewerSource, run: Run, data: Pick<RunPage
     (r) => r.id !== run.id && r.config.domain === domain && r.status === 'completed' && isSoloAgent(r.config.agent) !== solo,
   );
   if (!other) return null;
-  const otherResults = await source.results(other.id);
+  const otherResults = await source.results(other.id, { messages: false });
   const [defaultRun, soloRun] = solo ? [otherResults, data.results] : [data.results, otherResults];
   try {
     return { other: await source.run(other.id), comparison: compareModes(defaultRun, soloRun, typeOf) };
@@ -152,8 +152,9 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
   app.get('/runs/:id', async (c) => {
     const { source } = c.get('viewer');
     const id = c.req.param('id');
-    const [run, results] = await Promise.all([source.run(id), source.results(id)]);
-    const data: RunPageData = { run, results, modes: null, eventsUrl: source.eventsUrl(id), nowMs: Date.now() };
+    // The page needs no message: the light results, and the usage summed by the source.
+    const [run, results, usage] = await Promise.all([source.run(id), source.results(id, { messages: false }), source.usage(id)]);
+    const data: RunPageData = { run, results, usage, modes: null, eventsUrl: source.eventsUrl(id), nowMs: Date.now() };
     return c.html(runPage(pageContext(c), { ...data, modes: await modeComparison(source, run, data) }));
   });
 
@@ -173,7 +174,7 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     const ids = { a: a.success ? a.data : undefined, b: b.success ? b.data : undefined };
     const runs = await source.listRuns(RUNS_SHOWN);
     if (ids.a === undefined || ids.b === undefined) return c.html(comparePage(pageContext(c), { runs: runs as Run[], ...ids }, null));
-    const [runA, runB, resultsA, resultsB] = await Promise.all([source.run(ids.a), source.run(ids.b), source.results(ids.a), source.results(ids.b)]);
+    const [runA, runB, resultsA, resultsB] = await Promise.all([source.run(ids.a), source.run(ids.b), source.results(ids.a, { messages: false }), source.results(ids.b, { messages: false })]);
     const view = { labels: { a: runLabel(runA), b: runLabel(runB) }, comparison: compareRuns(resultsA, resultsB) };
     return c.html(comparePage(pageContext(c), { runs: runs as Run[], ...ids }, view));
   });

@@ -1,9 +1,8 @@
-// What the run page shows, computed from a run's simulations: the reference's metrics (avg reward, pass^k,
-// reward breakdown), termination reasons, each task's trials, tokens and cost, and per-issue-type results.
+// What the run page shows, computed from a run's simulations (their messages are not needed): the reference's
+// metrics (avg reward, pass^k, reward breakdown), termination reasons, each task's trials, and per-issue-type
+// results.
 import { computeMetrics, isSuccessful } from '../core/metrics/agent-metrics.ts';
 import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
-import { usageTotals } from '../core/metrics/usage-totals.ts';
-import type { ParticipantUsage } from '../core/metrics/usage-totals.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { issueTypeOf } from '../../domains/issue-types.ts';
 
@@ -37,7 +36,6 @@ export interface RunReport {
   readonly passHatK: readonly (readonly [number, number])[];
   readonly terminations: readonly (readonly [string, number])[];
   readonly tasks: readonly TaskRow[];
-  readonly usage: { readonly agent: ParticipantUsage; readonly user: ParticipantUsage };
   /** Results per issue type, for domains whose tasks have one (telecom); empty otherwise. */
   readonly issueTypes: readonly GroupRow[];
 }
@@ -95,7 +93,6 @@ export const runReport = (results: Results): RunReport => {
     passHatK: passHatKSeries(metrics),
     terminations: countBy(results.simulations, (s) => s.termination_reason),
     tasks: taskRows(results.simulations),
-    usage: usageTotals(results),
     issueTypes: issueTypeRows(results),
   };
 };

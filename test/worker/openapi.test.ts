@@ -70,6 +70,10 @@ describe('OpenAPI document', () => {
     await check('GET', '/v1/runs/{id}', `/v1/runs/${runId}`);
     await check('GET', '/v1/runs/{id}', '/v1/runs/nope');
     const results = (await pyBody(await check('GET', '/v1/runs/{id}/results', `/v1/runs/${runId}/results`))) as { simulations: { id: string }[] };
+    await check('GET', '/v1/runs/{id}/results', `/v1/runs/${runId}/results?messages=false`);
+    await check('GET', '/v1/runs/{id}/results', `/v1/runs/${runId}/results?messages=maybe`);
+    await check('GET', '/v1/runs/{id}/usage', `/v1/runs/${runId}/usage`);
+    await check('GET', '/v1/runs/{id}/usage', '/v1/runs/nope/usage');
     await check('GET', '/v1/runs/{id}/events', `/v1/runs/${runId}/events`);
     await check('GET', '/v1/runs/{id}/episodes', `/v1/runs/${runId}/episodes?limit=1`);
     await check('GET', '/v1/runs/{id}/episodes', `/v1/runs/${runId}/episodes?status=lost`);

@@ -2,6 +2,7 @@
 // participant's model has no known price (its recorded cost, 0, would read as free).
 import { isPriced } from '../llm/pricing.ts';
 import type { Results } from '../schemas/simulation.ts';
+import type { RunUsage } from '../schemas/api.ts';
 
 export interface ParticipantUsage {
   readonly promptTokens: number;
@@ -16,22 +17,34 @@ const tokens = (usage: Readonly<Record<string, unknown>> | null, key: string): n
   return typeof value === 'number' ? value : 0;
 };
 
+/** A participant's sums, with the cost shown only for a model that has a price. */
+export const participantUsage = (model: string | null, sums: { promptTokens: number; completionTokens: number; cost: number }): ParticipantUsage => ({
+  promptTokens: sums.promptTokens,
+  completionTokens: sums.completionTokens,
+  cost: model !== null && isPriced(model) ? sums.cost : null,
+  model,
+});
+
 const totals = (results: Results, role: 'assistant' | 'user', model: string | null): ParticipantUsage => {
-  let promptTokens = 0;
-  let completionTokens = 0;
-  let cost = 0;
+  const sums = { promptTokens: 0, completionTokens: 0, cost: 0 };
   for (const simulation of results.simulations) {
     for (const message of simulation.messages ?? []) {
       if (message.role !== role) continue;
-      promptTokens += tokens(message.usage as Readonly<Record<string, unknown>> | null, 'prompt_tokens');
-      completionTokens += tokens(message.usage as Readonly<Record<string, unknown>> | null, 'completion_tokens');
-      cost += Number(message.cost ?? 0);
+      sums.promptTokens += tokens(message.usage as Readonly<Record<string, unknown>> | null, 'prompt_tokens');
+      sums.completionTokens += tokens(message.usage as Readonly<Record<string, unknown>> | null, 'completion_tokens');
+      sums.cost += Number(message.cost ?? 0);
     }
   }
-  return { promptTokens, completionTokens, cost: model !== null && isPriced(model) ? cost : null, model };
+  return participantUsage(model, sums);
 };
 
 export const usageTotals = (results: Results): { readonly agent: ParticipantUsage; readonly user: ParticipantUsage } => ({
   agent: totals(results, 'assistant', results.info.agent_info.llm ?? null),
   user: totals(results, 'user', results.info.user_info.llm ?? null),
 });
+
+/** The usage as the API answers it (GET /v1/runs/:id/usage). */
+export const runUsageOf = (usage: { readonly agent: ParticipantUsage; readonly user: ParticipantUsage }): RunUsage => {
+  const one = (u: ParticipantUsage) => ({ model: u.model, prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, cost: u.cost });
+  return { agent: one(usage.agent), user: one(usage.user) };
+};

@@ -118,6 +118,20 @@ export const RunListQuerySchema = z.object({
 });
 export type RunListQuery = z.infer<typeof RunListQuerySchema>;
 export const RunListSchema = z.object({ runs: z.array(RunFieldsSchema) });
+
+/** GET /v1/runs/:id/results: `messages=false` leaves each simulation's messages out (null), for a light read. */
+export const RunResultsQuerySchema = z.object({ messages: z.enum(['true', 'false']).default('true') });
+
+const ParticipantUsageSchema = z.object({
+  model: z.string().nullable(),
+  prompt_tokens: count,
+  completion_tokens: count,
+  /** USD over the run's messages; null when the model has no known price. */
+  cost: z.number().nullable(),
+});
+/** GET /v1/runs/:id/usage: tokens and cost per participant over the run's finished simulations. */
+export const RunUsageSchema = z.object({ agent: ParticipantUsageSchema, user: ParticipantUsageSchema });
+export type RunUsage = z.infer<typeof RunUsageSchema>;
 export type RunList = z.infer<typeof RunListSchema>;
 
 export const RerunSchema = RunCreatedSchema.extend({ rerun: count });

@@ -3,10 +3,9 @@
 // task's trials, tokens and cost, and for telecom the results per issue type and the solo-versus-default
 // comparison.
 import { html, raw } from 'hono/html';
-import type { Run } from '../../core/schemas/api.ts';
+import type { Run, RunUsage } from '../../core/schemas/api.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
 import type { ModeComparison } from '../../core/metrics/mode-comparison.ts';
-import type { ParticipantUsage } from '../../core/metrics/usage-totals.ts';
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { duration, fixed, rewardClass, signed, usd, when } from '../format.ts';
@@ -17,7 +16,9 @@ import { liveScript } from '../live-script.ts';
 
 export interface RunPageData {
   readonly run: Run;
+  /** Its simulations; their messages are not read. */
   readonly results: Results;
+  readonly usage: RunUsage;
   /** The telecom solo-versus-default comparison, when the other mode's run exists. */
   readonly modes: { readonly other: Run; readonly comparison: ModeComparison } | null;
   readonly eventsUrl: string | null;
@@ -85,13 +86,13 @@ const tasks = (report: RunReport, runId: string): Markup => html`<section aria-l
   )}</tbody></table></div>
 </section>`;
 
-const usageRow = (label: string, u: ParticipantUsage): Markup =>
-  html`<tr><td>${label}</td><td>${u.model ?? 'none'}</td><td class="num">${u.promptTokens}</td><td class="num">${u.completionTokens}</td><td class="num">${u.cost === null ? 'n/a (no known price)' : usd(u.cost)}</td></tr>`;
+const usageRow = (label: string, u: RunUsage['agent']): Markup =>
+  html`<tr><td>${label}</td><td>${u.model ?? 'none'}</td><td class="num">${u.prompt_tokens}</td><td class="num">${u.completion_tokens}</td><td class="num">${u.cost === null ? 'n/a (no known price)' : usd(u.cost)}</td></tr>`;
 
-const usage = (report: RunReport): Markup => html`<section aria-labelledby="usage-h">
+const usage = (usage: RunUsage): Markup => html`<section aria-labelledby="usage-h">
   <h2 id="usage-h">Tokens and cost</h2>
   <div class="table-wrap"><table id="usage"><thead><tr><th scope="col">Participant</th><th scope="col">Model</th><th scope="col" class="num">Prompt tokens</th><th scope="col" class="num">Completion tokens</th><th scope="col" class="num">Cost</th></tr></thead>
-  <tbody>${usageRow('Agent', report.usage.agent)}${usageRow('User', report.usage.user)}</tbody></table></div>
+  <tbody>${usageRow('Agent', usage.agent)}${usageRow('User', usage.user)}</tbody></table></div>
 </section>`;
 
 const issueTypes = (report: RunReport): Markup =>
@@ -124,7 +125,7 @@ ${passHatK(report)}
 ${breakdown(report)}
 ${issueTypes(report)}
 ${modes(data)}
-${usage(report)}
+${usage(data.usage)}
 ${tasks(report, data.run.id)}
 </div>`;
 };

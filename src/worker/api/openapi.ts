@@ -26,6 +26,8 @@ import {
   RunListQuerySchema,
   RunListSchema,
   RunRequestSchema,
+  RunResultsQuerySchema,
+  RunUsageSchema,
   RunSchema,
   ScheduleCreateSchema,
   ScheduleListSchema,
@@ -84,7 +86,16 @@ const paths: ZodOpenApiPathsObject = {
     get: operation('The caller’s runs, newest first', { '200': ok(RunListSchema, 'Runs'), '400': failure('Bad query') }, { requestParams: { query: RunListQuerySchema } }),
   },
   '/v1/runs/{id}': { get: operation('A run: status, counts, metrics so far', { '200': ok(RunSchema, 'The run'), ...notFound }, idParam()) },
-  '/v1/runs/{id}/results': { get: operation('The run’s results file (reference format)', { '200': ok(ResultsSchema, 'Results'), ...notFound }, idParam()) },
+  '/v1/runs/{id}/results': {
+    get: operation(
+      'The run’s results file (reference format); messages=false leaves the messages out',
+      { '200': ok(ResultsSchema, 'Results'), '400': failure('Bad query'), ...notFound },
+      { requestParams: { ...idParam().requestParams, query: RunResultsQuerySchema } },
+    ),
+  },
+  '/v1/runs/{id}/usage': {
+    get: operation('Tokens and cost per participant over the run’s finished simulations', { '200': ok(RunUsageSchema, 'Usage'), ...notFound }, idParam()),
+  },
   '/v1/runs/{id}/episodes': {
     get: operation(
       'The run’s episodes in work-unit order, with the ids an `external` run’s client steps them by',

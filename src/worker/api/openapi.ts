@@ -65,6 +65,9 @@ const pathParam = (name: string, description: string) => ({ requestParams: { pat
 const idParam = () => pathParam('id', 'The resource id');
 const providerParam = () => pathParam('provider', 'openai, anthropic or google');
 const tenantParam = () => pathParam('tenant', 'The tenant id');
+/** A GET of one resource that takes a query: its answer, a bad query, or no such resource. */
+const queriedById = (summary: string, answer: ReturnType<typeof ok>, query: z.ZodObject): ZodOpenApiOperationObject =>
+  operation(summary, { '200': answer, '400': failure('Bad query'), ...notFound }, { requestParams: { ...idParam().requestParams, query } });
 const idempotencyHeader = z.object({
   'Idempotency-Key': z.string().describe('Makes a retried launch return the same run (1 to 256 characters, per tenant)').optional(),
 });
@@ -87,21 +90,13 @@ const paths: ZodOpenApiPathsObject = {
   },
   '/v1/runs/{id}': { get: operation('A run: status, counts, metrics so far', { '200': ok(RunSchema, 'The run'), ...notFound }, idParam()) },
   '/v1/runs/{id}/results': {
-    get: operation(
-      'The run’s results file (reference format); messages=false leaves the messages out',
-      { '200': ok(ResultsSchema, 'Results'), '400': failure('Bad query'), ...notFound },
-      { requestParams: { ...idParam().requestParams, query: RunResultsQuerySchema } },
-    ),
+    get: queriedById('The run’s results file (reference format); messages=false leaves the messages out', ok(ResultsSchema, 'Results'), RunResultsQuerySchema),
   },
   '/v1/runs/{id}/usage': {
     get: operation('Tokens and cost per participant over the run’s finished simulations', { '200': ok(RunUsageSchema, 'Usage'), ...notFound }, idParam()),
   },
   '/v1/runs/{id}/episodes': {
-    get: operation(
-      'The run’s episodes in work-unit order, with the ids an `external` run’s client steps them by',
-      { '200': ok(RunEpisodesSchema, 'A page of episodes'), '400': failure('Bad query'), ...notFound },
-      { requestParams: { ...idParam().requestParams, query: RunEpisodesQuerySchema } },
-    ),
+    get: queriedById('The run’s episodes in work-unit order, with the ids an `external` run’s client steps them by', ok(RunEpisodesSchema, 'A page of episodes'), RunEpisodesQuerySchema),
   },
   '/v1/runs/{id}/events': {
     get: operation(

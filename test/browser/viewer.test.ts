@@ -190,6 +190,21 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     expect((await api.listRuns(200)).length).toBe(before);
   });
 
+  it('the schedules page lists a schedule with its run and next time', async () => {
+    const response = await fetch(`${worker.url}/v1/schedules`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'nightly mock', interval_minutes: 1440, enabled: false, run: { domain: 'mock', llm_agent: 'fake-agent', llm_user: 'fake-user' } }),
+    });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    await page.goto(`${worker.url}/schedules`);
+    const row = page.locator(`tr[data-schedule="${id}"]`);
+    await expect(row.textContent()).resolves.toContain('nightly mock');
+    await expect(row.textContent()).resolves.toContain('paused');
+    await expect(row.textContent()).resolves.toContain('every 1440 min');
+  });
+
   it('every page passes the WCAG 2.1 A/AA audit (axe-core): labels, names, contrast', async () => {
     const audit = await browser.newContext({ bypassCSP: true, storageState: await page.context().storageState() });
     const auditPage = await audit.newPage();

@@ -11,6 +11,7 @@ import type { SecureHeadersVariables } from 'hono/secure-headers';
 import { z } from 'zod';
 import { ApiRequestError } from '../client/index.ts';
 import { RunRequestSchema, RunStatusSchema } from '../core/schemas/api.ts';
+import { MAX_NAME_LENGTH } from '../core/schemas/run-config.ts';
 import type { Run } from '../core/schemas/api.ts';
 import { compareModes } from '../core/metrics/mode-comparison.ts';
 import { isSoloAgent } from '../core/schemas/episode.ts';
@@ -42,25 +43,25 @@ export type ViewerEnv<E extends object = object> = E & {
 /** Runs the runs page lists (and the compare picker offers): the API's own maximum page. */
 const RUNS_SHOWN = 200;
 const MAX_FORM_BYTES = 64 * 1024;
-const QueryIdSchema = z.string().min(1).max(256).optional();
+const QueryIdSchema = z.string().min(1).max(MAX_NAME_LENGTH).optional();
+/** An empty field (the filter's "any") is no filter. */
+const optionalName = z.string().max(MAX_NAME_LENGTH).optional().transform((v) => v || undefined);
 const RunsFilterSchema = z.object({
-  domain: z.string().max(256).optional().transform((v) => v || undefined),
+  domain: optionalName,
   status: z.union([RunStatusSchema, z.literal('')]).optional().transform((v) => v || undefined),
-  model: z.string().max(256).optional().transform((v) => v || undefined),
+  model: optionalName,
 });
 
 /** Every path the viewer answers; its middleware is scoped to these, so a host's other routes (the API) keep theirs. */
 export const VIEWER_PATHS = ['/', '/runs', '/runs/*', '/simulations/*', '/compare', '/schedules', '/login', '/logout'] as const;
 
 /** `viewer` is unset before the host's middleware has run (e.g. an error on the sign-in page). */
-const contextOf = (viewer: ViewerRequest | undefined, nonce: string | undefined): PageContext => {
-  return {
-    nonce: nonce ?? '',
-    csrfToken: viewer?.csrfToken ?? null,
-    signedIn: viewer?.signedIn ?? false,
-    canAct: (viewer?.source.actions ?? null) !== null,
-  };
-};
+const contextOf = (viewer: ViewerRequest | undefined, nonce: string | undefined): PageContext => ({
+  nonce: nonce ?? '',
+  csrfToken: viewer?.csrfToken ?? null,
+  signedIn: viewer?.signedIn ?? false,
+  canAct: (viewer?.source.actions ?? null) !== null,
+});
 
 /** Each listed run with its metrics (pass^1 and cost are not in the listing). */
 const runsWithMetrics = async (source: ViewerSource, filter: RunsFilter = {}): Promise<Run[]> =>
@@ -105,17 +106,17 @@ const formFields = async (c: Context): Promise<Record<string, string>> => {
 export const viewerShell = <E extends object>(): Hono<ViewerEnv<E>> => {
   const app = new Hono<ViewerEnv<E>>();
   const headers = secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'none'"],
-        scriptSrc: [NONCE],
-        styleSrc: [NONCE],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-      },
-      referrerPolicy: 'same-origin',
+    contentSecurityPolicy: {
+      defaultSrc: ["'none'"],
+      scriptSrc: [NONCE],
+      styleSrc: [NONCE],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+    },
+    referrerPolicy: 'same-origin',
   });
   // Forms post only from this origin (Origin / Sec-Fetch-Site), and never more than a form's worth.
   for (const path of VIEWER_PATHS) {
@@ -173,10 +174,11 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     const b = QueryIdSchema.safeParse(c.req.query('b') || undefined);
     const ids = { a: a.success ? a.data : undefined, b: b.success ? b.data : undefined };
     const runs = await source.listRuns(RUNS_SHOWN);
-    if (ids.a === undefined || ids.b === undefined) return c.html(comparePage(pageContext(c), { runs: runs as Run[], ...ids }, null));
-    const [runA, runB, resultsA, resultsB] = await Promise.all([source.run(ids.a), source.run(ids.b), source.results(ids.a, { messages: false }), source.results(ids.b, { messages: false })]);
+    if (ids.a === undefined || ids.b === undefined) return c.html(comparePage(pageContext(c), { runs, ...ids }, null));
+    const light = { messages: false };
+    const [runA, runB, resultsA, resultsB] = await Promise.all([source.run(ids.a), source.run(ids.b), source.results(ids.a, light), source.results(ids.b, light)]);
     const view = { labels: { a: runLabel(runA), b: runLabel(runB) }, comparison: compareRuns(resultsA, resultsB) };
-    return c.html(comparePage(pageContext(c), { runs: runs as Run[], ...ids }, view));
+    return c.html(comparePage(pageContext(c), { runs, ...ids }, view));
   });
 
   app.post('/runs', async (c) => {

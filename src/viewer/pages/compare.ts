@@ -1,6 +1,6 @@
 // The compare page: pick two runs; then both pass^k curves on one chart and each task's delta.
 import { html } from 'hono/html';
-import type { Run } from '../../core/schemas/api.ts';
+import type { Run, RunList } from '../../core/schemas/api.ts';
 import { layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { fixed, signed } from '../format.ts';
@@ -9,7 +9,7 @@ import type { RunComparison, TaskDelta } from '../compare.ts';
 import type { TaskRow } from '../report.ts';
 
 export interface ComparePick {
-  readonly runs: readonly Run[];
+  readonly runs: readonly RunList['runs'][number][];
   readonly a: string | undefined;
   readonly b: string | undefined;
 }

@@ -44,7 +44,7 @@ export const callerOfKey = async (env: Env, token: string, operatorKey: string):
 };
 
 /** Counts a failed authentication against the client's address: 429 once over the limit, else the given error. */
-export const authFailure = async (c: Context<AppEnv>, error: ApiError): Promise<ApiError> => {
+export const authFailure = async <E extends { Bindings: Env }>(c: Context<E>, error: ApiError): Promise<ApiError> => {
   const client = c.req.header('cf-connecting-ip') ?? 'unknown';
   if (!(await c.env.AUTH_FAILURES.limit({ key: client })).success) {
     return new ApiError(429, 'rate_limited', 'Too many failed authentications from this client; try again later', undefined, {

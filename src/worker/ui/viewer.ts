@@ -9,7 +9,6 @@ import type { ViewerEnv, ViewerRequest } from '../../viewer/app.ts';
 import type { ViewerSource } from '../../viewer/source.ts';
 import { loginPage } from '../../viewer/pages/login.ts';
 import { authFailure, callerOfKey, sameSecret } from '../api/auth.ts';
-import type { AppEnv } from '../api/auth.ts';
 import { ApiError } from '../api/errors.ts';
 import { CSRF_FIELD, CSRF_HEADER, closeSession, openSession, sessionCaller } from '../session/session.ts';
 
@@ -46,7 +45,7 @@ const signIn = (app: HonoApp<WorkerViewerEnv>): void => {
     const next = form.success ? form.data.next : '/';
     const found = form.success ? await callerOfKey(c.env, form.data.api_key, operatorKey) : null;
     if (!found) {
-      const refused = await authFailure(c as unknown as Context<AppEnv>, new ApiError(401, 'unauthorized', 'That API key is not valid.'));
+      const refused = await authFailure(c, new ApiError(401, 'unauthorized', 'That API key is not valid.'));
       if (refused.status === 429) {
         c.header('Retry-After', refused.headers['Retry-After'] ?? '60');
         return pageLogin(c, 429, next, 'Too many failed sign-ins; try again in a minute.');

@@ -17,6 +17,7 @@ export default defineConfig({
             'test/domains/**/*.test.ts',
             'test/cli/**/*.test.ts',
             'test/scripts/**/*.test.ts',
+            'test/viewer/**/*.test.ts',
           ],
         },
       },

@@ -59,7 +59,7 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
       const last = (request.body as { messages?: { role?: string }[] }).messages?.at(-1);
       return last?.role === 'tool' ? text('Your task Important Meeting is created.') : toolCall('create_task', '{"user_id": "user_1", "title": "Important Meeting"}', 'call_create');
     };
-    // The slow agent's model keeps its run running while the pages are looked at.
+    // The slow agent's model keeps its run (20 episodes, one at a time) running while the pages are looked at.
     const byModel: Record<string, FakeHandler> = { [SLOW_AGENT]: slow, [CREATING_AGENT]: creating };
     fake.setHandler((request) => (byModel[(request.body as { model?: string }).model ?? ''] ?? instant)(request));
     worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'wrangler.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY } });
@@ -67,7 +67,7 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     completedId = (await api.createRun(runConfig('fake-agent', 2, ['create_task_1', 'update_task_1']))).run_id;
     otherCompletedId = (await api.createRun(runConfig(CREATING_AGENT, 1, ['create_task_1', 'update_task_1']))).run_id;
     await Promise.all([waitCompleted(completedId), waitCompleted(otherCompletedId)]);
-    runningId = (await api.createRun(runConfig(SLOW_AGENT, 8, ['create_task_1']))).run_id;
+    runningId = (await api.createRun(runConfig(SLOW_AGENT, 20, ['create_task_1']))).run_id;
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   }, 180_000);

@@ -150,6 +150,9 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     return c.html(runsPage(pageContext(c), all, shown, filter));
   });
 
+  // The runs are listed at the root; /runs is where the launch form posts.
+  app.get('/runs', (c) => c.redirect('/', 303));
+
   app.get('/runs/:id', async (c) => {
     const { source } = c.get('viewer');
     const id = c.req.param('id');

@@ -57,6 +57,8 @@ describe('tau2-edge view --web', () => {
     expect(text).not.toContain('action="/runs"');
     const launch = await fetch(`${web.url}/runs`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: web.url }, body: 'domain=mock' });
     expect(launch.status).toBe(405);
+    const runs = await fetch(`${web.url}/runs`, { redirect: 'manual' });
+    expect([runs.status, runs.headers.get('location')]).toEqual([303, '/']);
   });
 
   it("a file's run page shows its pass^1 and every task", async () => {

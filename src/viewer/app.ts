@@ -20,6 +20,7 @@ import type { PageContext } from './layout.ts';
 import type { ViewerSource } from './source.ts';
 import { runsPage } from './pages/runs.ts';
 import type { RunsFilter } from './pages/runs.ts';
+import { RUNS_LISTED } from './pages/runs.ts';
 import { runPage } from './pages/run.ts';
 import type { RunPageData } from './pages/run.ts';
 import { trajectoryPage } from './pages/trajectory.ts';
@@ -40,7 +41,7 @@ export type ViewerEnv<E extends object = object> = E & {
   Variables: SecureHeadersVariables & { viewer: ViewerRequest };
 };
 
-/** Runs the runs page lists (and the compare picker offers): the API's own maximum page. */
+/** Runs the filter and the compare picker offer: the API's own maximum page. */
 const RUNS_SHOWN = 200;
 const MAX_FORM_BYTES = 64 * 1024;
 const QueryIdSchema = z.string().min(1).max(MAX_NAME_LENGTH).optional();
@@ -65,7 +66,7 @@ const contextOf = (viewer: ViewerRequest | undefined, nonce: string | undefined)
 
 /** Each listed run with its metrics (pass^1 and cost are not in the listing). */
 const runsWithMetrics = async (source: ViewerSource, filter: RunsFilter = {}): Promise<Run[]> =>
-  Promise.all((await source.listRuns(RUNS_SHOWN, filter)).map((r) => source.run(r.id)));
+  Promise.all((await source.listRuns(RUNS_LISTED, filter)).map((r) => source.run(r.id)));
 
 /** For telecom: the other mode's newest finished run of the same domain, compared with this one. */
 const modeComparison = async (source: ViewerSource, run: Run, data: Pick<RunPageData, 'results'>): Promise<RunPageData['modes']> => {

@@ -8,6 +8,9 @@ import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { fixed, usd, when } from '../format.ts';
 
+/** Runs the table shows, each read with its metrics (one API call each): the API's default page. */
+export const RUNS_LISTED = 50;
+
 export type RunsFilter = Partial<Pick<RunListQuery, 'status' | 'domain' | 'model'>>;
 
 const options = (values: readonly string[], selected: string | undefined): Markup =>
@@ -62,7 +65,7 @@ export const runsPage = (ctx: PageContext, all: readonly RunListing[], shown: re
 ${filters(all, filter)}
 <p class="muted" aria-live="polite">${shown.length} run${shown.length === 1 ? '' : 's'}${filter.domain || filter.status || filter.model ? ' match the filter' : ''}</p>
 <div class="table-wrap"><table id="runs">
-  <caption class="muted">Newest first; cost is the agent's total over the finished simulations.</caption>
+  <caption class="muted">Newest first, at most ${RUNS_LISTED} (filter to find older ones); cost is the agent's total over the finished simulations.</caption>
   <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Domain</th><th scope="col">Agent</th><th scope="col">User</th>
   <th scope="col" class="num">Done</th><th scope="col" class="num">pass^1</th><th scope="col" class="num">Cost</th><th scope="col">Date</th></tr></thead>
   <tbody>${shown.map(row)}</tbody>

@@ -1,5 +1,6 @@
 // `tau2-edge view FILE --web`: the web viewer over local results files (json and the reference's dir format),
 // read only: the runs, a run's pass^k and tasks, a trajectory, and the per-task deltas of two files.
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,8 @@ import { pyFloat } from '../../src/core/py/index.ts';
 import type { Results } from '../../src/core/schemas/simulation.ts';
 import { simulationDbDiff } from '../../src/core/evaluator/db-diff.ts';
 import { loadDomain } from '../../src/cli/data.ts';
+import { repoRoot } from '../../src/cli/local-worker.ts';
+import { capture } from '../support/cli.ts';
 
 let dir: string;
 let web: WebView;
@@ -102,6 +105,30 @@ describe('tau2-edge view --web', () => {
     const others = [...new Set(airline.simulations.map((s) => s.task_id))].filter((t) => t !== changedTask);
     for (const task of others) expect(cell(task)).toBe('±0.000');
     expect(text.match(/<g class="series"/g)).toHaveLength(2);
+  });
+});
+
+describe('bin/tau2-edge view FILE --web', () => {
+  it('prints its 127.0.0.1 URL, serves the pages, and stops on SIGINT with exit 0', async () => {
+    const child = spawn(path.join(repoRoot, 'bin', 'tau2-edge'), ['view', path.join(dir, 'airline.json'), '--web'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    for (const deadline = Date.now() + 30_000; !/web viewer on http:\/\/127\.0\.0\.1:\d+/.test(output); ) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no URL printed:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const url = /web viewer on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+    expect(await (await fetch(`${url}/`)).text()).toContain('data-run="airline.json"');
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses a target that is not a results file', async () => {
+    const { code, errors } = await capture(['view', 'no-such-run', '--web']);
+    expect(code).toBe(1);
+    expect(errors).toContain('--web shows results files');
   });
 });
 

@@ -17,7 +17,18 @@ export default defineConfig({
             'test/domains/**/*.test.ts',
             'test/cli/**/*.test.ts',
             'test/scripts/**/*.test.ts',
+            'test/viewer/**/*.test.ts',
           ],
+        },
+      },
+      {
+        test: {
+          // The web viewer in headless Chromium against a local worker (test/support/browser.ts).
+          name: 'browser',
+          environment: 'node',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
         },
       },
       {

@@ -2,7 +2,8 @@
 // shared base DB, p50 time of one DB verdict, and the time of check-data over all the domain's tasks; for
 // airline also the Episode object's CPU per step at the first and the 40th turn; then the step API's latency
 // and concurrency on a local worker (bench-step-api.ts); for banking_knowledge, retrieval latency and index
-// memory per retriever (bench-retrieval.ts).
+// memory per retriever (bench-retrieval.ts); then the web viewer's page times on a 1,000-simulation run
+// (bench-viewer.ts).
 // Episodes are real: an environment with a task's gold actions applied. Run with `npm run bench`
 // (node --expose-gc). Figures are printed, not asserted.
 import { access } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { playGoldRun } from '../src/core/evaluator/gold-run.ts';
 import { benchEpisodeSteps } from './bench-episode-steps.ts';
 import { benchStepApi } from './bench-step-api.ts';
 import { benchRetrieval } from './bench-retrieval.ts';
+import { benchViewer } from './bench-viewer.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
@@ -103,3 +105,4 @@ for (const name of Object.keys(domains)) {
 }
 if (await hasData('banking_knowledge')) for (const line of await benchRetrieval()) console.log(line);
 if (await hasData('mock')) for (const line of await benchStepApi(await loadDomain('mock'))) console.log(line);
+for (const line of await benchViewer()) console.log(line);

@@ -1,7 +1,7 @@
 // The summary table printed at the end of a run and by `view`: the sections of the reference's metrics display
 // (overview, reward and pass^k, DB match, termination, reward breakdown) as plain aligned text.
 import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
-import type { ParticipantUsage } from './usage-totals.ts';
+import type { ParticipantUsage } from '../core/metrics/usage-totals.ts';
 
 type Row = readonly [label: string, value: string] | 'blank';
 

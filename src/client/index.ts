@@ -11,6 +11,7 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeySchema,
+  DbDiffSchema,
   EpisodeCreatedSchema,
   EpisodeSchema,
   EpisodeStepSchema,
@@ -22,11 +23,14 @@ import {
   RunListSchema,
   RunSchema,
   RunStatusEventSchema,
+  RunUsageSchema,
+  ScheduleListSchema,
   SimulationEventSchema,
 } from '../core/schemas/api.ts';
 import type {
   ApiKey,
   ApiKeyCreated,
+  DbDiff,
   Episode,
   EpisodeCreateInput,
   EpisodeCreated,
@@ -38,7 +42,10 @@ import type {
   RunEpisodes,
   RunEpisodesQuery,
   RunList,
+  RunListQuery,
   RunStatusEvent,
+  RunUsage,
+  Schedule,
   SimulationEvent,
 } from '../core/schemas/api.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
@@ -66,13 +73,20 @@ export interface ApiClient {
   readonly baseUrl: string;
   createRun(config: RunConfig, idempotencyKey?: string): Promise<RunCreated>;
   run(id: string): Promise<Run>;
-  results(id: string): Promise<Results>;
+  /** The results file; `messages: false` leaves each simulation's messages out (null), a much lighter read. */
+  results(id: string, options?: { readonly messages?: boolean }): Promise<Results>;
+  /** Tokens and cost per participant over the run's finished simulations. */
+  usage(id: string): Promise<RunUsage>;
   simulation(id: string): Promise<SimulationRun>;
+  /** Where the simulation's final DB differs from the gold one, changed paths only. */
+  dbDiff(id: string): Promise<DbDiff>;
   cancel(id: string): Promise<Run>;
-  /** The newest runs first (at most `limit`). */
-  listRuns(limit: number): Promise<RunList['runs']>;
+  /** The newest runs first (at most `limit`), optionally only those of a status, a domain or a model. */
+  listRuns(limit: number, filter?: Partial<Pick<RunListQuery, 'status' | 'domain' | 'model'>>): Promise<RunList['runs']>;
   /** Runs the run's infrastructure-error simulations again. */
   rerunInfraErrors(id: string): Promise<Rerun>;
+  /** The caller's scheduled evaluations. */
+  listSchedules(): Promise<Schedule[]>;
   /** Operator only: a tenant's new API key (the key itself is in this answer and nowhere else). */
   createKey(tenant: string, name: string): Promise<ApiKeyCreated>;
   listKeys(): Promise<ApiKey[]>;
@@ -139,11 +153,18 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
         ...(idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } : {}),
       }),
     run: (id) => json(RunSchema, 'GET', `/runs/${encodeURIComponent(id)}`),
-    results: (id) => json(ResultsSchema, 'GET', `/runs/${encodeURIComponent(id)}/results`),
+    results: (id, options = {}) => json(ResultsSchema, 'GET', `/runs/${encodeURIComponent(id)}/results${options.messages === false ? '?messages=false' : ''}`),
+    usage: (id) => plainJson(RunUsageSchema, 'GET', `/runs/${encodeURIComponent(id)}/usage`),
     simulation: (id) => json(SimulationRunSchema, 'GET', `/simulations/${encodeURIComponent(id)}`),
+    dbDiff: (id) => plainJson(DbDiffSchema, 'GET', `/simulations/${encodeURIComponent(id)}/db-diff`),
     cancel: (id) => json(RunSchema, 'POST', `/runs/${encodeURIComponent(id)}/cancel`),
-    listRuns: async (limit) => (await json(RunListSchema, 'GET', `/runs?limit=${limit}`)).runs,
+    listRuns: async (limit, filter = {}) => {
+      const query = new URLSearchParams({ limit: String(limit) });
+      for (const [key, value] of Object.entries(filter)) if (value !== undefined) query.set(key, value);
+      return (await json(RunListSchema, 'GET', `/runs?${query}`)).runs;
+    },
     rerunInfraErrors: (id) => json(RerunSchema, 'POST', `/runs/${encodeURIComponent(id)}/rerun-infra-errors`),
+    listSchedules: async () => (await json(ScheduleListSchema, 'GET', '/schedules')).schedules,
     createKey: (tenant, name) =>
       json(ApiKeyCreatedSchema, 'POST', '/admin/keys', JSON.stringify({ tenant, name }), { 'content-type': 'application/json' }),
     listKeys: async () => (await json(ApiKeyListSchema, 'GET', '/admin/keys')).keys,

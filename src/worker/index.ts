@@ -18,6 +18,7 @@ import { episodesApi } from './api/episodes.ts';
 import { schedulesApi } from './api/schedules.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
 import { routeMethods } from './api/methods.ts';
+import { viewerRoutes } from './ui/viewer.ts';
 import { limits } from './limits.ts';
 import { consumeTurns } from './turns/consumer.ts';
 import type { TurnMessage } from './turns/consumer.ts';
@@ -60,6 +61,9 @@ const app = new Hono<AppEnv>()
     return c.json(new ApiError(405, 'method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(', ')}`).body(), 405);
   })
   .onError(onError);
+
+// The web viewer: its pages call the API above in-process, through this same app.
+app.route('/', viewerRoutes((request, env, ctx) => app.fetch(request, env, ctx)));
 
 export type AppType = typeof app;
 /** The routes the app serves (for the API contract test). */

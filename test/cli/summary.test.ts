@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { summaryTable } from '../../src/cli/summary.ts';
-import { usageTotals } from '../../src/cli/usage-totals.ts';
+import { usageTotals } from '../../src/core/metrics/usage-totals.ts';
 import { computeMetrics } from '../../src/core/metrics/agent-metrics.ts';
 import type { AgentMetrics } from '../../src/core/metrics/agent-metrics.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';

@@ -70,6 +70,10 @@ describe('OpenAPI document', () => {
     await check('GET', '/v1/runs/{id}', `/v1/runs/${runId}`);
     await check('GET', '/v1/runs/{id}', '/v1/runs/nope');
     const results = (await pyBody(await check('GET', '/v1/runs/{id}/results', `/v1/runs/${runId}/results`))) as { simulations: { id: string }[] };
+    await check('GET', '/v1/runs/{id}/results', `/v1/runs/${runId}/results?messages=false`);
+    await check('GET', '/v1/runs/{id}/results', `/v1/runs/${runId}/results?messages=maybe`);
+    await check('GET', '/v1/runs/{id}/usage', `/v1/runs/${runId}/usage`);
+    await check('GET', '/v1/runs/{id}/usage', '/v1/runs/nope/usage');
     await check('GET', '/v1/runs/{id}/events', `/v1/runs/${runId}/events`);
     await check('GET', '/v1/runs/{id}/episodes', `/v1/runs/${runId}/episodes?limit=1`);
     await check('GET', '/v1/runs/{id}/episodes', `/v1/runs/${runId}/episodes?status=lost`);
@@ -77,6 +81,8 @@ describe('OpenAPI document', () => {
     await check('POST', '/v1/runs/{id}/cancel', `/v1/runs/${runId}/cancel`);
     await check('POST', '/v1/runs/{id}/rerun-infra-errors', `/v1/runs/${runId}/rerun-infra-errors`);
     await check('GET', '/v1/simulations/{id}', `/v1/simulations/${results.simulations[0]!.id}`);
+    await check('GET', '/v1/simulations/{id}/db-diff', `/v1/simulations/${results.simulations[0]!.id}/db-diff`);
+    await check('GET', '/v1/simulations/{id}/db-diff', '/v1/simulations/nope/db-diff');
 
     const episode = (await pyBody(await check('POST', '/v1/episodes', '/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user } }))) as { episode_id: string };
     await check('POST', '/v1/episodes', '/v1/episodes', { body: { domain: 'mock' } });

@@ -6,12 +6,7 @@ import { compareModes } from '../../core/metrics/mode-comparison.ts';
 import type { ModeRow } from '../../core/metrics/mode-comparison.ts';
 import { loadResults } from '../results-file.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
-import { parseTaskId } from '../../../domains/telecom/tasks/task-id.ts';
-
-/** Per domain whose task ids carry an issue type: the type of a task. */
-const issueTypes: Readonly<Record<string, (taskId: string) => string | null>> = {
-  telecom: (taskId) => parseTaskId(taskId)?.family ?? null,
-};
+import { issueTypeOf } from '../../../domains/issue-types.ts';
 
 
 const describeRun = (results: Results): string =>
@@ -46,7 +41,7 @@ const compareModesRun = async (values: CompareModesFlags, out: (text: string) =>
   if (soloRun.info.environment_info.domain_name !== domain) {
     throw new Error(`The runs are of different domains: ${domain} and ${soloRun.info.environment_info.domain_name}`);
   }
-  const comparison = compareModes(defaultRun, soloRun, Object.hasOwn(issueTypes, domain) ? issueTypes[domain] : undefined);
+  const comparison = compareModes(defaultRun, soloRun, issueTypeOf(domain));
   out(`${domain}: default ${describeRun(defaultRun)} vs solo ${describeRun(soloRun)}`);
   out(`${'issue type'.padEnd(20)} ${'tasks'.padStart(5)}  default pass^1  solo pass^1  solo - default`);
   for (const row of [comparison.overall, ...comparison.groups]) out(formatRow(row));

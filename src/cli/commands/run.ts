@@ -13,7 +13,7 @@ import { runInProcess } from '../run-in-process.ts';
 import { runThroughApi } from '../run-remote.ts';
 import { missingCredentials } from '../models.ts';
 import { summaryTable } from '../summary.ts';
-import { usageTotals } from '../usage-totals.ts';
+import { usageTotals } from '../../core/metrics/usage-totals.ts';
 import { reviewRun } from '../auto-review.ts';
 
 

@@ -15,7 +15,8 @@ import { renderSimulation, runHeader, simulationsTable } from '../render.ts';
 import { summaryTable } from '../summary.ts';
 import { allFailedTasks, filterSimulations } from '../view-filter.ts';
 import type { ViewFilter } from '../view-filter.ts';
-import { usageTotals } from '../usage-totals.ts';
+import { usageTotals } from '../../core/metrics/usage-totals.ts';
+import { startWebView } from '../web-view.ts';
 
 
 
@@ -32,6 +33,9 @@ const fromApi = async (client: ApiClient, runId: string, out: (text: string) => 
 interface ViewFlags extends ViewFilter {
   readonly sim?: string;
   readonly api?: string;
+  readonly web?: boolean;
+  readonly compareTo?: string[];
+  readonly port?: string;
 }
 
 export const viewCommand = (ctx: CliContext) =>
@@ -39,16 +43,41 @@ export const viewCommand = (ctx: CliContext) =>
     ctx,
     'view',
     "show a results file or an API's run: metrics, then the simulations",
-    ['view data/simulations/run.json', 'view run.json --only-show-all-failed', 'view run.json --sim 3f2a…', 'view RUN_ID --api http://127.0.0.1:8787'],
+    [
+      'view data/simulations/run.json',
+      'view run.json --only-show-all-failed',
+      'view run.json --sim 3f2a…',
+      'view RUN_ID --api http://127.0.0.1:8787',
+      'view run.json --web --compare-to other.json',
+    ],
     (command) =>
       command
         .argument('[target]', 'a results file or folder, or a run id with --api (default: list the saved runs)')
         .option('--sim <id>', "one simulation's conversation and reward checks (an id or a unique prefix)")
         .option('--api <url>', 'the tau2-edge API holding the run')
         .option('--only-show-failed', 'list only simulations with a reward below 1')
-        .option('--only-show-all-failed', 'list only simulations of tasks where every trial failed'),
-    (target: string | undefined, values: ViewFlags) => (target === undefined ? listSaved(ctx.out) : view(target, values, ctx.out)),
+        .option('--only-show-all-failed', 'list only simulations of tasks where every trial failed')
+        .option('--web', 'serve the web viewer over the results file(s) on 127.0.0.1 until interrupted')
+        .option('--compare-to <file...>', 'with --web: more results files to show and compare')
+        .option('--port <n>', 'with --web: the port (default: a free one)'),
+    (target: string | undefined, values: ViewFlags) =>
+      values.web ? viewWeb(target, values, ctx.out) : target === undefined ? listSaved(ctx.out) : view(target, values, ctx.out),
   );
+
+/** The web viewer over local files, until SIGINT or SIGTERM. */
+const viewWeb = async (target: string | undefined, values: ViewFlags, out: (text: string) => void): Promise<number> => {
+  if (target === undefined || !(await isLocal(target))) throw new Error('--web shows results files: give a results file or folder');
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: ${values.port} is not a port number`);
+  const web = await startWebView([target, ...(values.compareTo ?? [])], port);
+  out(`web viewer on ${web.url} (Ctrl-C stops it)`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await web.close();
+  return 0;
+};
 
 /** The saved runs: each results file (or dir-format folder) under data/simulations, newest name last. */
 const listSaved = async (out: (text: string) => void): Promise<number> => {

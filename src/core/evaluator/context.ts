@@ -17,7 +17,7 @@ export interface EvaluationContext {
   readonly onUnexpectedToolError?: (toolName: string, error: unknown) => void;
 }
 
-export const freshEnvironment = (ctx: EvaluationContext, solo: boolean): Environment =>
+export const freshEnvironment = (ctx: Pick<EvaluationContext, 'domain' | 'data' | 'now' | 'onUnexpectedToolError'>, solo: boolean): Environment =>
   new Environment(ctx.domain, ctx.data, {
     solo,
     now: ctx.now,

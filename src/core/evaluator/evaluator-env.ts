@@ -4,10 +4,9 @@ import { pyFloat } from '../py/index.ts';
 import type { Message } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { EnvAssertionCheck, RewardInfo } from '../schemas/simulation.ts';
-import { freshEnvironment } from './context.ts';
 import type { EvaluationContext } from './context.ts';
 import { rewardInfo } from './reward-info.ts';
-import { playGoldRun } from './gold-run.ts';
+import { predictedAndGold } from './gold-run.ts';
 
 export const evaluateEnvironment = (task: Task, trajectory: readonly Message[], ctx: EvaluationContext): RewardInfo => {
   const criteria = task.evaluation_criteria;
@@ -18,15 +17,7 @@ export const evaluateEnvironment = (task: Task, trajectory: readonly Message[], 
       info: { note: 'No expected actions or env assertions' },
     });
   }
-  const initial = task.initial_state;
-  const initData = initial?.initialization_data ?? null;
-  const initActions = initial?.initialization_actions ?? null;
-
-  const predicted = freshEnvironment(ctx, ctx.solo);
-  predicted.setState(initData, initActions, trajectory, ctx.strictReplay, ctx.onReplayMismatch);
-
-  const gold = freshEnvironment(ctx, false);
-  playGoldRun(gold, task, { strict: ctx.strictReplay, onReplayMismatch: ctx.onReplayMismatch });
+  const { predicted, gold } = predictedAndGold(task, trajectory, ctx);
 
   const dbMatch = gold.dbMatches(predicted);
   const dbReward = dbMatch ? 1 : 0;

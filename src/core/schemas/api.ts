@@ -112,8 +112,26 @@ export type Run = z.infer<typeof RunSchema>;
 export const RunListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   status: RunStatusSchema.optional(),
+  domain: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
+  /** Runs whose agent or user model is this one. */
+  model: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
 });
+export type RunListQuery = z.infer<typeof RunListQuerySchema>;
 export const RunListSchema = z.object({ runs: z.array(RunFieldsSchema) });
+
+/** GET /v1/runs/:id/results: `messages=false` leaves each simulation's messages out (null), for a light read. */
+export const RunResultsQuerySchema = z.object({ messages: z.enum(['true', 'false']).default('true') });
+
+const ParticipantUsageSchema = z.object({
+  model: z.string().nullable(),
+  prompt_tokens: count,
+  completion_tokens: count,
+  /** USD over the run's messages; null when the model has no known price. */
+  cost: z.number().nullable(),
+});
+/** GET /v1/runs/:id/usage: tokens and cost per participant over the run's finished simulations. */
+export const RunUsageSchema = z.object({ agent: ParticipantUsageSchema, user: ParticipantUsageSchema });
+export type RunUsage = z.infer<typeof RunUsageSchema>;
 export type RunList = z.infer<typeof RunListSchema>;
 
 export const RerunSchema = RunCreatedSchema.extend({ rerun: count });
@@ -138,6 +156,24 @@ export const SimulationEventSchema = z.object({
   counts: RunCountsSchema,
 });
 export type SimulationEvent = z.infer<typeof SimulationEventSchema>;
+
+/** GET /v1/simulations/:id/db-diff: where the final DB differs from the gold one, changed paths only. */
+export const DbDiffSchema = z.object({
+  simulation_id: z.string(),
+  /** The recorded DB check's verdict; null when the task's reward has no DB check. */
+  db_match: z.boolean().nullable(),
+  differences: z.array(
+    z.object({
+      /** The agent's DB, or the user's (telecom's device). */
+      db: z.enum(['agent', 'user']),
+      path: z.array(z.string()),
+      /** The value as JSON text; null where the key is absent. */
+      gold: z.string().nullable(),
+      predicted: z.string().nullable(),
+    }),
+  ),
+});
+export type DbDiff = z.infer<typeof DbDiffSchema>;
 
 // Scheduled evaluations: the cron trigger launches each enabled schedule whose next_run_at has passed.
 /** Longest interval between two launches of a schedule: a year. */
@@ -385,6 +421,7 @@ export type RunEpisodes = z.infer<typeof RunEpisodesSchema>;
 export const ApiErrorCodeSchema = z.enum([
   'invalid_request',
   'unauthorized',
+  'csrf_failed',
   'not_found',
   'conflict',
   'idempotency_key_reused',

@@ -9,6 +9,7 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeySchema,
+  DbDiffSchema,
   EpisodeCreateSchema,
   EpisodeCreatedSchema,
   EpisodeSchema,
@@ -25,6 +26,8 @@ import {
   RunListQuerySchema,
   RunListSchema,
   RunRequestSchema,
+  RunResultsQuerySchema,
+  RunUsageSchema,
   RunSchema,
   ScheduleCreateSchema,
   ScheduleListSchema,
@@ -34,6 +37,7 @@ import {
   TenantQuotasViewSchema,
 } from '../../core/schemas/api.ts';
 import { ResultsSchema, SimulationRunSchema } from '../../core/schemas/simulation.ts';
+import { SESSION_COOKIE } from '../session/session.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 const ok = (schema: z.ZodType, description: string) => ({ description, ...json(schema) });
@@ -42,6 +46,7 @@ const failure = (description: string) => ({ description, ...json(ApiErrorSchema)
 /** The failures every authenticated route can answer. */
 const authFailures = {
   '401': failure('Missing or invalid API key'),
+  '403': failure('A request authenticated by the browser session cookie that changes state without its CSRF token (x-csrf-token)'),
   '429': failure('Too many failed authentications from this client (Retry-After)'),
 };
 const notFound = { '404': failure('No such resource for the caller (another tenant’s is as unknown)') };
@@ -50,7 +55,7 @@ const badRequest = { '400': failure('Invalid request: the message and issues nam
 const operation = (summary: string, responses: ZodOpenApiOperationObject['responses'], extra: Partial<ZodOpenApiOperationObject> = {}): ZodOpenApiOperationObject => ({
   summary,
   responses: { ...responses, ...authFailures },
-  security: [{ bearer: [] }],
+  security: [{ bearer: [] }, { session: [] }],
   ...extra,
 });
 const withBody = (schema: z.ZodType) => ({ requestBody: { required: true, ...json(schema) } });
@@ -60,6 +65,9 @@ const pathParam = (name: string, description: string) => ({ requestParams: { pat
 const idParam = () => pathParam('id', 'The resource id');
 const providerParam = () => pathParam('provider', 'openai, anthropic or google');
 const tenantParam = () => pathParam('tenant', 'The tenant id');
+/** A GET of one resource that takes a query: its answer, a bad query, or no such resource. */
+const queriedById = (summary: string, answer: ReturnType<typeof ok>, query: z.ZodObject): ZodOpenApiOperationObject =>
+  operation(summary, { '200': answer, '400': failure('Bad query'), ...notFound }, { requestParams: { ...idParam().requestParams, query } });
 const idempotencyHeader = z.object({
   'Idempotency-Key': z.string().describe('Makes a retried launch return the same run (1 to 256 characters, per tenant)').optional(),
 });
@@ -81,13 +89,14 @@ const paths: ZodOpenApiPathsObject = {
     get: operation('The caller’s runs, newest first', { '200': ok(RunListSchema, 'Runs'), '400': failure('Bad query') }, { requestParams: { query: RunListQuerySchema } }),
   },
   '/v1/runs/{id}': { get: operation('A run: status, counts, metrics so far', { '200': ok(RunSchema, 'The run'), ...notFound }, idParam()) },
-  '/v1/runs/{id}/results': { get: operation('The run’s results file (reference format)', { '200': ok(ResultsSchema, 'Results'), ...notFound }, idParam()) },
+  '/v1/runs/{id}/results': {
+    get: queriedById('The run’s results file (reference format); messages=false leaves the messages out', ok(ResultsSchema, 'Results'), RunResultsQuerySchema),
+  },
+  '/v1/runs/{id}/usage': {
+    get: operation('Tokens and cost per participant over the run’s finished simulations', { '200': ok(RunUsageSchema, 'Usage'), ...notFound }, idParam()),
+  },
   '/v1/runs/{id}/episodes': {
-    get: operation(
-      'The run’s episodes in work-unit order, with the ids an `external` run’s client steps them by',
-      { '200': ok(RunEpisodesSchema, 'A page of episodes'), '400': failure('Bad query'), ...notFound },
-      { requestParams: { ...idParam().requestParams, query: RunEpisodesQuerySchema } },
-    ),
+    get: queriedById('The run’s episodes in work-unit order, with the ids an `external` run’s client steps them by', ok(RunEpisodesSchema, 'A page of episodes'), RunEpisodesQuerySchema),
   },
   '/v1/runs/{id}/events': {
     get: operation(
@@ -103,6 +112,9 @@ const paths: ZodOpenApiPathsObject = {
     post: operation('Re-run the simulations that ended in infrastructure errors', { '202': ok(RerunSchema, 'Re-launched'), ...notFound, '409': failure('Cancelled or failed') }, idParam()),
   },
   '/v1/simulations/{id}': { get: operation('A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
+  '/v1/simulations/{id}/db-diff': {
+    get: operation('Where the simulation’s final DB differs from the gold one, changed paths only', { '200': ok(DbDiffSchema, 'The differences'), ...notFound }, idParam()),
+  },
   '/v1/episodes': {
     post: operation(
       'Start an agent-driven episode: the caller plays the agent (the reference’s AgentGymEnv)',
@@ -162,6 +174,16 @@ export const openApiDocument = (): ReturnType<typeof createDocument> =>
       version: '1',
       description: 'The τ²-bench benchmark as a hosted service: runs, simulations, schedules, tenants and their provider credentials.',
     },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The operator key or a tenant API key' } } },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The operator key or a tenant API key' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'The web viewer’s session (POST /login with an API key); state changes also need its CSRF token in x-csrf-token',
+        },
+      },
+    },
     paths,
   }));

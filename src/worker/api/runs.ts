@@ -4,14 +4,14 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
 import { sha256Hex } from '../../core/py/index.ts';
-import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunEpisodesQuerySchema, RunListQuerySchema, RunRequestSchema } from '../../core/schemas/api.ts';
+import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunEpisodesQuerySchema, RunListQuerySchema, RunRequestSchema, RunResultsQuerySchema } from '../../core/schemas/api.ts';
 import type { Rerun, RunCreated, RunEpisodes, RunList } from '../../core/schemas/api.ts';
 import { episodeIdOf } from '../episode/launch.ts';
 import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { deleteInfraErrors } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
-import { runListing, runResultsStream, runView } from '../runs/read.ts';
+import { runListing, runResultsStream, runUsage, runView } from '../runs/read.ts';
 import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
@@ -69,12 +69,19 @@ export const runsApi = new Hono<AppEnv>()
   .get('/', async (c) => {
     const query = RunListQuerySchema.safeParse(c.req.query());
     if (!query.success) throw invalidRequest(zodIssues(query.error));
-    const rows = await listRuns(c.env.DB, c.get('caller').tenant, query.data.limit, query.data.status);
+    const { limit, ...filter } = query.data;
+    const rows = await listRuns(c.env.DB, c.get('caller').tenant, limit, filter);
     const body: RunList = { runs: await Promise.all(rows.map((row) => runListing(c.env, row))) };
     return pyJson(c, body);
   })
   .get('/:id', async (c) => pyJson(c, await runView(c.env, await requireRun(c))))
-  .get('/:id/results', async (c) => c.body(await runResultsStream(c.env, await requireRun(c)), 200, { 'content-type': 'application/json; charset=utf-8' }))
+  .get('/:id/results', async (c) => {
+    const query = RunResultsQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw invalidRequest(zodIssues(query.error));
+    const stream = await runResultsStream(c.env, await requireRun(c), query.data.messages === 'true');
+    return c.body(stream, 200, { 'content-type': 'application/json; charset=utf-8' });
+  })
+  .get('/:id/usage', async (c) => c.json(await runUsage(c.env, await requireRun(c))))
   .get('/:id/episodes', async (c) => {
     const query = RunEpisodesQuerySchema.safeParse(c.req.query());
     if (!query.success) throw invalidRequest(zodIssues(query.error));

@@ -32,3 +32,7 @@ export const revokeApiKey = async (d1: D1Database, id: string, nowIso: string): 
   await db.update(apiKeys).set({ revokedAt: nowIso }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
   return (await db.select().from(apiKeys).where(eq(apiKeys.id, id)).get()) ?? null;
 };
+
+/** The key with this id, unless revoked (a browser session names its key by id). */
+export const findActiveKeyById = async (d1: D1Database, id: string): Promise<ApiKeyRow | null> =>
+  (await drizzle(d1).select().from(apiKeys).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).get()) ?? null;

@@ -1,11 +1,11 @@
 // Runs in D1: creation (with its Idempotency-Key), status changes and reads.
 import { drizzle } from 'drizzle-orm/d1';
-import { and, asc, desc, eq, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { RunConfigSchema } from '../../core/schemas/run-config.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import type { RunStatus } from '../../core/schemas/api.ts';
+import type { RunListQuery, RunStatus } from '../../core/schemas/api.ts';
 import { runs } from './schema.ts';
 
 export type RunRow = typeof runs.$inferSelect;
@@ -30,13 +30,23 @@ export const findRun = async (d1: D1Database, id: string, tenant?: string): Prom
 export const findRunByIdempotencyKey = async (d1: D1Database, key: string): Promise<RunRow | null> =>
   (await drizzle(d1).select().from(runs).where(eq(runs.idempotencyKey, key)).get()) ?? null;
 
-export const listRuns = (d1: D1Database, tenant: string, limit: number, status?: RunStatus): Promise<RunRow[]> =>
-  drizzle(d1)
+/** The tenant's newest runs, optionally only those of a status, a domain, or with a model as agent or user. */
+export const listRuns = (d1: D1Database, tenant: string, limit: number, filter: Partial<Pick<RunListQuery, 'status' | 'domain' | 'model'>> = {}): Promise<RunRow[]> => {
+  const field = (name: string) => sql`json_extract(${runs.config}, ${`$.${name}`})`;
+  return drizzle(d1)
     .select()
     .from(runs)
-    .where(status === undefined ? eq(runs.tenantId, tenant) : and(eq(runs.tenantId, tenant), eq(runs.status, status)))
+    .where(
+      and(
+        eq(runs.tenantId, tenant),
+        filter.status === undefined ? undefined : eq(runs.status, filter.status),
+        filter.domain === undefined ? undefined : sql`${field('domain')} = ${filter.domain}`,
+        filter.model === undefined ? undefined : or(sql`${field('llm_agent')} = ${filter.model}`, sql`${field('llm_user')} = ${filter.model}`),
+      ),
+    )
     .orderBy(desc(runs.createdAt), desc(runs.id))
     .limit(limit);
+};
 
 /** Moves the run to `status` (a `failed` one with its reason); with `from`, only a run currently in that status moves. */
 export const setRunStatus = async (d1: D1Database, id: string, status: RunStatus, from?: RunStatus, error?: string): Promise<void> => {

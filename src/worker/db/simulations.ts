@@ -1,7 +1,7 @@
 // Simulations in D1: written once per episode (a replayed write changes nothing), read back as the
 // engine's SimulationRun with its messages.
 import { drizzle } from 'drizzle-orm/d1';
-import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { SimulationRunSchema } from '../../core/schemas/simulation.ts';
@@ -99,8 +99,8 @@ export const runSimulations = async (d1: D1Database, runId: string): Promise<Sim
 /** Simulations read with their messages per page, so a large run is never held in memory at once. */
 const SIMULATIONS_PER_PAGE = 100;
 
-/** The run's simulations with their messages, in completion order, a page at a time. */
-export async function* runSimulationPages(d1: D1Database, runId: string): AsyncGenerator<SimulationRun[]> {
+/** The run's simulations with their messages (or, for a light read, without: null), in completion order, a page at a time. */
+export async function* runSimulationPages(d1: D1Database, runId: string, withMessages = true): AsyncGenerator<SimulationRun[]> {
   let afterSeq = 0;
   for (;;) {
     const rows = await drizzle(d1)
@@ -112,11 +112,23 @@ export async function* runSimulationPages(d1: D1Database, runId: string): AsyncG
     if (rows.length === 0) return;
     afterSeq = rows[rows.length - 1]!.seq;
     const records = rows.map((r) => recordOf(r.record));
-    const byId = await messagesBySimulation(d1, records.map((r) => r.id));
-    yield records.map((r) => ({ ...r, messages: byId.get(r.id) ?? [] }));
+    const byId = withMessages ? await messagesBySimulation(d1, records.map((r) => r.id)) : null;
+    yield records.map((r) => ({ ...r, messages: byId === null ? null : (byId.get(r.id) ?? []) }));
     if (rows.length < SIMULATIONS_PER_PAGE) return;
   }
 }
+
+/** Tokens and cost summed over the messages of each role (assistant, user) of the run's simulations. */
+export const runMessageSums = async (d1: D1Database, runId: string): Promise<Map<string, { promptTokens: number; completionTokens: number; cost: number }>> => {
+  const field = (path: string) => sql<number>`coalesce(sum(json_extract(${messages.body}, ${path})), 0)`;
+  const rows = await drizzle(d1)
+    .select({ role: messages.role, promptTokens: field('$.usage.prompt_tokens'), completionTokens: field('$.usage.completion_tokens'), cost: field('$.cost') })
+    .from(messages)
+    .innerJoin(simulations, eq(simulations.id, messages.simulationId))
+    .where(and(eq(simulations.runId, runId), inArray(messages.role, ['assistant', 'user'])))
+    .groupBy(messages.role);
+  return new Map(rows.map(({ role, ...sums }) => [role, sums]));
+};
 
 /** The simulation, when its run belongs to `tenant`. */
 export const findSimulation = async (d1: D1Database, id: string, tenant: string): Promise<SimulationRun | null> => {
@@ -130,6 +142,17 @@ export const findSimulation = async (d1: D1Database, id: string, tenant: string)
   const byId = await messagesBySimulation(d1, [id]);
   return { ...recordOf(row.record), messages: byId.get(id) ?? [] };
 };
+
+/** The run a simulation of the tenant belongs to, or null. */
+export const findSimulationRunId = async (d1: D1Database, id: string, tenant: string): Promise<string | null> =>
+  (
+    await drizzle(d1)
+      .select({ runId: simulations.runId })
+      .from(simulations)
+      .innerJoin(runs, eq(runs.id, simulations.runId))
+      .where(and(eq(simulations.id, id), eq(runs.tenantId, tenant)))
+      .get()
+  )?.runId ?? null;
 
 /** The simulation of one episode of the run (task × trial), with its messages, once written. */
 export const findEpisodeSimulation = async (d1: D1Database, runId: string, taskId: string, trial: number): Promise<SimulationRun | null> => {

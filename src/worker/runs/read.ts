@@ -4,10 +4,12 @@ import { computeMetrics, isSuccessful, metricsAsDict } from '../../core/metrics/
 import { runInfo, runTasks } from '../../core/runner/batch.ts';
 import { isoTimestamp } from '../../core/orchestrator/clock.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
-import type { Run, RunCounts, RunMetrics } from '../../core/schemas/api.ts';
+import type { Run, RunCounts, RunMetrics, RunUsage } from '../../core/schemas/api.ts';
+import { isExternalAgent } from '../../core/schemas/episode.ts';
+import { participantUsage, runUsageOf } from '../../core/metrics/usage-totals.ts';
 import { decodeConfig } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
-import { runSimulationPages, runSimulations, simulationSummaries } from '../db/simulations.ts';
+import { runMessageSums, runSimulationPages, runSimulations, simulationSummaries } from '../db/simulations.ts';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import type { SimulationSummary } from '../db/simulations.ts';
@@ -69,7 +71,7 @@ export const runView = async (env: Env, row: RunRow): Promise<Run> => {
  * run. The text is `dumpsPy` of the whole Results, byte for byte: `dumpsPy` writes a dict's entries in order,
  * separated by `", "`, so the file is its head, the simulations and its tail put together.
  */
-export const runResultsStream = async (env: Env, row: RunRow): Promise<ReadableStream<Uint8Array>> => {
+export const runResultsStream = async (env: Env, row: RunRow, withMessages = true): Promise<ReadableStream<Uint8Array>> => {
   const config = decodeConfig(row.config);
   const loaded = await loadDomain(env.ASSETS, config.domain);
   const head: Omit<Results, 'simulations' | 'simulation_index'> = {
@@ -80,7 +82,7 @@ export const runResultsStream = async (env: Env, row: RunRow): Promise<ReadableS
   const tail: Pick<Results, 'simulation_index'> = { simulation_index: null };
   const headText = dumpsPy(head as unknown as PyInput);
   const tailText = dumpsPy(tail as unknown as PyInput);
-  const pages = runSimulationPages(env.DB, row.id);
+  const pages = runSimulationPages(env.DB, row.id, withMessages);
   const encoder = new TextEncoder();
   let written = 0;
   return new ReadableStream<Uint8Array>({
@@ -101,5 +103,17 @@ export const runResultsStream = async (env: Env, row: RunRow): Promise<ReadableS
     async cancel() {
       await pages.return(undefined);
     },
+  });
+};
+
+/** Tokens and cost per participant over the run's finished simulations (summed in D1, messages never loaded). */
+export const runUsage = async (env: Env, row: RunRow): Promise<RunUsage> => {
+  const config = decodeConfig(row.config);
+  const sums = await runMessageSums(env.DB, row.id);
+  const none = { promptTokens: 0, completionTokens: 0, cost: 0 };
+  // The models the results file names (an external agent or user has none, so no price applies).
+  return runUsageOf({
+    agent: participantUsage(isExternalAgent(config.agent) ? null : config.llm_agent, sums.get('assistant') ?? none),
+    user: participantUsage(config.user === 'external_user' ? null : config.llm_user, sums.get('user') ?? none),
   });
 };

@@ -1,0 +1,65 @@
+// The compare page: pick two runs; then both pass^k curves on one chart and each task's delta.
+import { html } from 'hono/html';
+import type { Run, RunList } from '../../core/schemas/api.ts';
+import { layout } from '../layout.ts';
+import type { Markup, PageContext } from '../layout.ts';
+import { fixed, signed } from '../format.ts';
+import { passHatKChart } from '../pass-k-chart.ts';
+import type { RunComparison, TaskDelta } from '../compare.ts';
+import type { TaskRow } from '../report.ts';
+
+export interface ComparePick {
+  readonly runs: readonly RunList['runs'][number][];
+  readonly a: string | undefined;
+  readonly b: string | undefined;
+}
+
+export const runLabel = (run: Pick<Run, 'id' | 'config'>): string => `${run.id.slice(0, 12)} · ${run.config.domain} · ${run.config.llm_agent}`;
+
+const picker = (pick: ComparePick): Markup => html`<form class="filters" method="get" action="/compare" aria-label="Runs to compare">
+  ${(['a', 'b'] as const).map(
+    (side) => html`<label>Run ${side.toUpperCase()} <select name="${side}" required><option value="">choose…</option>${pick.runs.map(
+      (r) => html`<option value="${r.id}" ${r.id === pick[side] ? 'selected' : ''}>${runLabel(r)}</option>`,
+    )}</select></label>`,
+  )}
+  <button type="submit">Compare</button>
+</form>`;
+
+const successes = (row: TaskRow | null): string => (row === null ? '—' : `${row.successes}/${row.trials.length}`);
+
+const deltaRow = (t: TaskDelta): Markup =>
+  html`<tr data-task="${t.taskId}"><td>${t.taskId}</td><td class="num">${fixed(t.a?.avgReward)}</td><td class="num">${fixed(t.b?.avgReward)}</td>
+<td class="num ${t.delta === null ? '' : t.delta > 0 ? 'ok' : t.delta < 0 ? 'bad' : ''}" data-field="delta">${t.delta === null ? 'n/a' : signed(t.delta)}</td>
+<td class="num">${successes(t.a)}</td><td class="num">${successes(t.b)}</td></tr>`;
+
+export interface CompareView {
+  readonly labels: { readonly a: string; readonly b: string };
+  readonly comparison: RunComparison;
+}
+
+export const comparePage = (ctx: PageContext, pick: ComparePick | null, view: CompareView | null): Markup =>
+  layout(
+    ctx,
+    'Compare',
+    html`<h1>Compare two runs</h1>
+${pick ? picker(pick) : ''}
+${view
+  ? html`<p>A: ${view.labels.a}<br>B: ${view.labels.b}</p>
+<div class="cards">
+  <div class="card">Avg reward A<b data-field="avg-a">${fixed(view.comparison.a.avgReward)}</b></div>
+  <div class="card">Avg reward B<b data-field="avg-b">${fixed(view.comparison.b.avgReward)}</b></div>
+  <div class="card">B − A<b data-field="avg-delta">${signed(view.comparison.b.avgReward - view.comparison.a.avgReward)}</b></div>
+</div>
+${passHatKChart(
+  [
+    { label: `A ${view.labels.a}`, points: view.comparison.a.passHatK },
+    { label: `B ${view.labels.b}`, points: view.comparison.b.passHatK },
+  ],
+  'pass^k versus k, both runs',
+)}
+<h2>Per task</h2>
+<div class="table-wrap"><table id="deltas"><thead><tr><th scope="col">Task</th><th scope="col" class="num">Avg reward A</th><th scope="col" class="num">Avg reward B</th><th scope="col" class="num">B − A</th><th scope="col" class="num">Successes A</th><th scope="col" class="num">Successes B</th></tr></thead>
+<tbody>${view.comparison.tasks.map(deltaRow)}</tbody></table></div>`
+  : ''}`,
+  );
+

@@ -1,0 +1,145 @@
+// The run page: progress while it runs (updated live from the run's event stream), avg reward and pass^k for
+// every k with its chart, the reward breakdown per component and the termination reasons, a table of each
+// task's trials, tokens and cost, and for telecom the results per issue type and the solo-versus-default
+// comparison.
+import { html, raw } from 'hono/html';
+import type { Run, RunUsage } from '../../core/schemas/api.ts';
+import type { Results } from '../../core/schemas/simulation.ts';
+import type { ModeComparison } from '../../core/metrics/mode-comparison.ts';
+import { csrfField, layout } from '../layout.ts';
+import type { Markup, PageContext } from '../layout.ts';
+import { duration, fixed, rewardClass, signed, usd, when } from '../format.ts';
+import { passHatKChart } from '../pass-k-chart.ts';
+import { runReport } from '../report.ts';
+import type { RunReport, TaskRow } from '../report.ts';
+import { liveScript } from '../live-script.ts';
+
+export interface RunPageData {
+  readonly run: Run;
+  /** Its simulations; their messages are not read. */
+  readonly results: Results;
+  readonly usage: RunUsage;
+  /** The telecom solo-versus-default comparison, when the other mode's run exists. */
+  readonly modes: { readonly other: Run; readonly comparison: ModeComparison } | null;
+  readonly eventsUrl: string | null;
+  readonly nowMs: number;
+}
+
+/** Seconds left at the pace so far; null before the first simulation finishes. */
+export const etaSeconds = (run: Run, nowMs: number): number | null => {
+  const done = run.counts.done;
+  if (run.status !== 'running' || done === 0) return null;
+  const elapsed = (nowMs - Date.parse(run.created_at)) / 1000;
+  return (elapsed / done) * (run.counts.total - done);
+};
+
+const progress = (ctx: PageContext, data: RunPageData): Markup => {
+  const { run } = data;
+  const c = run.counts;
+  const eta = etaSeconds(run, data.nowMs);
+  return html`<section id="progress" aria-labelledby="progress-h">
+  <h2 id="progress-h">Progress</h2>
+  <progress max="${Math.max(c.total, 1)}" value="${c.done}" aria-label="Simulations done">${c.done}/${c.total}</progress>
+  <div class="cards">
+    <div class="card">Status<b data-field="status">${run.status}</b></div>
+    <div class="card">Done<b data-field="done">${c.done}/${c.total}</b></div>
+    <div class="card">Reward so far<b data-field="avg-reward">${run.metrics.total_simulations > 0 ? fixed(run.metrics.avg_reward) : 'n/a'}</b></div>
+    <div class="card">Infra errors<b data-field="infra-errors">${c.infra_error}</b></div>
+    <div class="card">Running / pending<b>${c.running} / ${c.pending}</b></div>
+    ${eta === null ? '' : html`<div class="card">ETA<b data-field="eta">${duration(eta)}</b></div>`}
+  </div>
+  ${run.error ? html`<p class="error-box" role="alert">${run.error}</p>` : ''}
+  ${run.status === 'running' && ctx.canAct
+    ? html`<form method="post" action="/runs/${encodeURIComponent(run.id)}/cancel">${csrfField(ctx)}<button type="submit">Cancel run</button></form>`
+    : ''}
+</section>`;
+};
+
+const passHatK = (report: RunReport): Markup => html`<section aria-labelledby="passk-h">
+  <h2 id="passk-h">Reward and pass^k</h2>
+  <div class="cards">
+    <div class="card">Average reward<b data-field="final-avg-reward">${report.metrics.total_simulations > 0 ? fixed(report.metrics.avg_reward, 4) : 'n/a'}</b></div>
+    ${report.passHatK.map(([k, v]) => html`<div class="card">pass^${k}<b data-field="pass-hat-${k}">${fixed(v)}</b></div>`)}
+  </div>
+  ${report.passHatK.length > 0 ? passHatKChart([{ label: 'this run', points: report.passHatK }], 'pass^k versus k') : ''}
+</section>`;
+
+const breakdown = (report: RunReport): Markup => {
+  const components = Object.entries(report.metrics.reward_breakdown);
+  return html`<section aria-labelledby="breakdown-h">
+  <h2 id="breakdown-h">Reward components and terminations</h2>
+  <div class="table-wrap"><table id="components"><thead><tr><th scope="col">Component</th><th scope="col" class="num">Mean</th></tr></thead>
+  <tbody>${components.length === 0 ? html`<tr><td colspan="2" class="muted">none yet</td></tr>` : components.map(([k, v]) => html`<tr><td>${k}</td><td class="num">${fixed(v)}</td></tr>`)}</tbody></table></div>
+  <div class="table-wrap"><table id="terminations"><thead><tr><th scope="col">Termination reason</th><th scope="col" class="num">Simulations</th></tr></thead>
+  <tbody>${report.terminations.map(([reason, n]) => html`<tr><td>${reason}</td><td class="num">${n}</td></tr>`)}</tbody></table></div>
+</section>`;
+};
+
+const trialCell = (runId: string) => (t: TaskRow['trials'][number]): Markup =>
+  html`<a class="${rewardClass(t.reward)}" href="/simulations/${encodeURIComponent(t.simulationId)}?run=${encodeURIComponent(runId)}" title="trial ${t.trial}: ${t.terminationReason}">${t.reward === null ? 'infra' : fixed(t.reward, 2)}</a> `;
+
+const tasks = (report: RunReport, runId: string): Markup => html`<section aria-labelledby="tasks-h">
+  <h2 id="tasks-h">Tasks</h2>
+  <div class="table-wrap"><table id="tasks"><thead><tr><th scope="col">Task</th><th scope="col" class="num">Trials</th><th scope="col" class="num">Successes</th><th scope="col" class="num">Avg reward</th><th scope="col">Reward per trial</th></tr></thead>
+  <tbody>${report.tasks.map(
+    (t) => html`<tr data-task="${t.taskId}"><td>${t.taskId}</td><td class="num">${t.trials.length}</td><td class="num">${t.successes}</td><td class="num">${fixed(t.avgReward)}</td><td>${t.trials.map(trialCell(runId))}</td></tr>`,
+  )}</tbody></table></div>
+</section>`;
+
+const usageRow = (label: string, u: RunUsage['agent']): Markup =>
+  html`<tr><td>${label}</td><td>${u.model ?? 'none'}</td><td class="num">${u.prompt_tokens}</td><td class="num">${u.completion_tokens}</td><td class="num">${u.cost === null ? 'n/a (no known price)' : usd(u.cost)}</td></tr>`;
+
+const usage = (usage: RunUsage): Markup => html`<section aria-labelledby="usage-h">
+  <h2 id="usage-h">Tokens and cost</h2>
+  <div class="table-wrap"><table id="usage"><thead><tr><th scope="col">Participant</th><th scope="col">Model</th><th scope="col" class="num">Prompt tokens</th><th scope="col" class="num">Completion tokens</th><th scope="col" class="num">Cost</th></tr></thead>
+  <tbody>${usageRow('Agent', usage.agent)}${usageRow('User', usage.user)}</tbody></table></div>
+</section>`;
+
+const issueTypes = (report: RunReport): Markup =>
+  report.issueTypes.length === 0
+    ? html``
+    : html`<section aria-labelledby="issues-h">
+  <h2 id="issues-h">Results per issue type</h2>
+  <div class="table-wrap"><table id="issue-types"><thead><tr><th scope="col">Issue type</th><th scope="col" class="num">Tasks</th><th scope="col" class="num">Simulations</th><th scope="col" class="num">Avg reward</th><th scope="col" class="num">pass^1</th></tr></thead>
+  <tbody>${report.issueTypes.map((g) => html`<tr><td>${g.group}</td><td class="num">${g.tasks}</td><td class="num">${g.simulations}</td><td class="num">${fixed(g.avgReward)}</td><td class="num">${fixed(g.pass1)}</td></tr>`)}</tbody></table></div>
+</section>`;
+
+const modes = (data: RunPageData): Markup => {
+  if (!data.modes) return html``;
+  const { other, comparison } = data.modes;
+  return html`<section aria-labelledby="modes-h">
+  <h2 id="modes-h">Solo versus default</h2>
+  <p>Compared with run <a href="/runs/${encodeURIComponent(other.id)}">${other.id.slice(0, 12)}</a> (${other.config.agent}).</p>
+  <div class="table-wrap"><table id="modes"><thead><tr><th scope="col">Issue type</th><th scope="col" class="num">Tasks</th><th scope="col" class="num">Default pass^1</th><th scope="col" class="num">Solo pass^1</th><th scope="col" class="num">Solo − default</th></tr></thead>
+  <tbody>${[comparison.overall, ...comparison.groups].map(
+    (r) => html`<tr><td>${r.group}</td><td class="num">${r.tasks}</td><td class="num">${fixed(r.defaultPass1)}</td><td class="num">${fixed(r.soloPass1)}</td><td class="num">${signed(r.userCost)}</td></tr>`,
+  )}</tbody></table></div>
+</section>`;
+};
+
+export const runBody = (ctx: PageContext, data: RunPageData): Markup => {
+  const report = runReport(data.results);
+  return html`<div id="run-body">
+${progress(ctx, data)}
+${passHatK(report)}
+${breakdown(report)}
+${issueTypes(report)}
+${modes(data)}
+${usage(data.usage)}
+${tasks(report, data.run.id)}
+</div>`;
+};
+
+export const runPage = (ctx: PageContext, data: RunPageData): Markup => {
+  const { run } = data;
+  const c = run.config;
+  return layout(
+    ctx,
+    `Run ${run.id.slice(0, 12)}`,
+    html`<h1>Run <span data-field="run-id">${run.id}</span></h1>
+<p>${c.domain} · agent ${c.agent} (${c.llm_agent}) · user ${c.user} (${c.llm_user}) · ${c.num_trials} trial${c.num_trials === 1 ? '' : 's'} · created ${when(run.created_at)}
+· <a href="/compare?a=${encodeURIComponent(run.id)}">compare with…</a></p>
+${runBody(ctx, data)}
+${data.eventsUrl && run.status === 'running' ? html`<script nonce="${ctx.nonce}">${raw(liveScript(data.eventsUrl))}</script>` : ''}`,
+  );
+};

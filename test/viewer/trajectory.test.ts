@@ -1,0 +1,48 @@
+// The trajectory page sets the user's own tool calls and their results (telecom's device tools) apart from the
+// agent's, and explains each failed check.
+import { describe, expect, it } from 'vitest';
+import { trajectoryPage } from '../../src/viewer/pages/trajectory.ts';
+import { SimulationRunSchema } from '../../src/core/schemas/simulation.ts';
+
+const ctx = { nonce: 'n', csrfToken: null, signedIn: false, canAct: false };
+
+const simulation = SimulationRunSchema.parse({
+  id: 'sim-1',
+  task_id: '[mobile_data_issue]airplane_mode_on[PERSONA:None]',
+  timestamp: '2026-01-01T00:00:00',
+  start_time: '2026-01-01T00:00:00',
+  end_time: '2026-01-01T00:01:00',
+  duration: 60,
+  termination_reason: 'user_stop',
+  trial: 0,
+  reward_info: {
+    reward: 0,
+    reward_basis: ['ENV_ASSERTION', 'ACTION'],
+    env_assertions: [{ env_assertion: { env_type: 'user', func_name: 'assert_mobile_data_working', arguments: {}, assert_value: true }, met: false, reward: 0 }],
+    action_checks: [{ action: { action_id: 'a1', requestor: 'user', name: 'toggle_airplane_mode', arguments: {} }, action_match: true, action_reward: 1 }],
+  },
+  messages: [
+    { role: 'assistant', content: 'Please turn airplane mode off.', tool_calls: null },
+    { role: 'user', content: null, tool_calls: [{ id: 'u1', name: 'toggle_airplane_mode', arguments: {}, requestor: 'user' }] },
+    { role: 'tool', id: 'u1', content: 'Airplane mode is now OFF.', requestor: 'user' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'a1', name: 'get_customer_by_phone', arguments: { phone_number: '555' } }] },
+    { role: 'tool', id: 'a1', content: 'Error: customer not found', requestor: 'assistant', error: true },
+  ],
+});
+
+describe('trajectory page', () => {
+  it("sets the user's tool calls and results apart from the agent's", async () => {
+    const page = String(await trajectoryPage(ctx, simulation, null, { error: 'no data' }));
+    expect(page.match(/<li class="user-tool" data-role="user-tool">/g)).toHaveLength(1);
+    expect(page).toMatch(/<li class="user-tool" data-role="user-tool">\s*<span class="role">user tool result<\/span> <code>toggle_airplane_mode<\/code>/);
+    expect(page).toMatch(/<li class="tool error" data-role="tool">\s*<span class="role">tool result<\/span> <code>get_customer_by_phone<\/code> <span class="bad">error<\/span>/);
+    expect(page).toContain('<div class="tool-call" data-requestor="user"><span class="muted">calls</span> <code>toggle_airplane_mode</code>');
+  });
+
+  it('explains the failed environment assertion and the met action', async () => {
+    const page = String(await trajectoryPage(ctx, simulation, null, { error: 'no data' }));
+    expect(page).toMatch(/<tr data-met="false"><td><code>user\.assert_mobile_data_working<\/code>/);
+    expect(page).toMatch(/<tr data-met="true"><td><code>toggle_airplane_mode<\/code><\/td><td>user<\/td>/);
+    expect(page).toContain('The final DB cannot be compared here: no data');
+  });
+});

@@ -1,0 +1,170 @@
+// The web viewer in the Worker: sign-in exchanges an API key for an HttpOnly session cookie; pages read the API
+// as that session's tenant; a cookie-authenticated change needs the session's CSRF token; a revoked key ends
+// its sessions; no page shows a key.
+import { describe, expect, it } from 'vitest';
+import { exports } from 'cloudflare:workers';
+import { BASE, call, pyBody, startRun, waitForRun } from './support/api.ts';
+import { API_KEY, SCRIPT_MODELS, scriptedRun } from './support/script.ts';
+import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+import type { RunUsage } from '../../src/core/schemas/api.ts';
+import { runUsageOf, usageTotals } from '../../src/core/metrics/usage-totals.ts';
+
+const page = (path: string, init: RequestInit = {}): Promise<Response> => exports.default.fetch(`${BASE}${path}`, { redirect: 'manual', ...init });
+
+const form = (fields: Record<string, string>, cookie?: string): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE, ...(cookie ? { cookie } : {}) },
+  body: new URLSearchParams(fields).toString(),
+});
+
+const signIn = async (key: string): Promise<string> => {
+  const response = await page('/login', form({ api_key: key, next: '/' }));
+  expect(response.status).toBe(303);
+  const setCookie = response.headers.get('set-cookie') ?? '';
+  expect(setCookie).toMatch(/^tau2_session=/);
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/SameSite=Strict/i);
+  expect(setCookie).not.toContain(key);
+  return setCookie.split(';')[0]!;
+};
+
+const csrfTokenOf = (htmlText: string): string => /name="csrf" value="([0-9a-f]+)"/.exec(htmlText)?.[1] ?? '';
+
+const tenantKey = async (tenant: string): Promise<{ id: string; key: string }> =>
+  (await pyBody(await call('/v1/admin/keys', { body: { tenant, name: `${tenant} browser` } }))) as { id: string; key: string };
+
+describe('web viewer: sign-in and sessions', () => {
+  it('a page without a session redirects to sign-in; a wrong key is refused with 401 and no cookie', async () => {
+    const response = await page('/runs/abc');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/login?next=%2Fruns%2Fabc');
+    const refused = await page('/login', form({ api_key: 'not-a-key' }));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    expect(await refused.text()).toContain('That API key is not valid.');
+  });
+
+  it('a form posted from another origin is refused', async () => {
+    const response = await page('/login', { ...form({ api_key: API_KEY }), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' } });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('sign-in redirects only to a path of this site', async () => {
+    const response = await page('/login', form({ api_key: API_KEY, next: '//evil.example/x' }));
+    expect(response.headers.get('location')).toBe('/');
+  });
+
+  it('the session reads the API as its tenant: the runs page lists its own runs only, with a CSP nonce', async () => {
+    const operatorRun = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
+    const { key } = await tenantKey('viewer-acme');
+    const acmeRun = await startRun(scriptedRun({ task_ids: ['create_task_1'] }), { authorization: `Bearer ${key}` });
+    await Promise.all([waitForRun(operatorRun), waitForRun(acmeRun, { apiKey: key })]);
+
+    const cookie = await signIn(key);
+    const response = await page('/', { headers: { cookie } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'/);
+    const text = await response.text();
+    expect(text).toContain(`data-run="${acmeRun}"`);
+    expect(text).not.toContain(operatorRun);
+    expect(text).not.toContain(key);
+    // Another tenant's run is as unknown as a missing one.
+    expect((await page(`/runs/${operatorRun}`, { headers: { cookie } })).status).toBe(404);
+    const own = await page(`/runs/${acmeRun}`, { headers: { cookie } });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('id="tasks"');
+  });
+
+  it('the API takes the session cookie for reads; a change needs the CSRF token', async () => {
+    const cookie = await signIn(API_KEY);
+    expect((await page('/v1/runs', { headers: { cookie } })).status).toBe(200);
+    const runId = await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.slowAgent, num_trials: 4 }));
+    const noToken = await page(`/v1/runs/${runId}/cancel`, { method: 'POST', headers: { cookie } });
+    expect(noToken.status).toBe(403);
+    expect(((await noToken.json()) as { error: { code: string } }).error.code).toBe('csrf_failed');
+
+    const runPage = await (await page(`/runs/${runId}`, { headers: { cookie } })).text();
+    const token = csrfTokenOf(runPage);
+    expect(token).not.toBe('');
+    // The page's own cancel form (token in the form) cancels; a forged one without it does not.
+    const forged = await page(`/runs/${runId}/cancel`, form({}, cookie));
+    expect(forged.status).toBe(403);
+    const cancelled = await page(`/runs/${runId}/cancel`, form({ csrf: token }, cookie));
+    expect(cancelled.status).toBe(303);
+    expect(((await pyBody(await call(`/v1/runs/${runId}`))) as { status: string }).status).toBe('cancelled');
+  });
+
+  it('a revoked key ends its sessions', async () => {
+    const { id, key } = await tenantKey('viewer-revoked');
+    const cookie = await signIn(key);
+    expect((await page('/', { headers: { cookie } })).status).toBe(200);
+    expect((await call(`/v1/admin/keys/${id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await page('/', { headers: { cookie } })).status).toBe(303);
+    expect((await page('/v1/runs', { headers: { cookie } })).status).toBe(401);
+  });
+
+  it("a simulation's DB differences name the gold change the agent did not make; another tenant's is unknown", async () => {
+    // The scripted agent creates a task where update_task_1's gold action completes task_1.
+    const runId = await startRun(scriptedRun({ task_ids: ['update_task_1'] }));
+    await waitForRun(runId);
+    const results = (await pyBody(await call(`/v1/runs/${runId}/results`))) as { simulations: { id: string }[] };
+    const simId = results.simulations[0]!.id;
+    const diff = (await (await call(`/v1/simulations/${simId}/db-diff`)).json()) as {
+      db_match: boolean;
+      differences: { db: string; path: string[]; gold: string | null; predicted: string | null }[];
+    };
+    expect(diff.db_match).toBe(false);
+    expect(diff.differences.every((d) => d.db === 'agent')).toBe(true);
+    const at = (path: string) => diff.differences.find((d) => d.path.join('.') === path);
+    expect(at('tasks.task_1.status')).toEqual({ db: 'agent', path: ['tasks', 'task_1', 'status'], gold: '"completed"', predicted: '"pending"' });
+    expect(diff.differences.some((d) => d.gold === null && d.predicted?.includes('Important Meeting'))).toBe(true);
+    const { key } = await tenantKey('viewer-diff');
+    expect((await call(`/v1/simulations/${simId}/db-diff`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
+  });
+
+  it('GET /v1/runs filters by domain and by model (agent or user), as the runs page asks', async () => {
+    const slow = await startRun(scriptedRun({ task_ids: ['create_task_1'], llm_agent: SCRIPT_MODELS.slowAgent }));
+    const plain = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
+    const ids = async (query: string) => ((await pyBody(await call(`/v1/runs?limit=200&${query}`))) as { runs: { id: string }[] }).runs.map((r) => r.id);
+    const bySlowModel = await ids(`model=${SCRIPT_MODELS.slowAgent}`);
+    expect(bySlowModel).toContain(slow);
+    expect(bySlowModel).not.toContain(plain);
+    expect(await ids(`model=${SCRIPT_MODELS.user}`)).toEqual(expect.arrayContaining([slow, plain]));
+    expect(await ids('domain=mock')).toEqual(expect.arrayContaining([slow, plain]));
+    expect(await ids('domain=airline')).toEqual([]);
+    expect((await call(`/v1/runs?domain=${'x'.repeat(257)}`)).status).toBe(400);
+    await call(`/v1/runs/${slow}/cancel`, { method: 'POST' });
+    await waitForRun(plain);
+  });
+
+  it('the light reads the run page uses: results without messages, and usage summed in D1 as usageTotals sums the messages', async () => {
+    const runId = await startRun(scriptedRun({ task_ids: ['create_task_1', 'update_task_1'], num_trials: 2 }));
+    await waitForRun(runId);
+    const full = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${runId}/results`)));
+    const light = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${runId}/results?messages=false`)));
+    expect(light.simulations.map((s) => s.messages)).toEqual(full.simulations.map(() => null));
+    expect(light.simulations.map((s) => ({ ...s, messages: null }))).toEqual(full.simulations.map((s) => ({ ...s, messages: null })));
+    const usage = (await (await call(`/v1/runs/${runId}/usage`)).json()) as RunUsage;
+    const expected = runUsageOf(usageTotals(full));
+    expect(usage.agent.prompt_tokens).toBeGreaterThan(0);
+    expect({ ...usage, agent: { ...usage.agent, cost: null }, user: { ...usage.user, cost: null } }).toEqual({
+      ...expected,
+      agent: { ...expected.agent, cost: null },
+      user: { ...expected.user, cost: null },
+    });
+    // Costs are float sums in another order: equal to the last cent's fraction.
+    for (const role of ['agent', 'user'] as const) {
+      expect(usage[role].cost === null).toBe(expected[role].cost === null);
+      if (expected[role].cost !== null) expect(usage[role].cost!).toBeCloseTo(expected[role].cost!, 9);
+    }
+    expect((await call(`/v1/runs/${runId}/results?messages=no`)).status).toBe(400);
+  });
+
+  it('a tampered cookie is refused', async () => {
+    const cookie = await signIn(API_KEY);
+    const [name, value] = cookie.split('=') as [string, string];
+    const forged = decodeURIComponent(value).replace('"tenant":"operator"', '"tenant":"viewer-acme"');
+    expect((await page('/v1/runs', { headers: { cookie: `${name}=${encodeURIComponent(forged)}` } })).status).toBe(401);
+  });
+});

@@ -11,6 +11,8 @@ import { float, int, parseOrExplain } from './cli-command.ts';
 import { domains, taskSetNames, taskSetRefusal } from '../../domains/registry.ts';
 import { repoRoot } from './local-worker.ts';
 import { checkUserPersona } from './user-persona.ts';
+import { apiBaseModelIssue } from '../core/llm/api-base.ts';
+import type { PyValue } from '../core/py/index.ts';
 import { cappedConcurrency, parseProviderLimits } from './provider-limits.ts';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from './run-log.ts';
 import type { LogLevel } from './run-log.ts';
@@ -207,6 +209,14 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
         : { url: values.agentUrl, ...(values.agentHeader === undefined ? {} : { headers: agentHeaders(values.agentHeader) }) },
   });
   if (values.agentHeader !== undefined && values.agentUrl === undefined) throw new Error('--agent-header needs --agent-url');
+  for (const [flag, model, args] of [
+    ['--agent-llm-args', config.llm_agent, config.llm_args_agent],
+    ['--user-llm-args', config.llm_user, config.llm_args_user],
+    ['--judge-llm-args', config.llm_judge, config.llm_args_judge],
+  ] as const) {
+    const issue = apiBaseModelIssue(model, args as Record<string, PyValue>);
+    if (issue !== null) throw new Error(`${flag}: ${issue}`);
+  }
   const taskSetIssue = config.task_set_name === null ? null : taskSetRefusal(config.domain, config.task_set_name);
   if (taskSetIssue !== null) throw new Error(`--task-set-name: ${taskSetIssue}`);
   const providerLimits = values.providerLimit === undefined ? {} : parseProviderLimits(values.providerLimit);

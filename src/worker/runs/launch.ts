@@ -11,6 +11,7 @@ import { encodeConfig, findRunByIdempotencyKey, insertRun, setRunStatus } from '
 import type { RunRow } from '../db/runs.ts';
 import { limits, runLimitIssues } from '../limits.ts';
 import { findQuotas } from '../db/quotas.ts';
+import { apiBaseIssue } from './models.ts';
 
 /** Why a configuration selects no episodes: a bad value, or more work than the operator allows. */
 export interface Refusal {
@@ -30,6 +31,8 @@ export const selectEpisodes = async (env: Env, config: RunConfig): Promise<Selec
   if (!Object.hasOwn(domains, config.domain)) {
     return invalid('domain', `Unknown domain ${config.domain}. Available: ${Object.keys(domains).join(', ')}`);
   }
+  const endpointIssue = apiBaseIssue(env, config);
+  if (endpointIssue !== null) return invalid(endpointIssue.path, endpointIssue.message);
   const taskSetIssue = config.task_set_name === null ? null : taskSetRefusal(config.domain, config.task_set_name);
   if (taskSetIssue !== null) return invalid('task_set_name', taskSetIssue);
   const { data } = await loadDomain(env.ASSETS, config.domain);

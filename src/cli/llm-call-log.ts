@@ -13,6 +13,7 @@ import type { LlmClient, LlmRequest, LlmResponse } from '../core/llm/types.ts';
 import { referenceBody } from '../core/llm/ai-sdk-client.ts';
 import { DEFAULT_MAX_RETRIES } from '../core/llm/ai-sdk-client.ts';
 import type { AgentKind } from '../core/schemas/episode.ts';
+import { fileStamp, localIso } from './local-time.ts';
 
 export type LlmLogMode = 'all' | 'latest';
 
@@ -43,12 +44,6 @@ export const callNames = (agent: AgentKind) => ({
 });
 
 const SECRET_ARG = /key|token|secret|authorization|password|headers/i;
-
-const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-const localIso = (d: Date): string =>
-  `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds() * 1000, 6)}`;
-const fileStamp = (d: Date): string =>
-  `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}_${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}_${pad(d.getMilliseconds(), 3)}`;
 
 /** Multi-line contents as lists of lines, for reading (reference: _format_messages_for_logging). */
 const readable = (message: Record<string, unknown>): Record<string, unknown> => {

@@ -2,20 +2,13 @@
 // run's log records, printed between progress updates in loguru's default line format.
 import type { ProgressDisplay } from './progress-display.ts';
 import { floatRepr } from '../core/py/index.ts';
+import { logTime } from './local-time.ts';
 
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'SUCCESS', 'WARNING', 'ERROR', 'CRITICAL'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULT_LOG_LEVEL: LogLevel = 'ERROR';
 
-const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-
-/** loguru's `{time:YYYY-MM-DD HH:mm:ss.SSS}` in local time. */
-const logTime = (ms: number): string => {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
-};
-
-export const logLine = (level: LogLevel, message: string, nowMs: number): string => `${logTime(nowMs)} | ${level.padEnd(8)} | tau2-edge - ${message}`;
+export const logLine = (level: LogLevel, message: string, nowMs: number): string => `${logTime(new Date(nowMs))} | ${level.padEnd(8)} | tau2-edge - ${message}`;
 
 export type RunLog = (level: LogLevel, message: string) => void;
 

@@ -1,30 +1,18 @@
 // `tau2-edge run --log-level / --verbose-logs / --llm-log-mode`: log records at or above the level, and each
 // simulation's model calls written where and as the reference writes them, never with a key.
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
-import type { FakeOpenAI } from '../support/fake-openai.ts';
+import { describe, expect, it } from 'vitest';
+import { fakeProviderSuite } from '../support/fake-provider-suite.ts';
 import { capture } from '../support/cli.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 
-let fake: FakeOpenAI;
-let dir: string;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  fake.setHandler(mockConversation());
-  dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-logs-'));
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = fakeProviderSuite('tau2-edge-logs-');
 
 const run = (file: string, ...flags: string[]) =>
   capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user',
-    '--llm-base-url', fake.baseURL, '--save-to', file, ...flags]);
+    '--llm-base-url', suite.fake.baseURL, '--save-to', file, ...flags]);
 
 /** The llm_debug files of the run's one simulation, by call name. */
 const llmLogs = async (file: string): Promise<Record<string, string[]>> => {
@@ -41,16 +29,16 @@ const llmLogs = async (file: string): Promise<Record<string, string[]>> => {
 
 describe('run logs', () => {
   it('--log-level INFO prints a record per finished simulation; the default (ERROR) does not', async () => {
-    const quiet = await run(path.join(dir, 'quiet', 'results.json'));
+    const quiet = await run(path.join(suite.dir, 'quiet', 'results.json'));
     expect(quiet.code).toBe(0);
     expect(quiet.text).not.toContain('FINISHED SIMULATION');
-    const info = await run(path.join(dir, 'info', 'results.json'), '--log-level', 'INFO');
+    const info = await run(path.join(suite.dir, 'info', 'results.json'), '--log-level', 'INFO');
     expect(info.text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \| INFO {5}\| tau2-edge - FINISHED SIMULATION: Domain: mock, Task: create_task_1, Reward: \d\.\d$/m);
     expect(quiet.text).not.toContain('artifacts');
   });
 
   it('--verbose-logs writes each model call beside the results (latest of each kind by default, every one with all), without keys', async () => {
-    const latest = path.join(dir, 'latest', 'results.json');
+    const latest = path.join(suite.dir, 'latest', 'results.json');
     const secretArgs = '{"temperature": 0.0, "api_key": "sk-never-written", "extra_headers": {"Authorization": "Bearer sk-never-written"}}';
     const { code, errors } = await run(latest, '--verbose-logs', '--agent-llm-args', secretArgs);
     expect(code, errors).toBe(0);
@@ -66,10 +54,10 @@ describe('run logs', () => {
     expect(Object.keys(agentCall.response!)).toEqual(['timestamp', 'content', 'tool_calls', 'cost', 'usage', 'generation_time_seconds']);
     expect(Object.values(calls).flat().join('\n')).not.toContain('sk-never-written');
 
-    const all = path.join(dir, 'all', 'results.json');
+    const all = path.join(suite.dir, 'all', 'results.json');
     await run(all, '--verbose-logs', '--llm-log-mode', 'all');
     const every = await llmLogs(all);
-    const agentTurns = fake.requests.filter((r) => (r.body as { model: string }).model === 'fake-agent').length;
+    const agentTurns = suite.fake.requests.filter((r) => (r.body as { model: string }).model === 'fake-agent').length;
     expect(every.agent_response!.length).toBeGreaterThan(1);
     expect(every.agent_response!.length).toBeLessThanOrEqual(agentTurns);
   });

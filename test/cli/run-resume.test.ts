@@ -1,36 +1,25 @@
 // `tau2-edge run` on an existing --save-to: resumed as the reference's try_resume resumes (finished simulations
 // kept and skipped, infrastructure errors run again, added tasks run, removed tasks refused, a changed
 // configuration shown), with --auto-resume instead of the terminal's question.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpError, mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
-import type { FakeOpenAI } from '../support/fake-openai.ts';
+import { describe, expect, it } from 'vitest';
+import { httpError, mockConversation } from '../support/fake-openai.ts';
+import { fakeProviderSuite } from '../support/fake-provider-suite.ts';
 import { capture } from '../support/cli.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import type { Results } from '../../src/core/schemas/simulation.ts';
 
-let fake: FakeOpenAI;
-let dir: string;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  fake.setHandler(mockConversation());
-  dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-resume-'));
-});
-afterAll(async () => {
-  await fake.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = fakeProviderSuite('tau2-edge-resume-');
 
 const run = (file: string, ...flags: string[]) =>
-  capture(['run', '--in-process', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file, ...flags]);
+  capture(['run', '--in-process', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', suite.fake.baseURL, '--save-to', file, ...flags]);
 const saved = async (file: string): Promise<Results> => ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
 
 describe('tau2-edge run --auto-resume', () => {
   it('keeps the finished simulations, runs only the added tasks, and keeps the saved info and tasks first', async () => {
-    const file = path.join(dir, 'added.json');
+    const file = path.join(suite.dir, 'added.json');
     expect((await run(file, '--task-ids', 'create_task_1')).code).toBe(0);
     const first = await saved(file);
 
@@ -56,12 +45,12 @@ describe('tau2-edge run --auto-resume', () => {
   });
 
   it('runs the infrastructure errors again and shows a changed configuration before going on', async () => {
-    const file = path.join(dir, 'infra.json');
-    fake.setHandler(() => httpError(401, 'Incorrect API key provided'));
+    const file = path.join(suite.dir, 'infra.json');
+    suite.fake.setHandler(() => httpError(401, 'Incorrect API key provided'));
     try {
       await run(file, '--task-ids', 'create_task_1', '--num-trials', '2', '--max-concurrency', '1', '--max-retries', '0');
     } finally {
-      fake.setHandler(mockConversation());
+      suite.fake.setHandler(mockConversation());
     }
     expect((await saved(file)).simulations.map((s) => s.termination_reason)).toEqual(['infrastructure_error']);
 
@@ -75,7 +64,7 @@ describe('tau2-edge run --auto-resume', () => {
   });
 
   it('refuses a resume whose task set lost a saved task, leaving the file as it was', async () => {
-    const file = path.join(dir, 'removed.json');
+    const file = path.join(suite.dir, 'removed.json');
     await run(file, '--task-ids', 'create_task_1');
     const before = await readFile(file, 'utf8');
     const resumed = await run(file, '--task-ids', 'update_task_1', '--auto-resume');

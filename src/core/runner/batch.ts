@@ -1,5 +1,6 @@
 // Running a whole evaluation: task selection, per-trial seeds, bounded concurrency, results and info
 // (reference: src/tau2/runner/batch.py).
+import pLimit from 'p-limit';
 import type { PyValue } from '../py/index.ts';
 import type { Info, Results, SimulationRun } from '../schemas/simulation.ts';
 import type { Task } from '../schemas/task.ts';
@@ -129,23 +130,22 @@ export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Resu
   const units = pendingUnits(config, tasks);
   const simulations: SimulationRun[] = [];
   const simulationDeps = simulationDepsFor(config, deps);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < units.length && !deps.signal?.aborted) {
-      const unit = units[next++]!;
-      const attempts = () =>
-        runWithRetry(unit, simulationDeps, {
-          maxRetries: config.max_retries,
-          retryDelayMs: config.retry_delay * 1000,
-          sleep: deps.sleep,
-          onAttemptError: (error, attempt) => deps.onAttemptError?.(unit.task, unit.trial, error, attempt),
-        });
-      const simulation = await (deps.aroundUnit ? deps.aroundUnit(unit, attempts) : attempts());
-      simulations.push(simulation);
-      deps.onSimulation?.(simulation, simulations.length, units.length);
-    }
+  // Units start in order, at most max_concurrency at a time; once aborted, the queued ones start nothing.
+  const limit = pLimit(config.max_concurrency);
+  const runUnit = async (unit: SimulationSpec): Promise<void> => {
+    if (deps.signal?.aborted) return;
+    const attempts = () =>
+      runWithRetry(unit, simulationDeps, {
+        maxRetries: config.max_retries,
+        retryDelayMs: config.retry_delay * 1000,
+        sleep: deps.sleep,
+        onAttemptError: (error, attempt) => deps.onAttemptError?.(unit.task, unit.trial, error, attempt),
+      });
+    const simulation = await (deps.aroundUnit ? deps.aroundUnit(unit, attempts) : attempts());
+    simulations.push(simulation);
+    deps.onSimulation?.(simulation, simulations.length, units.length);
   };
-  await Promise.all(Array.from({ length: Math.min(config.max_concurrency, units.length) }, worker));
+  await Promise.all(units.map((unit) => limit(() => runUnit(unit))));
   return {
     timestamp: isoTimestamp(deps.clock.nowMs()),
     info: runInfo(config, deps),

@@ -2,7 +2,7 @@
 // kept and skipped, except infrastructure errors, which run again; tasks added since are run, tasks removed or
 // changed since refuse the resume; a changed run configuration (info, policy aside) is shown before going on.
 import { access } from 'node:fs/promises';
-import { createInterface } from 'node:readline/promises';
+import { confirm } from '@inquirer/prompts';
 import { dumpsPy } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
 import type { Info, Results } from '../core/schemas/simulation.ts';
@@ -76,15 +76,8 @@ export const mergeResumed = (plan: ResumePlan, results: Results): Results => ({
   simulations: [...plan.kept.simulations, ...results.simulations],
 });
 
-/** Asks a yes/no question on the terminal; anything but `y` is no (as the reference's prompt). */
-const ask = async (question: string): Promise<boolean> => {
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    return (await prompt.question(`${question} (y/n) `)).trim().toLowerCase() === 'y';
-  } finally {
-    prompt.close();
-  }
-};
+/** A yes/no question on the terminal (the reference asks `(y/n)`; no is the default). */
+const ask = (question: string): Promise<boolean> => confirm({ message: question, default: false });
 
 const interactive = (): boolean => process.stdin.isTTY === true && process.stdout.isTTY === true;
 

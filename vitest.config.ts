@@ -51,6 +51,8 @@ export default defineConfig({
                 LIMIT_EXTERNAL_TURN_TTL_SECONDS: '3',
                 // The scripted remote agent (config.agent_endpoint) of the global setup.
                 TEST_AGENT_ENDPOINT_URL: inject('agentEndpointURL'),
+                // A second scripted provider, reached through a role's api_base (llm_args).
+                TEST_ROLE_PROVIDER_URL: inject('roleProviderBaseURL'),
                 // The operator's Anthropic key and (scripted) API root, for `anthropic/…` models.
                 ANTHROPIC_API_KEY: 'sk-ant-operator-test',
                 ANTHROPIC_BASE_URL: inject('anthropicBaseURL'),

@@ -153,11 +153,12 @@ try {
   check((await runCount(globex)) === 0, "another tenant's list is empty");
   check((await send('GET', '/v1/admin/keys', { key: acme })).status === 404, 'admin routes do not exist for a tenant');
 
-  // Bring-your-own provider: internal endpoints refused; keys never shown.
+  // Bring-your-own provider, agent and role endpoints: internal ones refused; keys never shown.
   for (const url of ['http://api.example.com/v1', 'https://127.0.0.1/v1', 'https://169.254.169.254/v1', 'https://[::1]/v1', 'https://10.0.0.1/v1']) {
     check((await send('PUT', '/v1/provider-credentials/openai', { key: acme, body: { base_url: url, api_key: 'sk-probe-tenant' } })).status === 400, `provider endpoint ${url} → 400`);
     const agentEndpoint = { url: `${url}/chat/completions`, headers: { 'x-agent-key': 'sk-probe-agent-endpoint' } };
     check((await send('POST', '/v1/runs', { key: acme, body: run({ agent_endpoint: agentEndpoint }) })).status === 400, `agent endpoint ${url} → 400`);
+    check((await send('POST', '/v1/runs', { key: acme, body: run({ llm_args_user: { api_base: url } }) })).status === 400, `a role's api_base ${url} → 400`);
   }
   check((await send('PUT', '/v1/provider-credentials/google', { key: acme, body: { api_key: 'sk-probe-tenant-google' } })).status === 200, 'a tenant stores a provider key');
   await send('GET', '/v1/provider-credentials', { key: acme });

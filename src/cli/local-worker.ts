@@ -1,16 +1,16 @@
 // The local tau2-edge Worker: applies the local D1 migrations, starts `wrangler dev` on free ports, waits until
 // it answers, and stops it. Its settings reach it through a private env file (never argv, never printed), and
 // its output goes to a log file so that it stays out of the progress display.
-import { spawn, execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { execa } from 'execa';
 import getPort from 'get-port';
 import { parse as parseToml } from 'smol-toml';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -86,15 +86,13 @@ export const applyLocalMigrations = async (persistTo: string): Promise<void> => 
   const marker = path.join(persistTo, 'tau2-edge-migrations.txt');
   const files = await migrationFiles();
   if ((await readFile(marker, 'utf8').catch(() => null)) === files) return;
-  try {
-    await promisify(execFile)(wranglerBin, ['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo], {
-      cwd: repoRoot,
-      env: { ...process.env, CI: 'true' },
-    });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`Applying the local D1 migrations failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
-  }
+  const applied = await execa(wranglerBin, ['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo], {
+    cwd: repoRoot,
+    env: { CI: 'true' },
+    all: true,
+    reject: false,
+  });
+  if (applied.failed) throw new Error(`Applying the local D1 migrations failed:\n${applied.all ?? ''}`, { cause: applied });
   await mkdir(persistTo, { recursive: true });
   await writeFile(marker, files);
 };
@@ -152,6 +150,8 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const env = { ...process.env, X_LOCAL_OBSERVABILITY: 'false', X_LOCAL_EXPLORER: 'false', WRANGLER_REGISTRY_PATH: path.join(secretsDir, 'registry') };
   // The guard leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes).
   const guard = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker-guard.ts');
+  // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
+  // no descriptor number for stdout), so the worker's output never passes through this process.
   const child = spawn(process.execPath, [guard, secretsDir, wranglerBin, ...args], { cwd: repoRoot, env, detached: true, stdio: ['pipe', log.fd, log.fd] });
   await log.close();
   const url = `http://127.0.0.1:${port}`;

@@ -8,6 +8,7 @@ import type { ModelConfig } from '../core/agents/participant.ts';
 import { createAiSdkClient } from '../core/llm/ai-sdk-client.ts';
 import { modelName } from '../core/llm/model-name.ts';
 import { createNativeClient, modelRoute, routedClient } from '../core/llm/native-client.ts';
+import { withApiBase } from '../core/llm/api-base.ts';
 import type { NativeProvider } from '../core/llm/native-client.ts';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -36,13 +37,19 @@ export const nativeCredentials = (env: NodeJS.ProcessEnv): Record<NativeProvider
  * (key OPENAI_API_KEY); `anthropic/…` and `gemini/…` on their providers with their keys.
  */
 export const clientFor = (baseUrl: string | undefined): LlmClient => {
-  const client = createAiSdkClient({
-    baseURL: baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
-    apiKey: process.env.OPENAI_API_KEY,
-  });
+  const openaiAt = (baseURL: string): LlmClient => {
+    const client = createAiSdkClient({ baseURL, apiKey: process.env.OPENAI_API_KEY });
+    return { generate: (request) => client.generate({ ...request, model: modelName(request.model) }) };
+  };
+  // A role's api_base (in its llm args) is called with the same key, as litellm does.
+  const atApiBase = new Map<string, LlmClient>();
   const native = nativeCredentials(process.env);
   return routedClient({
-    openai: { generate: (request) => client.generate({ ...request, model: modelName(request.model) }) },
+    openai: withApiBase(openaiAt(baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL), (apiBase) => {
+      let client = atApiBase.get(apiBase);
+      if (!client) atApiBase.set(apiBase, (client = openaiAt(apiBase)));
+      return client;
+    }),
     anthropic: native.anthropic && createNativeClient({ provider: 'anthropic', ...native.anthropic }),
     google: native.google && createNativeClient({ provider: 'google', ...native.google }),
   });

@@ -1,6 +1,8 @@
-// Shows a run's progress as it happens: one redrawn line on a terminal (refreshed every second so elapsed time
-// and ETA move), one plain line per finished simulation otherwise.
-import { addSimulation, progressLine, redraw, simulationLine, startProgress } from './progress.ts';
+// Shows a run's progress as it happens: one redrawn line on a terminal (cli-progress redraws it every second so
+// elapsed time and ETA move, fits it to the width and keeps notes above it), one plain line per finished
+// simulation otherwise.
+import { MultiBar } from 'cli-progress';
+import { addSimulation, progressLine, simulationLine, startProgress } from './progress.ts';
 import type { FinishedSimulation, Progress } from './progress.ts';
 
 export interface ProgressDisplay {
@@ -26,31 +28,46 @@ export const stdoutTarget = (): DisplayTarget => ({
   write: (text) => void process.stdout.write(text),
 });
 
+/** The target as the stream cli-progress draws on (it moves the cursor and clears lines through `write`). */
+const terminalStream = (target: DisplayTarget): NodeJS.WritableStream =>
+  ({ isTTY: true, columns: target.columns, write: (text: string) => (target.write(text), true) }) as unknown as NodeJS.WritableStream;
+
 export const progressDisplay = (total: number, target: DisplayTarget, now: () => number = Date.now): ProgressDisplay => {
   let progress = startProgress(total, now());
   const seen = new Set<string>();
-  const draw = (): void => target.write(redraw(progressLine(progress, now()), target.columns));
-  const ticker = target.isTTY ? setInterval(draw, 1000) : null;
-  ticker?.unref();
-  if (target.isTTY) draw();
+  const bars = target.isTTY
+    ? new MultiBar({
+        stream: terminalStream(target),
+        format: () => progressLine(progress, now()),
+        fps: 1,
+        forceRedraw: true,
+        linewrap: false,
+        hideCursor: false,
+        gracefulExit: false,
+        clearOnComplete: false,
+        stopOnComplete: false,
+      })
+    : null;
+  const bar = bars?.create(total, 0) ?? null;
+  // Drawn at once, and again at each change, not only at the next tick.
+  bars?.update();
   return {
     simulation(key, sim) {
       if (seen.has(key)) return;
       seen.add(key);
       progress = addSimulation(progress, sim);
-      if (target.isTTY) draw();
-      else target.write(`${simulationLine(sim, progress, now())}\n`);
+      if (bar) {
+        bar.update(progress.done);
+        bars!.update();
+      } else target.write(`${simulationLine(sim, progress, now())}\n`);
     },
     note(text) {
-      target.write(target.isTTY ? `\r\x1b[K${text}\n` : `${text}\n`);
-      if (target.isTTY) draw();
+      if (!bars) return target.write(`${text}\n`);
+      bars.log(`${text}\n`);
+      bars.update();
     },
     end() {
-      if (ticker) clearInterval(ticker);
-      if (target.isTTY) {
-        draw();
-        target.write('\n');
-      }
+      bars?.stop();
     },
     get progress() {
       return progress;

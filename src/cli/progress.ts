@@ -82,6 +82,3 @@ export const simulationLine = (sim: FinishedSimulation, progress: Progress, nowM
   const eta = etaSeconds(progress, nowMs);
   return `[${progress.done}/${progress.total}] task ${sim.task_id} trial ${sim.trial}: ${sim.termination_reason}, reward ${reward} (ETA ${eta === null ? '-' : formatDuration(eta)})`;
 };
-
-/** A redrawn terminal line: carriage return, the text cut to the terminal width, then clear to its end. */
-export const redraw = (text: string, columns: number): string => `\r${text.slice(0, Math.max(1, columns - 1))}\x1b[K`;

@@ -4,6 +4,7 @@ import { dumpsPy } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
 import type { Message } from '../core/schemas/message.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
+import { plainTable } from './plain-table.ts';
 
 /** Tool results longer than this are cut, as the reference's viewer does by default. */
 export const MAX_TOOL_RESULT_CHARS = 500;
@@ -23,9 +24,7 @@ export const simulationsTable = (simulations: readonly SimulationRun[]): string 
   const rows = [...simulations]
     .sort((a, b) => a.task_id.localeCompare(b.task_id) || (a.trial ?? 0) - (b.trial ?? 0))
     .map((s) => [s.id, s.task_id, String(s.trial ?? '-'), s.termination_reason, rewardText(s), `${s.duration.value.toFixed(1)}s`]);
-  const header = ['simulation', 'task', 'trial', 'termination', 'reward', 'duration'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return plainTable([['simulation', 'task', 'trial', 'termination', 'reward', 'duration'], ...rows]);
 };
 
 const indent = (text: string, prefix: string): string => text.split('\n').join(`\n${prefix}`);

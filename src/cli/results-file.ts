@@ -7,6 +7,8 @@ import path from 'node:path';
 import { dumpsPy, parsePyJson } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
 import { ResultsSchema } from '../core/schemas/simulation.ts';
+import { fillLoadedTimestamps } from '../core/schemas/loaded-timestamps.ts';
+import { isoTimestamp } from '../core/orchestrator/clock.ts';
 import type { Results } from '../core/schemas/simulation.ts';
 
 export type ResultsFormat = 'json' | 'dir';
@@ -27,9 +29,18 @@ export const dirPaths = async (target: string): Promise<{ meta: string; simulati
     ? { meta: path.join(target, 'results.json'), simulations: path.join(target, SIMULATIONS_DIR) }
     : { meta: target, simulations: path.join(path.dirname(target), SIMULATIONS_DIR) };
 
-/** Reads results in either format; a `dir` whose files disagree with its index is refused, as the reference does. */
-export const loadResults = async (target: string): Promise<Results> => {
-  if ((await resultsFormat(target)) === 'json') return ResultsSchema.parse(parsePyJson(await readFile(target, 'utf8')));
+/** Validates a loaded results document; timestamps it leaves out are `now`, as in the reference. */
+const parseLoaded = (data: unknown, now: string): Results => {
+  fillLoadedTimestamps(data, now);
+  return ResultsSchema.parse(data);
+};
+
+/**
+ * Reads results in either format; a `dir` whose files disagree with its index is refused, as the reference does.
+ * `now` stands in for absent timestamps (the load time by default).
+ */
+export const loadResults = async (target: string, now: string = isoTimestamp(Date.now())): Promise<Results> => {
+  if ((await resultsFormat(target)) === 'json') return parseLoaded(parsePyJson(await readFile(target, 'utf8')), now);
   const { meta, simulations } = await dirPaths(target);
   const data = parsePyJson(await readFile(meta, 'utf8')) as Record<string, PyValue>;
   delete data['format_version'];
@@ -47,7 +58,7 @@ export const loadResults = async (target: string): Promise<Results> => {
     if (errors.length > 0) throw new Error(`Dir format integrity check failed for ${meta}: ${errors.join('; ')}`);
   }
   data['simulations'] = await Promise.all(files.map(async (f) => parsePyJson(await readFile(path.join(simulations, f), 'utf8'))));
-  return ResultsSchema.parse(data);
+  return parseLoaded(data, now);
 };
 
 const simulationIndex = (results: Results): NonNullable<Results['simulation_index']> =>

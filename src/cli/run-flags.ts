@@ -8,10 +8,17 @@ import { DEFAULT_LLM } from '../core/schemas/run-config.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import { parseLlmArgs } from './models.ts';
 import { float, int, parseOrExplain } from './cli-command.ts';
-import { domains } from '../../domains/registry.ts';
+import { domains, taskSetNames, taskSetRefusal } from '../../domains/registry.ts';
 import { repoRoot } from './local-worker.ts';
 import { addAutoReviewFlags, autoReviewFrom } from './auto-review.ts';
 import type { AutoReview, AutoReviewFlagValues } from './auto-review.ts';
+import { checkUserPersona } from './user-persona.ts';
+import { apiBaseModelIssue } from '../core/llm/api-base.ts';
+import type { PyValue } from '../core/py/index.ts';
+import { cappedConcurrency, parseProviderLimits } from './provider-limits.ts';
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from './run-log.ts';
+import type { LogLevel } from './run-log.ts';
+import type { LlmLogMode } from './llm-call-log.ts';
 
 export interface RunOptions {
   readonly config: RunConfig;
@@ -27,6 +34,12 @@ export interface RunOptions {
   readonly inProcess: boolean;
   /** `--auto-review`: the review of each simulation, or null. */
   readonly autoReview: AutoReview | null;
+  /** Resumes an existing results file without asking. */
+  readonly autoResume: boolean;
+  readonly logLevel: LogLevel;
+  /** Writes each simulation's model calls beside the results file (with --in-process). */
+  readonly verboseLogs: boolean;
+  readonly llmLogMode: LlmLogMode;
 }
 
 /** The flags of `tau2-edge run`, declared once for parsing, help and did-you-mean. */
@@ -36,7 +49,7 @@ export const addRunFlags = (command: Command): Command =>
       .requiredOption('-d, --domain <domain>', 'the domain to run', (v: string) => choice('domain', v, Object.keys(domains)))
       .option('--agent <agent>', 'the agent: llm_agent, llm_agent_gt or llm_agent_solo (default: llm_agent)')
       .option('--agent-llm <model>', `the agent's model (default: ${DEFAULT_LLM})`)
-      .option('--agent-llm-args <json>', "the agent model's arguments as JSON (default: {\"temperature\": 0.0})")
+      .option('--agent-llm-args <json>', "the agent model's arguments as JSON (default: {\"temperature\": 0.0}); \"api_base\": URL sends this role's calls there")
       .option('--user <user>', 'the user: user_simulator, or dummy_user (implied by llm_agent_solo)')
       .option('--user-llm <model>', `the user simulator's model (default: ${DEFAULT_LLM})`)
       .option('--user-llm-args <json>', "the user model's arguments as JSON")
@@ -45,6 +58,7 @@ export const addRunFlags = (command: Command): Command =>
       .option('--num-trials <n>', 'trials per task (default: 1)', int)
       .option('--num-tasks <n>', 'run only the first N tasks', int)
       .option('--task-ids <ids...>', 'run only these tasks (space- or comma-separated)')
+      .option('--task-set-name <name>', 'take the tasks from this task set of the registry (default: the domain\'s own)', (v: string) => choice('task set', v, taskSetNames))
       .option('--task-split-name <split>', 'the task split (default: base)')
       .option('--max-steps <n>', 'steps per simulation (default: 200)', int)
       .option('--max-errors <n>', 'tool errors per simulation (default: 10)', int)
@@ -53,9 +67,18 @@ export const addRunFlags = (command: Command): Command =>
       .option('--seed <n>', 'the random seed (default: 300)', int)
       .option('--max-retries <n>', 'retries of a failed simulation (default: 3)', int)
       .option('--retry-delay <seconds>', 'delay between retries (default: 1.0)', float)
-      .option('--save-to <path>', 'the results file (NAME.json, or a folder for NAME/results.json); default: data/simulations/<timestamp>_<domain>_<agent>_<user>/results.json')
+      .option('--save-to <path>', 'the results file (NAME.json, or a folder for NAME/results.json); default: data/simulations/<timestamp>_<domain>_<agent>_<user>/results.json; an existing one is resumed (asked on a terminal, else --auto-resume)')
       .option('--fail-under <reward>', 'exit 1 when the average reward is below this, or nothing was evaluated', float)
       .option('--enforce-communication-protocol', 'end the episode when the agent breaks the protocol')
+      .option('--user-persona <json>', 'a user persona as JSON, e.g. \'{"verbosity": "minimal"}\' (checked; text mode does not use it, as in tau2)')
+      .option('--xml-prompt', 'XML tags in the agent prompt (voice mode only in tau2: accepted, no effect in text mode)')
+      .option('--no-xml-prompt', 'a plain agent prompt (voice mode only in tau2: accepted, no effect in text mode)')
+      .option('--hallucination-retries <n>', 'retries on a user hallucination (default: 3; recorded in the run config, used by tau2 in voice mode only)', int)
+      .option('--auto-resume', 'resume an existing --save-to file without asking')
+      .option('--provider-limit <caps>', 'simulations in flight per provider of the agent model, e.g. "openai=40,gemini=20"')
+      .addOption(new Option('--log-level <level>', `the log records to print (default: ${DEFAULT_LOG_LEVEL})`).choices(LOG_LEVELS))
+      .option('--verbose-logs', "write each simulation's model calls to <save dir>/artifacts/ (with --in-process)")
+      .addOption(new Option('--llm-log-mode <mode>', "with --verbose-logs: every call, or the latest of each kind (default: latest)").choices(['all', 'latest']))
       .option('--agent-url <url>', "a remote agent: each agent turn is POSTed to this URL as a chat-completions request")
       .option('--agent-header <header...>', "a header for --agent-url, as 'Name: value' (repeatable; e.g. its key)")
       .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
@@ -68,7 +91,7 @@ const VOICE_FLAGS = [
   'audio-native', 'audio-native-provider', 'audio-native-model', 'cascaded-config', 'tick-duration', 'max-steps-seconds',
   'speech-complexity', 'pcm-sample-rate', 'telephony-rate', 'wait-to-respond-other', 'wait-to-respond-self',
   'yield-when-interrupted', 'yield-when-interrupting', 'interruption-check-interval', 'integration-duration',
-  'silence-annotation-threshold', 'audio-debug', 'audio-taps',
+  'silence-annotation-threshold', 'audio-debug', 'audio-taps', 'reasoning-effort',
 ] as const;
 
 const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -108,6 +131,15 @@ export interface RunFlagValues extends AutoReviewFlagValues {
   readonly agentHeader?: string[];
   readonly api?: string;
   readonly inProcess?: boolean;
+  readonly taskSetName?: string;
+  readonly userPersona?: string;
+  readonly xmlPrompt?: boolean;
+  readonly hallucinationRetries?: number;
+  readonly autoResume?: boolean;
+  readonly providerLimit?: string;
+  readonly logLevel?: LogLevel;
+  readonly verboseLogs?: boolean;
+  readonly llmLogMode?: LlmLogMode;
 }
 
 /** `--agent-header 'Name: value'` flags as a header record. */
@@ -145,6 +177,10 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   const voice = VOICE_FLAGS.filter((flag) => (values as unknown as Record<string, unknown>)[camel(flag)] !== undefined);
   if (voice.length > 0) throw new Error(`voice mode is not supported: tau2-edge runs text mode only (got ${voice.map((f) => `--${f}`).join(', ')})`);
   if (values.api !== undefined && values.inProcess) throw new Error('--api and --in-process exclude each other');
+  if (values.userPersona !== undefined) checkUserPersona(values.userPersona);
+  if (values.verboseLogs && !values.inProcess) {
+    throw new Error("--verbose-logs writes the model calls made in this process: add --in-process (a worker's calls stay in the worker)");
+  }
   const solo = values.agent === 'llm_agent_solo';
   const llmArgs = (text: string | undefined) => (text === undefined ? undefined : parseLlmArgs(text, {}));
   const config = parseOrExplain(RunConfigSchema, {
@@ -159,6 +195,7 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     llm_args_judge: llmArgs(values.judgeLlmArgs),
     num_trials: values.numTrials,
     num_tasks: values.numTasks,
+    task_set_name: values.taskSetName,
     task_ids: values.taskIds?.flatMap((v) => v.split(',')).filter((v) => v !== ''),
     task_split_name: values.taskSplitName,
     max_steps: values.maxSteps,
@@ -168,6 +205,7 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     seed: values.seed,
     max_retries: values.maxRetries,
     retry_delay: values.retryDelay,
+    hallucination_retries: values.hallucinationRetries,
     enforce_communication_protocol: values.enforceCommunicationProtocol,
     agent_endpoint:
       values.agentUrl === undefined
@@ -175,18 +213,33 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
         : { url: values.agentUrl, ...(values.agentHeader === undefined ? {} : { headers: agentHeaders(values.agentHeader) }) },
   });
   if (values.agentHeader !== undefined && values.agentUrl === undefined) throw new Error('--agent-header needs --agent-url');
+  for (const [flag, model, args] of [
+    ['--agent-llm-args', config.llm_agent, config.llm_args_agent],
+    ['--user-llm-args', config.llm_user, config.llm_args_user],
+    ['--judge-llm-args', config.llm_judge, config.llm_args_judge],
+  ] as const) {
+    const issue = apiBaseModelIssue(model, args as Record<string, PyValue>);
+    if (issue !== null) throw new Error(`${flag}: ${issue}`);
+  }
+  const taskSetIssue = config.task_set_name === null ? null : taskSetRefusal(config.domain, config.task_set_name);
+  if (taskSetIssue !== null) throw new Error(`--task-set-name: ${taskSetIssue}`);
+  const providerLimits = values.providerLimit === undefined ? {} : parseProviderLimits(values.providerLimit);
   if (isExternalAgent(config.agent) || config.user === 'external_user') {
     const flag = config.user === 'external_user' ? `--user ${config.user}` : `--agent ${config.agent}`;
     throw new Error(`${flag} is driven by your own code over the step API (POST /v1/episodes, or a run's episodes); tau2-edge run runs built-in participants and --agent-url endpoints`);
   }
   return {
-    config,
+    config: { ...config, max_concurrency: cappedConcurrency(config, providerLimits) },
     saveTo: resultsPath(values.saveTo ?? path.join(simulationsDir(), runName(config, new Date()))),
     failUnder: values.failUnder ?? null,
     api: values.api === undefined ? null : values.api.replace(/\/+$/, ''),
     llmBaseUrl: values.llmBaseUrl ?? null,
     inProcess: values.inProcess ?? false,
     autoReview: autoReviewFrom(values, values.llmBaseUrl ?? null),
+    autoResume: values.autoResume ?? false,
+    logLevel: values.logLevel ?? DEFAULT_LOG_LEVEL,
+    verboseLogs: values.verboseLogs ?? false,
+    llmLogMode: values.llmLogMode ?? 'latest',
   };
 };
 

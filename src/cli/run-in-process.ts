@@ -5,13 +5,17 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import type { Results } from '../core/schemas/simulation.ts';
-import { runBatch, runTasks, workUnits } from '../core/runner/batch.ts';
+import { pendingUnits, runBatch, runTasks } from '../core/runner/batch.ts';
 import { systemClock } from '../core/orchestrator/clock.ts';
 import { loadDomain } from './data.ts';
 import { clientFor } from './models.ts';
 import { endpointClient } from '../core/llm/endpoint-client.ts';
 import { gitCommit } from './git-commit.ts';
 import type { ProgressDisplay } from './progress-display.ts';
+import type { RunOptions } from './run-flags.ts';
+import { runLog } from './run-log.ts';
+import { callNames, inSimulationScope, loggedClient, scopedNewId } from './llm-call-log.ts';
+import path from 'node:path';
 
 export interface InProcessOutcome {
   readonly results: Results;
@@ -26,14 +30,24 @@ export const fatalProviderError = (error: unknown): string | null => {
   return /\bHTTP (401|403|404)\b/.test(message) ? message : null;
 };
 
+export type InProcessOptions = Pick<RunOptions, 'llmBaseUrl' | 'saveTo' | 'logLevel' | 'verboseLogs' | 'llmLogMode'>;
+
 export const runInProcess = async (
   config: RunConfig,
-  llmBaseUrl: string | null,
+  options: InProcessOptions,
   display: (total: number) => ProgressDisplay,
 ): Promise<InProcessOutcome> => {
   const { domain, data, guidelines } = await loadDomain(config.domain);
-  const progress = display(workUnits(config, runTasks(config, data)).length);
-  const client = clientFor(llmBaseUrl ?? undefined);
+  const progress = display(pendingUnits(config, runTasks(config, data)).length);
+  const client = clientFor(options.llmBaseUrl ?? undefined);
+  const clients = {
+    agent: config.agent_endpoint === null ? client : endpointClient(config.agent_endpoint.url, config.agent_endpoint.headers),
+    user: client,
+    judge: client,
+  };
+  const names = callNames(config.agent);
+  const saveDir = path.dirname(options.saveTo);
+  const log = runLog(options.logLevel, (line) => progress.note(line));
   const stop = new AbortController();
   let cancelled = false;
   let fatal: string | null = null;
@@ -48,9 +62,17 @@ export const runInProcess = async (
       domain,
       data,
       guidelines,
-      clients: { agent: config.agent_endpoint === null ? client : endpointClient(config.agent_endpoint.url, config.agent_endpoint.headers), user: client, judge: client },
+      clients: options.verboseLogs
+        ? {
+            agent: loggedClient(clients.agent, names.agent, saveDir, options.llmLogMode),
+            user: loggedClient(clients.user, names.user, saveDir, options.llmLogMode),
+            judge: loggedClient(clients.judge, names.judge, saveDir, options.llmLogMode),
+          }
+        : clients,
       clock: systemClock,
-      newId: randomUUID,
+      newId: options.verboseLogs ? scopedNewId(randomUUID) : randomUUID,
+      ...(options.verboseLogs ? { aroundUnit: (unit, run) => inSimulationScope(unit.task.id, run) } : {}),
+      onUnexpectedToolError: (toolName, error) => log('ERROR', `unexpected exception in tool ${toolName}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`),
       sleep: (ms) => sleep(ms),
       gitCommit: gitCommit(),
       signal: stop.signal,

@@ -1,7 +1,8 @@
 // The summary table printed at the end of a run and by `view`: the sections of the reference's metrics display
-// (overview, reward and pass^k, DB match, termination, reward breakdown) as plain aligned text.
+// (overview, reward and pass^k, DB match, termination, reward breakdown) as plain aligned text (cli-table3).
 import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
 import type { ParticipantUsage } from '../core/metrics/usage-totals.ts';
+import { tableLines } from './plain-table.ts';
 
 type Row = readonly [label: string, value: string] | 'blank';
 
@@ -68,8 +69,8 @@ export const summaryTable = (m: AgentMetrics, usage?: { readonly agent: Particip
       ? ['blank' as const, section('Reward Breakdown'), ...breakdown.map(([k, v]): Row => [`  ${k}`, v.toFixed(3)])]
       : []),
   ];
-  const width = Math.max(...rows.map((r) => (r === 'blank' || r[1] === '' ? 0 : r[0].length)));
-  return rows
-    .map((r) => (r === 'blank' ? '' : r[1] === '' ? r[0] : `${r[0].padEnd(width)}  ${r[1]}`))
-    .join('\n');
+  // Label/value rows are aligned together across sections; titles and blank lines sit between them.
+  const aligned = tableLines(rows.filter((r): r is readonly [string, string] => r !== 'blank' && r[1] !== ''));
+  let next = 0;
+  return rows.map((r) => (r === 'blank' ? '' : r[1] === '' ? r[0] : aligned[next++]!)).join('\n');
 };

@@ -2,7 +2,7 @@
 // dies with the command that started it, however that command ends. When its standard input closes (the CLI
 // exited, or was killed with kill -9), it stops the group and removes the worker's private env folder; when
 // wrangler exits, it removes the folder and exits too. Usage: node worker-guard.ts ENV_DIR COMMAND [ARGS…]
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { rmSync } from 'node:fs';
 
 const [envDir, command, ...args] = process.argv.slice(2);
@@ -17,10 +17,10 @@ const signalGroup = (signal: NodeJS.Signals): void => {
   }
 };
 
-const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-child.on('exit', (code, signal) => {
+// Never rejects: the guard's own exit code reports how wrangler ended.
+void execa(command, args, { stdin: 'ignore', stdout: 'inherit', stderr: 'inherit', reject: false }).then((result) => {
   removeEnv();
-  process.exit(code ?? (signal === null ? 1 : 128));
+  process.exit(result.exitCode ?? (result.signal === undefined ? 1 : 128));
 });
 // A SIGTERM to the group reaches wrangler too: the guard stays to see it exit (and clean up after it).
 process.on('SIGTERM', () => undefined);

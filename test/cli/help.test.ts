@@ -77,4 +77,19 @@ describe('voice mode', () => {
     expect(text).not.toContain('results will be saved');
     expect((await capture(['run', '--help'])).text).toContain('Voice mode (--audio-native and its flags) is not supported');
   });
+
+  // The voice flags of the reference's `tau2 run` (cli.py add_run_args).
+  const referenceVoiceFlags = [
+    'audio-native', 'audio-native-provider', 'audio-native-model', 'cascaded-config', 'reasoning-effort', 'tick-duration',
+    'max-steps-seconds', 'speech-complexity', 'pcm-sample-rate', 'telephony-rate', 'wait-to-respond-other', 'wait-to-respond-self',
+    'yield-when-interrupted', 'yield-when-interrupting', 'interruption-check-interval', 'integration-duration',
+    'silence-annotation-threshold', 'audio-debug', 'audio-taps',
+  ];
+  for (const flag of referenceVoiceFlags) {
+    it(`--${flag} alone: a non-zero exit naming it`, async () => {
+      const { code, errors } = await capture(['run', '--domain', 'mock', '--in-process', `--${flag}`, '1']);
+      expect(code).toBe(1);
+      expect(errors).toContain(`voice mode is not supported: tau2-edge runs text mode only (got --${flag})`);
+    });
+  }
 });

@@ -1,6 +1,6 @@
 // The progress display's pure parts: counts, average reward, ETA and the lines drawn from them.
 import { describe, expect, it } from 'vitest';
-import { addSimulation, etaSeconds, formatDuration, progressLine, redraw, simulationLine, startProgress } from '../../src/cli/progress.ts';
+import { addSimulation, etaSeconds, formatDuration, progressLine, simulationLine, startProgress } from '../../src/cli/progress.ts';
 import type { FinishedSimulation } from '../../src/cli/progress.ts';
 import { progressDisplay } from '../../src/cli/progress-display.ts';
 
@@ -43,9 +43,6 @@ describe('progress', () => {
     expect(simulationLine(sim(null, 'infrastructure_error'), p, 4_000)).toContain('infrastructure_error, reward -');
   });
 
-  it('a redrawn line returns the carriage, fits the terminal width and clears what was left', () => {
-    expect(redraw('abcdef', 4)).toBe('\rabc\x1b[K');
-  });
 });
 
 describe('progress display', () => {
@@ -65,13 +62,21 @@ describe('progress display', () => {
     expect(display.progress.done).toBe(2);
   });
 
-  it('on a terminal: one line redrawn in place, ended with a newline', () => {
+  it('on a terminal: one line redrawn in place (not wrapped), notes above it, ended with a newline', () => {
     const written: string[] = [];
-    const display = progressDisplay(1, { isTTY: true, columns: 200, write: (t) => void written.push(t) }, () => 0);
+    const display = progressDisplay(2, { isTTY: true, columns: 60, write: (t) => void written.push(t) }, () => 0);
     display.simulation('a', sim(1));
+    display.note('event stream lost; reconnecting');
+    display.simulation('b', sim(0));
     display.end();
-    expect(written.every((t) => t.startsWith('\r') || t === '\n')).toBe(true);
-    expect(written.at(-2)).toContain('1/1 · avg reward 1.000');
+    const screen = written.join('');
+    // No line feed but the note's and the last one: each redraw returns to the line's start and clears it.
+    expect(screen.match(/\n/g)).toHaveLength(2);
+    expect(screen.indexOf('event stream lost; reconnecting\n')).toBeLessThan(screen.indexOf('2/2 · avg reward 0.500'));
+    expect(written).toContain('[##########..........] 1/2 · avg reward 1.000 · 0 infra errors · 0s elapsed · ETA 0s');
+    // A line longer than the terminal is cut by the terminal: line wrapping is off while the bar is drawn.
+    expect(written[0]).toBe('\x1b[?7l');
+    expect(written).toContain('\x1b[?7h');
     expect(written.at(-1)).toBe('\n');
   });
 });

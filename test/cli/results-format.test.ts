@@ -72,6 +72,38 @@ describe('the dir results format', () => {
   });
 });
 
+describe('loading a results file', () => {
+  // The reference's models default `timestamp` to "now" (Results, SimulationRun, every message, a task's
+  // message history): Results.load fills an absent key with the load time and keeps an explicit null.
+  it('absent timestamps become the load time, written back out; null and present ones stay', async () => {
+    const file = await fixtureFile('mock-results-b3');
+    const raw = JSON.parse(await readFile(file, 'utf8')) as {
+      timestamp?: string;
+      tasks: { initial_state: unknown }[];
+      simulations: { timestamp?: string; messages: { timestamp?: string | null }[] }[];
+    };
+    const kept = raw.simulations[0]!.messages[2]!.timestamp;
+    delete raw.timestamp;
+    delete raw.simulations[0]!.timestamp;
+    delete raw.simulations[0]!.messages[0]!.timestamp;
+    raw.simulations[0]!.messages[1]!.timestamp = null;
+    raw.tasks[0]!.initial_state = { initialization_data: null, initialization_actions: null, message_history: [{ role: 'assistant', content: 'Hello.' }] };
+    await writeFile(file, JSON.stringify(raw));
+    const expectFilled = (results: Awaited<ReturnType<typeof loadResults>>, now: string): void => {
+      expect(results.timestamp).toBe(now);
+      expect(results.simulations[0]!.timestamp).toBe(now);
+      expect((results.simulations[0]!.messages ?? []).map((m) => m.timestamp).slice(0, 3)).toEqual([now, null, kept]);
+      expect(results.tasks[0]!.initial_state?.message_history?.[0]?.timestamp).toBe(now);
+    };
+    const loaded = await loadResults(file, '2026-11-25T06:32:38.040432');
+    expectFilled(loaded, '2026-11-25T06:32:38.040432');
+    // Once filled, they are written out and kept by the next load.
+    const copy = path.join(await mkdtemp(path.join(dir, 'stamps-')), 'results.json');
+    await saveResults(copy, loaded, 'dir');
+    expectFilled(await loadResults(path.dirname(copy), '2030-01-01T00:00:00'), '2026-11-25T06:32:38.040432');
+  });
+});
+
 describe('tau2-edge convert-results', () => {
   it('converts json to dir and back, with backups, and says when there is nothing to do', async () => {
     const file = await fixtureFile('mock-results-b3');

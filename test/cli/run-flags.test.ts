@@ -101,4 +101,59 @@ describe('run flags', () => {
     expect(() => parseRunFlags(['--domain', 'mock', '--agent', 'external'])).toThrow('POST /v1/episodes');
     expect(() => parseRunFlags(['--domain', 'mock', '--user', 'external_user'])).toThrow('--user external_user is driven by your own code');
   });
+
+  it("--task-set-name: the registry's task sets; a domain runs its own (telecom and telecom-workflow share one), the others are refused with the reason", () => {
+    expect(parseRunFlags(['--domain', 'mock']).config.task_set_name).toBeNull();
+    expect(parseRunFlags(['--domain', 'telecom-workflow', '--task-set-name', 'telecom']).config.task_set_name).toBe('telecom');
+    expect(parseRunFlags(['--domain', 'telecom', '--task-set-name', 'telecom-workflow']).config.task_set_name).toBe('telecom-workflow');
+    expect(() => parseRunFlags(['--domain', 'telecom', '--task-set-name', 'telecom_full'])).toThrow(
+      /--task-set-name: task set telecom_full cannot be loaded: the reference cannot load it .*TypeError.*--task-set-name telecom --task-split-name full/,
+    );
+    expect(() => parseRunFlags(['--domain', 'telecom', '--task-set-name', 'telecom_small'])).toThrow(/--task-split-name small/);
+    expect(() => parseRunFlags(['--domain', 'airline', '--task-set-name', 'retail'])).toThrow("task set retail holds the retail domain's tasks, which the airline domain's tools and database cannot run");
+    expect(() => parseRunFlags(['--domain', 'mock', '--task-set-name', 'banking_knowledge'])).toThrow('not served by tau2-edge yet');
+    expect(() => parseRunFlags(['--domain', 'mock', '--task-set-name', 'mocks'])).toThrow("unknown task set 'mocks'. Available: mock, airline, retail, telecom, telecom-workflow, telecom_full");
+  });
+
+  it('--user-persona is checked as the reference checks it (values or weights) and, as in its text mode, not recorded', () => {
+    const plain = parseRunFlags(['--domain', 'mock']).config;
+    for (const persona of ['{"verbosity": "minimal"}', '{"verbosity": {"minimal": 0.8, "standard": 0.2}, "interrupt_tendency": null}', '{}', 'null', '{"mood": "cheerful"}']) {
+      expect(parseRunFlags(['--domain', 'mock', '--user-persona', persona]).config).toEqual({ ...plain });
+    }
+    expect(() => parseRunFlags(['--domain', 'mock', '--user-persona', '{"verbosity": "chatty"}'])).toThrow(/invalid options:[\s\S]*verbosity/);
+    expect(() => parseRunFlags(['--domain', 'mock', '--user-persona', '{"verbosity": {"minimal": 0}}'])).toThrow('Weights must add up to more than 0');
+    expect(() => parseRunFlags(['--domain', 'mock', '--user-persona', '[1]'])).toThrow('--user-persona takes a JSON object');
+    expect(() => parseRunFlags(['--domain', 'mock', '--user-persona', '{verbosity'])).toThrow('--user-persona takes a JSON object');
+  });
+
+  it('--xml-prompt and --no-xml-prompt are accepted and change nothing in text mode; --hallucination-retries is recorded (default 3)', () => {
+    const plain = parseRunFlags(['--domain', 'mock']).config;
+    expect(plain.hallucination_retries).toBe(3);
+    expect(parseRunFlags(['--domain', 'mock', '--xml-prompt']).config).toEqual(plain);
+    expect(parseRunFlags(['--domain', 'mock', '--no-xml-prompt']).config).toEqual(plain);
+    expect(parseRunFlags(['--domain', 'mock', '--hallucination-retries', '0']).config.hallucination_retries).toBe(0);
+    expect(() => parseRunFlags(['--domain', 'mock', '--hallucination-retries', '-1'])).toThrow(/hallucination_retries/);
+    expect(RunRequestSchema.safeParse({ domain: 'mock', hallucination_retries: 101 }).success).toBe(false);
+  });
+
+  it("--provider-limit caps the run's concurrency by the agent model's provider (its litellm prefix)", () => {
+    const capped = (model: string, spec: string) =>
+      parseRunFlags(['--domain', 'mock', '--agent-llm', model, '--max-concurrency', '8', '--provider-limit', spec]).config.max_concurrency;
+    expect(capped('openai/gpt-4.1', 'openai=2,gemini=20')).toBe(2);
+    expect(capped('gemini/gemini-2.5-pro', 'openai=2, gemini = 20')).toBe(8);
+    expect(capped('gpt-4.1', 'openai=2')).toBe(8);
+    expect(() => capped('openai/x', 'openai')).toThrow("Invalid provider limit 'openai'; expected e.g. 'openai=40,gemini=20'");
+    expect(() => capped('openai/x', 'openai=two')).toThrow("Invalid provider limit 'openai=two'");
+    expect(() => capped('openai/x', 'openai=0')).toThrow('a cap of 0 would start nothing');
+  });
+
+  it('--log-level takes loguru levels (default ERROR); --verbose-logs needs --in-process; --llm-log-mode is all or latest (default latest)', () => {
+    const defaults = parseRunFlags(['--domain', 'mock']);
+    expect([defaults.logLevel, defaults.verboseLogs, defaults.llmLogMode, defaults.autoResume]).toEqual(['ERROR', false, 'latest', false]);
+    const chosen = parseRunFlags(['--domain', 'mock', '--log-level', 'DEBUG', '--in-process', '--verbose-logs', '--llm-log-mode', 'all', '--auto-resume']);
+    expect([chosen.logLevel, chosen.verboseLogs, chosen.llmLogMode, chosen.autoResume]).toEqual(['DEBUG', true, 'all', true]);
+    expect(() => parseRunFlags(['--domain', 'mock', '--log-level', 'info'])).toThrow("Allowed choices are TRACE, DEBUG, INFO, SUCCESS, WARNING, ERROR, CRITICAL");
+    expect(() => parseRunFlags(['--domain', 'mock', '--llm-log-mode', 'some'])).toThrow('Allowed choices are all, latest');
+    expect(() => parseRunFlags(['--domain', 'mock', '--verbose-logs'])).toThrow('--verbose-logs writes the model calls made in this process: add --in-process');
+  });
 });

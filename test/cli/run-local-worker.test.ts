@@ -92,6 +92,17 @@ describe('tau2-edge run on the local worker', () => {
       expect(sim.text).toContain('agent  → get_users({})');
       expect(sim.text).toMatch(/^ {2}reward \d/m);
 
+      // --auto-resume through the API: the saved simulation is skipped by the worker, the added task runs.
+      // In a folder of its own: a simulations/ folder beside a results file would make it the dir format.
+      const saved = path.join(dir, 'resumed', 'results.json');
+      const resumeArgs = ['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--api', worker.url, '--save-to', saved, '--task-ids', 'create_task_1'];
+      expect((await capture(resumeArgs)).code).toBe(0);
+      const resumed = await capture([...resumeArgs, 'update_task_1', '--auto-resume']);
+      expect(resumed.code, resumed.errors).toBe(0);
+      expect(resumed.text).toMatch(/^run \S+: 1 simulations$/m);
+      const merged = ResultsSchema.parse(parsePyJson(await readFile(saved, 'utf8')));
+      expect(merged.simulations.map((s) => s.task_id)).toEqual(['create_task_1', 'update_task_1']);
+
       // Ctrl-C: the run is cancelled, the summary covers what finished, the exit code is 130.
       fake.setHandler(mockConversation({ delayMs: 300 }));
       const interrupted = await capture(

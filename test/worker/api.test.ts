@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ApiErrorSchema, RunListSchema } from '../../src/core/schemas/api.ts';
-import { call, pyBody, startRun } from './support/api.ts';
+import { call, getRun, pyBody, startRun } from './support/api.ts';
 import { scriptedRun } from './support/script.ts';
 
 const errorOf = async (response: Response) => ApiErrorSchema.parse(await response.json()).error;
@@ -27,6 +27,15 @@ describe('POST /v1/runs validation', () => {
   it('an unknown task id → 400 naming `task_ids`', () => rejects(scriptedRun({ task_ids: ['no_such_task'] }), 'task_ids', /Not all tasks were found for task set mock: missing no_such_task/));
   it('an unknown split → 400 naming `task_split_name`', () =>
     rejects(scriptedRun({ task_split_name: 'nope' }), 'task_split_name', /Invalid task split name: nope/));
+
+  it('a task set the reference cannot load → 400 naming `task_set_name` and why', () =>
+    rejects(scriptedRun({ task_set_name: 'telecom_full' }), 'task_set_name', /task set telecom_full cannot be loaded: .*TypeError/));
+  it("another domain's task set → 400 naming `task_set_name`", () =>
+    rejects(scriptedRun({ task_set_name: 'airline' }), 'task_set_name', /task set airline holds the airline domain's tasks/));
+  it('skipping every episode → 400 naming `skip_episodes`; a bad entry too', async () => {
+    await rejects(scriptedRun({ task_ids: ['create_task_1'], skip_episodes: [{ task_id: 'create_task_1', trial: 0 }] }), 'skip_episodes', /Every episode is skipped/);
+    await rejects(scriptedRun({ skip_episodes: [{ task_id: 'create_task_1', trial: -1 }] }), 'skip_episodes.0.trial', /Too small/);
+  });
 
   it('a body that is not JSON → 400 invalid_request', async () => {
     const response = await call('/v1/runs', { body: '{"domain": ' });
@@ -85,6 +94,15 @@ describe('launching', () => {
     expect(response.headers.get('location')).toBe(`/v1/runs/${created.run_id}`);
     const list = RunListSchema.parse(await pyBody(await call('/v1/runs?limit=200')));
     expect(list.runs.map((r) => r.id)).toContain(created.run_id);
+  });
+
+  it('a resumed run leaves out its skipped episodes; its config records the task set', async () => {
+    const id = await startRun(
+      scriptedRun({ task_set_name: 'mock', task_ids: ['create_task_1', 'update_task_1'], num_trials: 2, skip_episodes: [{ task_id: 'create_task_1', trial: 1 }] }),
+    );
+    const run = await getRun(id);
+    expect(run.counts.total).toBe(3);
+    expect(run.config).toMatchObject({ task_set_name: 'mock', hallucination_retries: 3 });
   });
 
   it('the same Idempotency-Key and body → the same run, launched once', async () => {

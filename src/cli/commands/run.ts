@@ -1,8 +1,7 @@
 // `tau2-edge run`: runs an evaluation with the reference's `tau2 run` flags — through the API of a worker
 // (`--api URL`, else a local worker started for the run), or in this process (`--in-process`) — with live
 // progress, a summary table at the end, and the results file in the reference's format (`--save-to`).
-import { access } from 'node:fs/promises';
-import { saveResults } from '../results-file.ts';
+import { resultsFormat, saveResults } from '../results-file.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
 import { addRunFlags, runOptionsFrom } from '../run-flags.ts';
 import type { RunFlagValues, RunOptions } from '../run-flags.ts';
@@ -15,6 +14,8 @@ import { missingCredentials } from '../models.ts';
 import { summaryTable } from '../summary.ts';
 import { usageTotals } from '../../core/metrics/usage-totals.ts';
 import { reviewRun } from '../auto-review.ts';
+import { mergeResumed, resumeSaved } from '../resume.ts';
+import { loggedProgress } from '../run-log.ts';
 
 
 export const runCommand = (ctx: CliContext) =>
@@ -31,13 +32,9 @@ export const runCommand = (ctx: CliContext) =>
     (values: RunFlagValues) => run(runOptionsFrom(values), ctx.out),
   );
 
-const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false);
-
 const run = async (options: RunOptions, out: (text: string) => void): Promise<number> => {
-  // Checked before anything starts: a results file is never silently overwritten.
-  if (await exists(options.saveTo)) {
-    throw new Error(`${options.saveTo} already exists; choose another --save-to (or move the file away)`);
-  }
+  // Checked before anything starts: a results file is never silently overwritten, only resumed.
+  const resume = await resumeSaved(options.saveTo, options.config, options.autoResume, out);
   if (options.api === null) {
     // The models this machine calls (the local worker's or this process's): each needs its provider's credentials.
     const { config } = options;
@@ -52,17 +49,24 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   }
   out(`results will be saved to ${options.saveTo}`);
   const target = stdoutTarget();
-  const display = (total: number) => progressDisplay(total, target);
-  const { results: ran, cancelled, fatal } = options.inProcess
-    ? await runInProcess(options.config, options.llmBaseUrl, display)
-    : { ...(await runThroughApi(options, display, out)), fatal: null };
+  const display = (total: number) => loggedProgress(progressDisplay(total, target), options.config.domain, options.logLevel);
+  const config = resume === null ? options.config : { ...options.config, skip_episodes: resume.skip };
+  const outcome =
+    resume !== null && resume.pending === 0
+      ? { results: resume.kept, cancelled: false, fatal: null }
+      : options.inProcess
+        ? await runInProcess(config, options, display)
+        : { ...(await runThroughApi({ ...options, config }, display, out)), fatal: null };
+  const { cancelled, fatal } = outcome;
+  const ran = resume === null || resume.pending === 0 ? outcome.results : mergeResumed(resume, outcome.results);
   out('');
   if (cancelled) out(`run cancelled: the summary covers the ${ran.simulations.length} simulations that finished`);
   if (fatal !== null) out(`run stopped early: the provider refused (${fatal}); the summary covers the ${ran.simulations.length} simulations that finished`);
   const results = options.autoReview === null ? ran : await reviewRun(ran, options.autoReview, options.llmBaseUrl, options.config.max_concurrency, out);
   const metrics = computeMetrics(results);
   out(summaryTable(metrics, usageTotals(results)));
-  await saveResults(options.saveTo, results);
+  // A resumed file keeps its format.
+  await saveResults(options.saveTo, results, resume === null ? 'json' : await resultsFormat(options.saveTo));
   out(`results saved to ${options.saveTo}`);
   // 130: interrupted by Ctrl-C, as shells report it.
   if (cancelled) return 130;

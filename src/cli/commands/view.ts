@@ -1,6 +1,7 @@
 // `tau2-edge view [FILE|RUN] [--sim ID] [--api URL]`: a results file (either format), or a run of a tau2-edge API,
 // with its metrics and simulations; `--sim` (an id or a unique prefix of one) shows one simulation's conversation
-// and reward checks. Without a target it lists the runs saved under data/simulations.
+// and reward checks. Without a target it lists the runs saved under data/simulations. On a terminal (stdin and
+// stdout both TTYs) and without --sim, it is an interactive browser instead (view-browser.ts).
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
 import { readdir, stat } from 'node:fs/promises';
@@ -17,8 +18,8 @@ import { allFailedTasks, filterSimulations } from '../view-filter.ts';
 import type { ViewFilter } from '../view-filter.ts';
 import { usageTotals } from '../../core/metrics/usage-totals.ts';
 import { startWebView } from '../web-view.ts';
-
-
+import { browseRuns } from '../view-browser.ts';
+import type { BrowserIo, SavedRun } from '../view-browser.ts';
 
 /** A results file, or a results folder in the reference's `dir` format. */
 const isLocal = async (target: string): Promise<boolean> => (await stat(target).catch(() => null)) !== null;
@@ -60,8 +61,12 @@ export const viewCommand = (ctx: CliContext) =>
         .option('--web', 'serve the web viewer over the results file(s) on 127.0.0.1 until interrupted')
         .option('--compare-to <file...>', 'with --web: more results files to show and compare')
         .option('--port <n>', 'with --web: the port (default: a free one)'),
-    (target: string | undefined, values: ViewFlags) =>
-      values.web ? viewWeb(target, values, ctx.out) : target === undefined ? listSaved(ctx.out) : view(target, values, ctx.out),
+    (target: string | undefined, values: ViewFlags) => {
+      if (values.web) return viewWeb(target, values, ctx.out);
+      const io = { input: process.stdin, output: process.stdout, out: ctx.out };
+      if (process.stdin.isTTY && process.stdout.isTTY && values.sim === undefined) return browse(target, values, io);
+      return target === undefined ? listSaved(ctx.out) : view(target, values, ctx.out);
+    },
   );
 
 /** The web viewer over local files, until SIGINT or SIGTERM. */
@@ -79,8 +84,25 @@ const viewWeb = async (target: string | undefined, values: ViewFlags, out: (text
   return 0;
 };
 
-/** The saved runs: each results file (or dir-format folder) under data/simulations, newest name last. */
-const listSaved = async (out: (text: string) => void): Promise<number> => {
+/** The interactive browser over the saved runs, a results file, or an API's run. */
+export const browse = async (target: string | undefined, values: ViewFlags, io: BrowserIo): Promise<number> => {
+  if (target !== undefined && !(await isLocal(target))) {
+    if (values.api === undefined) throw new Error(`${target} is not a file; to view a run of an API give --api URL`);
+    const client = apiClient(values.api, process.env.TAU2_EDGE_API_KEY);
+    await browseRuns([{ label: target, target }], (runId) => fromApi(client, runId, io.out), values, io);
+    return 0;
+  }
+  const runs = target === undefined ? (await savedRuns()).filter((r) => r.results !== null) : [{ label: target, target }];
+  if (runs.length === 0) {
+    io.out(`no saved runs in ${simulationsDir()}`);
+    return 0;
+  }
+  await browseRuns(runs, (file) => loadResults(file), values, io);
+  return 0;
+};
+
+/** The runs saved under data/simulations (each results file or dir-format folder, by name), read if they parse. */
+const savedRuns = async (): Promise<(SavedRun & { readonly results: Results | null })[]> => {
   const root = simulationsDir();
   const entries = (await readdir(root, { withFileTypes: true }).catch(() => [])).sort((a, b) => a.name.localeCompare(b.name));
   const targets = (
@@ -93,21 +115,28 @@ const listSaved = async (out: (text: string) => void): Promise<number> => {
       }),
     )
   ).filter((t): t is string => t !== null);
-  if (targets.length === 0) {
-    out(`no saved runs in ${root}`);
+  return Promise.all(
+    targets.map(async (target) => {
+      const results = await loadResults(target).catch(() => null);
+      const name = path.relative(root, target);
+      if (results === null) return { target, results, label: `${name}  (not a results file)` };
+      const metrics = computeMetrics(results);
+      const reward = metrics.total_simulations > 0 ? metrics.avg_reward.toFixed(4) : 'n/a';
+      const { info } = results;
+      return { target, results, label: `${name}  ${info.environment_info.domain_name} · ${info.agent_info.implementation} (${info.agent_info.llm ?? 'external'}) · ${results.simulations.length} simulations · avg reward ${reward}` };
+    }),
+  );
+};
+
+/** The saved runs, newest name last. */
+const listSaved = async (out: (text: string) => void): Promise<number> => {
+  const runs = await savedRuns();
+  if (runs.length === 0) {
+    out(`no saved runs in ${simulationsDir()}`);
     return 0;
   }
-  out(`saved runs in ${root}:`);
-  for (const target of targets) {
-    const results = await loadResults(target).catch(() => null);
-    if (results === null) {
-      out(`  ${path.relative(root, target)}  (not a results file)`);
-      continue;
-    }
-    const metrics = computeMetrics(results);
-    const reward = metrics.total_simulations > 0 ? metrics.avg_reward.toFixed(4) : 'n/a';
-    out(`  ${path.relative(root, target)}  ${results.info.environment_info.domain_name} · ${results.info.agent_info.implementation} (${results.info.agent_info.llm ?? 'external'}) · ${results.simulations.length} simulations · avg reward ${reward}`);
-  }
+  out(`saved runs in ${simulationsDir()}:`);
+  for (const run of runs) out(`  ${run.label}`);
   return 0;
 };
 

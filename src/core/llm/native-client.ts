@@ -17,7 +17,12 @@ import type { LlmClient, LlmRequest } from './types.ts';
 export type NativeProvider = 'anthropic' | 'google';
 export type ModelProvider = NativeProvider | 'openai';
 
-/** The provider a model name addresses, and the model's name at that provider. */
+/**
+ * The provider a model name addresses, and the model's name at that provider. OpenAI itself (`openai/…`, bare
+ * names, api.openai.com) goes through the OpenAI-compatible client, not @ai-sdk/openai: that provider builds its
+ * own body (its key order, no `tool_calls: null`, compact tool-call arguments, no `name` beside `function`) and has
+ * no hook to send another, so the reference's byte-exact payload would be lost.
+ */
 export const modelRoute = (name: string): { provider: ModelProvider; model: string } => {
   if (name.startsWith('anthropic/')) return { provider: 'anthropic', model: name.slice('anthropic/'.length) };
   if (name.startsWith('claude-')) return { provider: 'anthropic', model: name };

@@ -1,5 +1,6 @@
 // Running a whole evaluation: task selection, per-trial seeds, bounded concurrency, results and info
 // (reference: src/tau2/runner/batch.py).
+import pLimit from 'p-limit';
 import type { PyValue } from '../py/index.ts';
 import type { Info, Results, SimulationRun } from '../schemas/simulation.ts';
 import type { Task } from '../schemas/task.ts';
@@ -30,13 +31,15 @@ export interface BatchDeps {
   readonly onSimulation?: (simulation: SimulationRun, done: number, total: number) => void;
   readonly onAttemptError?: (task: Task, trial: number, error: unknown, attempt: number) => void;
   readonly onUnexpectedToolError?: (toolName: string, error: unknown) => void;
+  /** Wraps each unit's run (all its attempts), e.g. so that a host can tie its own logs to the unit. */
+  readonly aroundUnit?: <T>(unit: SimulationSpec, run: () => Promise<T>) => Promise<T>;
   /** Once aborted, no further simulation starts; those in flight finish and the results cover them. */
   readonly signal?: AbortSignal;
 }
 
 /** The tasks a run covers: split, ids and count, then the agent's own task filter. */
 export const runTasks = (config: RunConfig, data: DomainData): Task[] =>
-  selectTasks(config.domain, data.tasks, data.splits, {
+  selectTasks(config.task_set_name ?? config.domain, data.tasks, data.splits, {
     split: config.task_split_name,
     taskIds: config.task_ids,
     numTasks: config.num_tasks,
@@ -92,6 +95,12 @@ export const workUnits = (config: RunConfig, tasks: readonly Task[]): Simulation
   );
 };
 
+/** The work units a run still has to do: all of them but the episodes it skips (a resumed run's finished ones). */
+export const pendingUnits = (config: RunConfig, tasks: readonly Task[]): SimulationSpec[] => {
+  const skipped = new Set(config.skip_episodes.map((e) => `${e.trial}/${e.task_id}`));
+  return workUnits(config, tasks).filter((u) => !skipped.has(`${u.trial}/${u.task.id}`));
+};
+
 /** What every simulation of a run needs: the run's models (agent, user unless solo, judge) on the given clients. */
 export const simulationDepsFor = (
   config: RunConfig,
@@ -118,24 +127,25 @@ export const simulationDepsFor = (
 export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Results> => {
   const tasks = runTasks(config, deps.data);
   if (tasks.length === 0) throw new Error('No tasks to run');
-  const units = workUnits(config, tasks);
+  const units = pendingUnits(config, tasks);
   const simulations: SimulationRun[] = [];
   const simulationDeps = simulationDepsFor(config, deps);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < units.length && !deps.signal?.aborted) {
-      const unit = units[next++]!;
-      const simulation = await runWithRetry(unit, simulationDeps, {
+  // Units start in order, at most max_concurrency at a time; once aborted, the queued ones start nothing.
+  const limit = pLimit(config.max_concurrency);
+  const runUnit = async (unit: SimulationSpec): Promise<void> => {
+    if (deps.signal?.aborted) return;
+    const attempts = () =>
+      runWithRetry(unit, simulationDeps, {
         maxRetries: config.max_retries,
         retryDelayMs: config.retry_delay * 1000,
         sleep: deps.sleep,
         onAttemptError: (error, attempt) => deps.onAttemptError?.(unit.task, unit.trial, error, attempt),
       });
-      simulations.push(simulation);
-      deps.onSimulation?.(simulation, simulations.length, units.length);
-    }
+    const simulation = await (deps.aroundUnit ? deps.aroundUnit(unit, attempts) : attempts());
+    simulations.push(simulation);
+    deps.onSimulation?.(simulation, simulations.length, units.length);
   };
-  await Promise.all(Array.from({ length: Math.min(config.max_concurrency, units.length) }, worker));
+  await Promise.all(units.map((unit) => limit(() => runUnit(unit))));
   return {
     timestamp: isoTimestamp(deps.clock.nowMs()),
     info: runInfo(config, deps),

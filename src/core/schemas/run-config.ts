@@ -18,6 +18,8 @@ const defaultLlmArgs = () => ({ temperature: pyFloat(0) });
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'accept-encoding']);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const MAX_ENDPOINT_HEADERS = 16;
+export const MAX_HALLUCINATION_RETRIES = 100;
+export const MAX_SKIPPED_EPISODES = 100_000;
 
 /**
  * A remote agent: each agent turn is POSTed to `url` as an OpenAI chat-completions request (the messages and
@@ -39,6 +41,8 @@ export type AgentEndpoint = z.infer<typeof AgentEndpointSchema>;
 export const RunConfigSchema = z
   .object({
     domain: name(),
+    /** The registry's task set to take tasks from (null: the domain's own). */
+    task_set_name: name().nullable().default(null),
     task_split_name: name().nullable().default('base'),
     task_ids: z.array(z.string().max(MAX_NAME_LENGTH)).nullable().default(null),
     num_tasks: z.number().int().positive().nullable().default(null),
@@ -59,7 +63,14 @@ export const RunConfigSchema = z
     seed: z.number().int().default(300),
     max_retries: z.number().int().nonnegative().default(3),
     retry_delay: seconds(z.number().nonnegative()).default(1),
+    /** Recorded as the reference records it; the reference uses it in full-duplex (voice) runs only. */
+    hallucination_retries: z.number().int().nonnegative().max(MAX_HALLUCINATION_RETRIES).default(3),
     agent_endpoint: AgentEndpointSchema.nullable().default(null),
+    /** Episodes a resumed run already has (from its results file): the run leaves them out. */
+    skip_episodes: z
+      .array(z.strictObject({ task_id: z.string().max(MAX_NAME_LENGTH), trial: z.number().int().nonnegative() }))
+      .max(MAX_SKIPPED_EPISODES)
+      .default([]),
   })
   .refine((c) => isSoloAgent(c.agent) === (c.user === 'dummy_user'), {
     message: 'llm_agent_solo runs with dummy_user (as does external_solo), and dummy_user only in solo mode',

@@ -1,9 +1,9 @@
 // Launching a run: choose its episodes (tasks × trials, as a batch run would), record it in D1 and hand the
 // episodes to its RunDO, which fans them out.
-import { domains } from '../../../domains/registry.ts';
+import { domains, taskSetRefusal } from '../../../domains/registry.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
-import { runTasks, workUnits } from '../../core/runner/batch.ts';
+import { pendingUnits, runTasks } from '../../core/runner/batch.ts';
 import { MissingTasksError } from '../../core/tasks.ts';
 import { loadDomain } from '../data/domains.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
@@ -11,6 +11,7 @@ import { encodeConfig, findRunByIdempotencyKey, insertRun, setRunStatus } from '
 import type { RunRow } from '../db/runs.ts';
 import { limits, runLimitIssues } from '../limits.ts';
 import { findQuotas } from '../db/quotas.ts';
+import { apiBaseIssue } from './models.ts';
 
 /** Why a configuration selects no episodes: a bad value, or more work than the operator allows. */
 export interface Refusal {
@@ -30,6 +31,10 @@ export const selectEpisodes = async (env: Env, config: RunConfig): Promise<Selec
   if (!Object.hasOwn(domains, config.domain)) {
     return invalid('domain', `Unknown domain ${config.domain}. Available: ${Object.keys(domains).join(', ')}`);
   }
+  const endpointIssue = apiBaseIssue(env, config);
+  if (endpointIssue !== null) return invalid(endpointIssue.path, endpointIssue.message);
+  const taskSetIssue = config.task_set_name === null ? null : taskSetRefusal(config.domain, config.task_set_name);
+  if (taskSetIssue !== null) return invalid('task_set_name', taskSetIssue);
   const { data } = await loadDomain(env.ASSETS, config.domain);
   let tasks;
   try {
@@ -38,7 +43,7 @@ export const selectEpisodes = async (env: Env, config: RunConfig): Promise<Selec
     if (error instanceof MissingTasksError) {
       const { missing } = error;
       const more = missing.length > ECHOED_TASK_IDS ? ` and ${missing.length - ECHOED_TASK_IDS} more` : '';
-      return invalid('task_ids', `Not all tasks were found for task set ${config.domain}: missing ${missing.slice(0, ECHOED_TASK_IDS).join(', ')}${more}`);
+      return invalid('task_ids', `Not all tasks were found for task set ${config.task_set_name ?? config.domain}: missing ${missing.slice(0, ECHOED_TASK_IDS).join(', ')}${more}`);
     }
     const message = error instanceof Error ? error.message : String(error);
     return invalid(message.includes('split') ? 'task_split_name' : 'task_ids', message);
@@ -46,7 +51,9 @@ export const selectEpisodes = async (env: Env, config: RunConfig): Promise<Selec
   if (tasks.length === 0) return invalid('task_ids', 'No tasks to run');
   const issues = runLimitIssues(config, tasks.length * config.num_trials, limits(env));
   if (issues.length > 0) return { ok: false, code: 'limit_exceeded', issues };
-  return { ok: true, episodes: workUnits(config, tasks).map((u) => ({ task_id: u.task.id, trial: u.trial })) };
+  const pending = pendingUnits(config, tasks);
+  if (pending.length === 0) return invalid('skip_episodes', 'Every episode is skipped: nothing to run');
+  return { ok: true, episodes: pending.map((u) => ({ task_id: u.task.id, trial: u.trial })) };
 };
 
 export interface LaunchOptions {

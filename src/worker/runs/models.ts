@@ -4,6 +4,9 @@
 // tenant's key for them, else the operator's. A caller picks models but never where the operator's key is sent.
 // Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
 // TENANT_CACHE_MS, so a change or deletion takes effect within that.
+// A role's `api_base` (litellm's per-call endpoint) follows the bring-your-own endpoint rules, checked when the
+// run is launched and again at each call. The key sent with it is the tenant's own OpenAI-compatible key; the
+// operator's key goes to an api_base only on the operator's own runs, never to an endpoint a tenant chose.
 import { createAiSdkClient } from '../../core/llm/ai-sdk-client.ts';
 import type { LlmClient } from '../../core/llm/types.ts';
 import { modelName } from '../../core/llm/model-name.ts';
@@ -12,6 +15,10 @@ import type { NativeProvider } from '../../core/llm/native-client.ts';
 import { findCredential } from '../db/credentials.ts';
 import { decryptSecret, endpointIssue } from '../credentials.ts';
 import { endpointOf } from './provider-gate.ts';
+import { apiBaseModelIssue, apiBaseOf, withApiBase } from '../../core/llm/api-base.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
+import type { ApiIssue } from '../../core/schemas/api.ts';
+import { OPERATOR_TENANT } from '../api/auth.ts';
 
 /** A model client and the endpoint its calls go to (the provider gate's name). */
 export interface Provider {
@@ -70,15 +77,44 @@ const nativeClient = async (env: Env, tenant: string, provider: NativeProvider):
 const withNative = async (env: Env, tenant: string, openai: LlmClient): Promise<LlmClient> =>
   routedClient({ openai, anthropic: await nativeClient(env, tenant, 'anthropic'), google: await nativeClient(env, tenant, 'google') });
 
+/** Why a role's `api_base` cannot be used (not a URL string, not allowed here, or not an OpenAI-compatible model). */
+export const apiBaseIssue = (env: Env, config: RunConfig): ApiIssue | null => {
+  const roles = [
+    ['llm_args_agent', config.llm_agent, config.llm_args_agent],
+    ['llm_args_user', config.llm_user, config.llm_args_user],
+    ['llm_args_judge', config.llm_judge, config.llm_args_judge],
+  ] as const;
+  for (const [field, model, args] of roles) {
+    const llmArgs = args as Parameters<typeof apiBaseOf>[0];
+    const issue = apiBaseModelIssue(model, llmArgs);
+    if (issue) return { path: `${field}.api_base`, message: issue };
+    const apiBase = apiBaseOf(llmArgs);
+    const urlIssue = apiBase === null ? null : endpointIssue(apiBase, env);
+    if (urlIssue) return { path: `${field}.api_base`, message: urlIssue };
+  }
+  return null;
+};
+
+/** The client of a role's api_base, with the key that may go there (see above), checked again at use. */
+const apiBaseClient = (env: Env, tenant: string, ownKey: string | undefined) => (apiBase: string): LlmClient => {
+  const issue = endpointIssue(apiBase, env);
+  if (issue) throw new Error(`The api_base ${apiBase} is not allowed: ${issue}`);
+  return clientFor(apiBase, ownKey ?? (tenant === OPERATOR_TENANT ? env.OPENAI_API_KEY : undefined));
+};
+
 const resolve = async (env: Env, tenant: string): Promise<Provider> => {
   const credential = await findCredential(env.DB, tenant, 'openai');
-  if (!credential) return { client: await withNative(env, tenant, providerClient(env)), endpoint: endpointOf(env.OPENAI_BASE_URL) };
+  if (!credential) {
+    const client = withApiBase(providerClient(env), apiBaseClient(env, tenant, undefined));
+    return { client: await withNative(env, tenant, client), endpoint: endpointOf(env.OPENAI_BASE_URL) };
+  }
   const baseURL = credential.baseUrl ?? OPENAI_BASE_URL;
   // Checked again at use: the operator may have withdrawn ALLOW_LOCAL_PROVIDERS since the credential was stored.
   const issue = endpointIssue(baseURL, env);
   if (issue) throw new Error(`The tenant's provider endpoint is not allowed: ${issue}`);
   const apiKey = await decryptSecret(env, credential.keyCiphertext, credentialContext(tenant, 'openai'));
-  return { client: await withNative(env, tenant, clientFor(baseURL, apiKey)), endpoint: endpointOf(baseURL) };
+  const client = withApiBase(clientFor(baseURL, apiKey), apiBaseClient(env, tenant, apiKey));
+  return { client: await withNative(env, tenant, client), endpoint: endpointOf(baseURL) };
 };
 
 /** The provider the tenant's model calls go to. */

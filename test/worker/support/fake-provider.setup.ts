@@ -1,11 +1,12 @@
 // Global setup of the worker tests (runs in Node): a scripted OpenAI-compatible provider on 127.0.0.1 whose
 // replies depend only on the request, so concurrent episodes, the core engine and a resumed episode all get
 // the same conversation. Its base URL becomes the Worker's OPENAI_BASE_URL (see vitest.config.ts). A second
-// server is a remote agent endpoint: it plays the scripted agent for callers carrying AGENT_ENDPOINT_KEY.
+// server is a remote agent endpoint: it plays the scripted agent for callers carrying AGENT_ENDPOINT_KEY. A third
+// is a role's own provider (api_base in llm_args): it plays the agent for the operator's or the tenant's key.
 import type { TestProject } from 'vitest/node';
 import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
-import { AGENT_ENDPOINT_KEY, NATIVE, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
+import { AGENT_ENDPOINT_KEY, NATIVE, OPERATOR_PROVIDER_KEY, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
 import { startFakeNative } from '../../support/fake-native.ts';
 import type { NativeReply, NativeRequest } from '../../support/fake-native.ts';
 
@@ -14,6 +15,7 @@ declare module 'vitest' {
     fakeProviderBaseURL: string;
     agentEndpointURL: string;
     anthropicBaseURL: string;
+    roleProviderBaseURL: string;
   }
 }
 
@@ -101,6 +103,14 @@ const agentEndpointReply = (request: CapturedRequest): FakeReply => {
   return agentReply(wireMessages(request));
 };
 
+/** A role's own provider: the scripted agent, for calls carrying the operator's key or a tenant's own key only. */
+const roleProviderReply = (request: CapturedRequest): FakeReply => {
+  const auth = request.headers.authorization;
+  if (auth !== `Bearer ${OPERATOR_PROVIDER_KEY}` && auth !== `Bearer ${TENANT_PROVIDER_KEY}`) return httpError(401, 'scripted role provider: no key it knows');
+  if ((request.body as { model?: unknown }).model !== SCRIPT_MODELS.roleAgent) return httpError(404, 'scripted role provider: unknown model');
+  return agentReply(wireMessages(request));
+};
+
 /** The scripted agent on Anthropic's API: each model answers only to the key it is meant to be called with. */
 const anthropicReply = (request: NativeRequest): NativeReply => {
   const key = request.model === NATIVE.tenantModel ? NATIVE.tenantKey : NATIVE.operatorKey;
@@ -117,12 +127,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const agent = await startFakeOpenAI();
   agent.setHandler(agentEndpointReply);
   project.provide('agentEndpointURL', `${agent.baseURL}/agent/chat/completions`);
+  const role = await startFakeOpenAI();
+  role.setHandler(roleProviderReply);
+  project.provide('roleProviderBaseURL', role.baseURL);
   const native = await startFakeNative();
   native.setHandler(anthropicReply);
   project.provide('anthropicBaseURL', native.anthropicURL);
   return async () => {
     await fake.close();
     await agent.close();
+    await role.close();
     await native.close();
   };
 }

@@ -16,7 +16,12 @@ export const SCRIPT_MODELS = {
   brokenAgent: 'script-agent-broken',
   /** Answers as the agent only to calls carrying TENANT_PROVIDER_KEY: a tenant's own provider key. */
   tenantAgent: 'script-agent-tenant',
+  /** Known only to the role provider (TEST_ROLE_PROVIDER_URL), reached through llm_args_agent.api_base. */
+  roleAgent: 'script-agent-role',
 } as const;
+
+/** The operator's provider key (OPENAI_API_KEY in vitest.config.ts). */
+export const OPERATOR_PROVIDER_KEY = 'sk-test-provider-key';
 
 export const TENANT_PROVIDER_KEY = 'sk-tenant-own-provider-key';
 

@@ -68,14 +68,19 @@ export class RunDO extends DurableObject<Env> {
 
   /** Moves the episode `key` from status `from` (any, when omitted) to `to`; returns whether it moved. */
   private move(key: string, to: EpisodeStatus, from?: EpisodeStatus): boolean {
-    const row = this.ctx.storage.sql
-      .exec<{ status: EpisodeStatus }>(`SELECT status FROM episodes WHERE key = ?`, key)
-      .toArray()[0];
-    if (!row || row.status === to || (from !== undefined && row.status !== from)) return false;
-    this.ctx.storage.sql.exec(`UPDATE episodes SET status = ? WHERE key = ?`, to, key);
-    this.counts[row.status]--;
-    this.counts[to]++;
-    return true;
+    const current = from ?? this.statusOf(key);
+    if (current === undefined || current === to) return false;
+    // One statement when the caller knows the status (each finished episode moves twice): it changes only from that one.
+    const moved = this.ctx.storage.sql.exec(`UPDATE episodes SET status = ? WHERE key = ? AND status = ?`, to, key, current).rowsWritten > 0;
+    if (moved) {
+      this.counts[current]--;
+      this.counts[to]++;
+    }
+    return moved;
+  }
+
+  private statusOf(key: string): EpisodeStatus | undefined {
+    return this.ctx.storage.sql.exec<{ status: EpisodeStatus }>(`SELECT status FROM episodes WHERE key = ?`, key).toArray()[0]?.status;
   }
 
   /** Records the run's episodes (in work-unit order) for `tenant` and starts the first ones; a repeated start adds nothing. */

@@ -13,26 +13,20 @@ import type { TurnResponse } from '../src/worker/episode/turn.ts';
 
 type Binding = string | number | null;
 
-/** Durable Object storage (sql + synchronous kv) over a node:sqlite database. */
+/** Durable Object SQL storage over a node:sqlite database. */
 export const sqliteStorage = (): EpisodeStorage => {
   const db = new DatabaseSync(':memory:');
-  db.exec('CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
   const exec = <T>(query: string, ...bindings: Binding[]) => {
+    // A statement list without bindings (creating or emptying the tables) runs as a whole, as in workerd.
+    if (bindings.length === 0 && query.trim().replace(/;$/, '').includes(';')) {
+      db.exec(query);
+      return Object.assign([] as T[], { toArray: () => [] as T[] });
+    }
     const statement = db.prepare(query);
     const rows = (/^\s*select/i.test(query) ? statement.all(...bindings) : (statement.run(...bindings), [])) as T[];
     return Object.assign(rows, { toArray: () => rows });
   };
-  return {
-    sql: { exec } as EpisodeStorage['sql'],
-    kv: {
-      get: <T>(key: string) => {
-        const row = db.prepare('SELECT value FROM kv WHERE key = ?').get(key) as { value: string } | undefined;
-        return row === undefined ? undefined : (JSON.parse(row.value) as T);
-      },
-      put: (key, value) => void db.prepare('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)').run(key, JSON.stringify(value)),
-      delete: (key) => db.prepare('DELETE FROM kv WHERE key = ?').run(key).changes > 0,
-    },
-  };
+  return { sql: { exec } as EpisodeStorage['sql'] };
 };
 
 const TURNS = 40;

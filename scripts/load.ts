@@ -2,7 +2,10 @@
 // process), both against an instant fake provider. Prints episodes/minute of each and their ratio, workerd's
 // memory at 1k/5k/10k finished episodes and its peak; fails on any lost or duplicated simulation, or on a
 // simulation scored differently by the two paths.
-// Usage: npm run load [-- --episodes 1000 --concurrency 32]
+// With --profile FILE, the Worker's isolate is profiled during its run (written to FILE, a .cpuprofile for
+// DevTools) and the functions taking the most time per episode are printed; profiling slows the Worker, so
+// the ratio of such a run is not the figure.
+// Usage: npm run load [-- --episodes 1000 --concurrency 32 --profile worker.cpuprofile]
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,13 +13,16 @@ import {
   checklist, completeness, differences, expectedEpisodes, groupCpuSeconds, groupMemory, memorySampler, mockRun, runToEnd, sample, scorableMockTasks, startHarness,
 } from './load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
+import { profileSummary, startWorkerProfile } from './load-profile.ts';
 import { runBatch } from '../src/core/runner/batch.ts';
 import { systemClock } from '../src/core/orchestrator/clock.ts';
 import { loadDomain } from '../src/cli/data.ts';
 import { clientFor } from '../src/cli/models.ts';
 import type { SimulationRun } from '../src/core/schemas/simulation.ts';
 
-const { values } = parseArgs({ options: { episodes: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '32' } } });
+const { values } = parseArgs({
+  options: { episodes: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '32' }, profile: { type: 'string' } },
+});
 const tasks = await scorableMockTasks();
 const concurrency = Number(values.concurrency);
 const config = mockRun({ task_ids: tasks, num_trials: Math.ceil(Number(values.episodes) / tasks.length), max_concurrency: concurrency });
@@ -46,6 +52,7 @@ const verify = (label: string, sims: readonly SimulationRun[]): void => {
 
 try {
   const memory = memorySampler(() => harness.worker().pid);
+  const profiler = values.profile === undefined ? null : await startWorkerProfile(harness.worker().inspectorPort);
   const cpuBefore = await groupCpuSeconds(harness.worker().pid, 'workerd');
   const marks: string[] = [];
   let lastPrint = 0;
@@ -61,6 +68,11 @@ try {
   });
   const { peakWorkerdMb, peakTotalMb } = memory.stop();
   const cpuAfter = await groupCpuSeconds(harness.worker().pid, 'workerd');
+  if (profiler !== null) {
+    const { profile, lines } = await profiler.stop(values.profile!);
+    console.log(`Worker CPU profile written to ${values.profile}`);
+    console.log(profileSummary(profile, lines, run.results.simulations.length));
+  }
   const perEpisode = (seconds: number) => ((seconds * 1000) / Math.max(1, run.results.simulations.length)).toFixed(1);
   const workerCalls = harness.fake.requests.length;
   const sims = run.results.simulations;

@@ -31,6 +31,8 @@ export interface LocalWorkerOptions {
 export interface LocalWorker {
   readonly url: string;
   readonly port: number;
+  /** The DevTools inspector of the Worker's isolate (wrangler's proxy: GET /json, then its WebSocket). */
+  readonly inspectorPort: number;
   readonly logFile: string;
   /** The process group of `wrangler dev` and its workerd processes. */
   readonly pid: number;
@@ -183,5 +185,5 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
     await stop('SIGKILL');
     throw error;
   }
-  return { url, port, logFile, pid: child.pid!, stop };
+  return { url, port, inspectorPort, logFile, pid: child.pid!, stop };
 };

@@ -4,8 +4,17 @@ import { env } from 'cloudflare:workers';
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { RunDO } from '../../src/worker/runs/run-do.ts';
-import { startRun, waitForRun } from './support/api.ts';
-import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
+import { ApiKeyCreatedSchema } from '../../src/core/schemas/api.ts';
+import { call, pyBody, startRun, waitForRun } from './support/api.ts';
+import { SCRIPT_MODELS, TENANT_PROVIDER_KEY, scriptedRun } from './support/script.ts';
+
+/** Marks the run's last pending episode running without starting it, as if its start was lost in a crash. */
+const orphanLastPending = (runId: string): Promise<string> =>
+  runInDurableObject(env.RUN.getByName(runId), (_instance: RunDO, state) => {
+    const row = state.storage.sql.exec<{ key: string }>(`SELECT key FROM episodes WHERE status = 'pending' ORDER BY ord DESC LIMIT 1`).one();
+    state.storage.sql.exec(`UPDATE episodes SET status = 'running' WHERE key = ?`, row.key);
+    return row.key;
+  });
 
 describe('RunDO recovery', () => {
   it('starts an episode marked running that was never started, and the run completes', async () => {
@@ -24,5 +33,24 @@ describe('RunDO recovery', () => {
     const finished = await waitForRun(runId);
     expect(finished.status).toBe('completed');
     expect(finished.counts).toMatchObject({ done: 2, running: 0, pending: 0, infra_error: 0 });
+  });
+
+  it("starts it for the run's tenant: its model calls carry the tenant's own provider key", async () => {
+    const key = ApiKeyCreatedSchema.parse(await pyBody(await call('/v1/admin/keys', { body: { tenant: 'recovery-byo', name: 'recovery' } }))).key;
+    const authorization = `Bearer ${key}`;
+    const put = await call('/v1/provider-credentials/openai', {
+      method: 'PUT', body: { base_url: env.OPENAI_BASE_URL, api_key: TENANT_PROVIDER_KEY }, headers: { authorization },
+    });
+    expect(put.status).toBe(200);
+    // The scripted model answers only calls that carry the tenant's key: any other call fails its episode.
+    const body = scriptedRun({ llm_agent: SCRIPT_MODELS.tenantAgent, max_concurrency: 1, num_trials: 2, task_ids: ['create_task_1', 'update_task_1'] });
+    const runId = await startRun(body, { authorization });
+    const orphan = await orphanLastPending(runId);
+    await abortAllDurableObjects();
+    expect(await runDurableObjectAlarm(env.RUN.getByName(runId))).toBe(true);
+    expect((await env.EPISODE.getByName(orphan).snapshot()).phase).not.toBeNull();
+    const finished = await waitForRun(runId, { apiKey: key });
+    expect(finished.status).toBe('completed');
+    expect(finished.counts).toMatchObject({ done: 4, running: 0, pending: 0, infra_error: 0 });
   });
 });

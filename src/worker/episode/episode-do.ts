@@ -38,6 +38,9 @@ export interface EpisodeSnapshot {
   readonly done: boolean | null;
 }
 
+/** Only a task graded on NL assertions calls the provider (the judge) while evaluating. */
+const isJudged = (state: EpisodeState): boolean => state.task.evaluation_criteria?.reward_basis.includes('NL_ASSERTION') ?? false;
+
 /** A turn not answered in this time is asked for again (its message may have been lost in a crash). */
 export const TURN_WATCHDOG_MS = 15_000;
 const GATE_WAIT_MS = 250;
@@ -71,10 +74,10 @@ export class EpisodeDO extends DurableObject<Env> {
    */
   async start(launchText: string): Promise<void> {
     if (this.store.get('phase') !== undefined) return;
+    this.store.assumeEmpty();
+    // The attempt is stored once it changes: reads default to 1.
     this.store.put('launch', launchText);
     this.store.put('phase', 'running');
-    this.store.put('attempt', 1);
-    this.store.put('next_step', 0);
     try {
       await this.initialize(await this.loadContext());
     } catch (error) {
@@ -105,7 +108,7 @@ export class EpisodeDO extends DurableObject<Env> {
     const fields = this.store.cursorFields();
     return {
       phase: this.phase() ?? null,
-      attempt: this.store.get<number>('attempt') ?? 0,
+      attempt: this.phase() === undefined ? 0 : (this.store.get<number>('attempt') ?? 1),
       stepCount: fields?.step_count ?? null,
       done: fields?.done ?? null,
     };
@@ -130,7 +133,7 @@ export class EpisodeDO extends DurableObject<Env> {
     const context = await this.loadContext();
     // From here to the stored outcome nothing awaits, so concurrent submissions are applied one after the other.
     const resultText = JSON.stringify(result);
-    const pendingStep = this.store.get<number>('next_step') ?? 0;
+    const pendingStep = this.store.nextStep();
     // Every step below the pending one has its answer recorded; the pending one and later ones have none.
     const recorded = step < pendingStep ? this.store.turn(step) : null;
     if (recorded) return recorded.result === resultText ? recorded.outcome : this.refused('conflict');
@@ -169,7 +172,7 @@ export class EpisodeDO extends DurableObject<Env> {
     } catch (error) {
       return { status: 'refused', reason: 'invalid', pending_step: count, message: error instanceof Error ? error.message : String(error) };
     }
-    const step = this.store.get<number>('next_step') ?? 0;
+    const step = this.store.nextStep();
     this.store.recordExternalTurn(n, step, live.state.trajectory.length);
     const next = this.apply(context, live, step, message, resultText);
     const { pending } = await this.continueAfter(context, next, options.produceNext === true);
@@ -211,7 +214,6 @@ export class EpisodeDO extends DurableObject<Env> {
 
   /** Stores the answer to turn `step` and its outcome; a failure to apply it is a failed attempt. */
   private apply(context: EpisodeContext, live: LiveEpisode, step: number, result: TurnResult, resultText: string): TurnOutcome & { status: 'applied' } {
-    this.store.put('next_step', step + 1);
     let next: TurnOutcome & { status: 'applied' };
     if (result.kind === 'error') {
       next = { status: 'applied', step, next: this.failAttempt(context, new Error(result.message)), next_step: null };
@@ -235,6 +237,18 @@ export class EpisodeDO extends DurableObject<Env> {
   ): Promise<TurnOutcome & { pending?: PendingTurn }> {
     // Only a built-in turn is handed over (an external one is its client's), and only then is its request built.
     const live = this.live;
+    if (next.next === 'finishing' && live?.state.done && this.externalRole(context) === null && this.alarmAt !== null && !isJudged(live.state)) {
+      // Graded right after this answer when no judge is called (nothing to wait for): an alarm less per
+      // episode. The answer goes first, as the object is reset once the run knows. The armed watchdog stays
+      // until the simulation is written, so should this fail, the alarm evaluates again.
+      this.ctx.waitUntil(
+        this.evaluate(context, live.state).catch(async (error: unknown) => {
+          console.warn(`episode ${context.key} evaluation deferred: ${error instanceof Error ? error.message : String(error)}`);
+          await this.armAlarm(Date.now());
+        }),
+      );
+      return next;
+    }
     const handOver = produceNext && next.next === 'turn' && live != null && live.pending !== null && live.pending !== this.externalRole(context);
     await this.schedule(!handOver);
     return handOver ? { ...next, pending: this.describePending(context, live)! } : next;
@@ -284,7 +298,7 @@ export class EpisodeDO extends DurableObject<Env> {
       tenant: context.launch.tenant,
       task_id: context.launch.task_id,
       trial: context.launch.trial,
-      step: this.store.get<number>('next_step') ?? 0,
+      step: this.store.nextStep(),
       role: live.pending,
       external: live.pending === this.externalRole(context),
       agent_endpoint: live.pending === 'agent' ? (context.launch.config.agent_endpoint?.url ?? null) : null,
@@ -311,13 +325,11 @@ export class EpisodeDO extends DurableObject<Env> {
     // The watchdog is armed once, not at every turn: when it fires early, it waits for the turn asked for last.
     this.askedAt = Date.now();
     if (this.alarmAt === null || this.alarmAt <= this.askedAt) await this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
-    if (send) await this.env.TURNS.send({ episode: (await this.loadContext()).key, step: this.store.get<number>('next_step') ?? 0 });
+    if (send) await this.env.TURNS.send({ episode: (await this.loadContext()).key, step: this.store.nextStep() });
   }
 
   private async evaluate(context: EpisodeContext, state: EpisodeState): Promise<void> {
-    // Only a task graded on NL assertions calls the provider (the judge) while evaluating.
-    const judged = state.task.evaluation_criteria?.reward_basis.includes('NL_ASSERTION') ?? false;
-    const gate = judged ? providerGate(this.env, (await providerFor(this.env, context.launch.tenant)).endpoint) : null;
+    const gate = isJudged(state) ? providerGate(this.env, (await providerFor(this.env, context.launch.tenant)).endpoint) : null;
     const holder = `${context.key}#evaluation`;
     if (gate !== null && !(await gate.stub.acquire(holder, gate.cap))) {
       await this.armAlarm(Date.now() + jitterBackoff(1, GATE_WAIT_MS));
@@ -369,6 +381,11 @@ export class EpisodeDO extends DurableObject<Env> {
 
   private async notifyRun(context: EpisodeContext): Promise<void> {
     await this.env.RUN.getByName(context.launch.run_id).episodeFinished(context.key);
+    // The watchdog of an episode graded without an alarm is still armed.
+    if (this.alarmAt !== null) {
+      await this.ctx.storage.deleteAlarm();
+      this.alarmAt = null;
+    }
     // The simulation is safely in D1 and the run knows: the object keeps only its phase (so a repeated start
     // changes nothing) and drops its rows and caches, so finished episodes hold next to nothing.
     this.wipe();
@@ -401,7 +418,7 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   private refused(reason: 'not_pending' | 'conflict' | 'not_running'): TurnOutcome {
-    const pending = this.phase() === 'running' && this.live?.pending ? (this.store.get<number>('next_step') ?? 0) : null;
+    const pending = this.phase() === 'running' && this.live?.pending ? this.store.nextStep() : null;
     return { status: 'refused', reason, pending_step: pending };
   }
 

@@ -1,23 +1,27 @@
 // What starts an episode: its run, the run's configuration and which task × trial it plays.
 import { z } from 'zod';
-import { RunConfigSchema } from '../../core/schemas/run-config.ts';
-import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
-import type { PyInput } from '../../core/py/index.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
+import { decodeConfig } from '../db/runs.ts';
 import type { DomainData } from '../../core/environment/domain.ts';
 import { workUnits } from '../../core/runner/batch.ts';
 import type { SimulationSpec } from '../../core/runner/simulation.ts';
 import { base64url, fromBase64url } from '../crypto.ts';
 
-export const EpisodeLaunchSchema = z.object({
+/**
+ * A launch as the run object sends it: the episode's run, task, trial and tenant (whose provider credentials,
+ * if any, its model calls use), and the run's configuration as the run's own text, so every episode of a run
+ * decodes the same text (see `runConfigOf`).
+ */
+export const EpisodeLaunchTextSchema = z.object({
   run_id: z.string(),
-  config: RunConfigSchema,
+  config: z.string(),
   task_id: z.string(),
   trial: z.number().int().nonnegative(),
-  /** The run's tenant, whose provider credentials (if any) its model calls use. */
-  tenant: z.string().default('operator'),
+  tenant: z.string(),
 });
-export type EpisodeLaunch = z.infer<typeof EpisodeLaunchSchema>;
-export type EpisodeLaunchInput = z.input<typeof EpisodeLaunchSchema>;
+export type EpisodeLaunchText = z.infer<typeof EpisodeLaunchTextSchema>;
+
+export type EpisodeLaunch = Omit<EpisodeLaunchText, 'config'> & { readonly config: RunConfig };
 
 export interface EpisodeRef {
   readonly task_id: string;
@@ -43,8 +47,26 @@ export const episodeOfId = (id: string): ({ run_id: string; key: string } & Epis
   return { run_id: match[1]!, trial: Number(match[2]), task_id: match[3]!, key };
 };
 
-export const encodeLaunch = (launch: EpisodeLaunchInput): string => dumpsPy(launch as unknown as PyInput);
-export const decodeLaunch = (text: string): EpisodeLaunch => EpisodeLaunchSchema.parse(parsePyJson(text));
+export const encodeLaunch = (launch: EpisodeLaunchText): string => JSON.stringify(launch);
+
+/** Configurations decoded in this isolate, by text: a run's episodes share one, parsed once (read-only). */
+const decodedConfigs = new Map<string, RunConfig>();
+const DECODED_CONFIGS_KEPT = 32;
+
+const runConfigOf = (text: string): RunConfig => {
+  let config = decodedConfigs.get(text);
+  if (config === undefined) {
+    config = decodeConfig(text);
+    if (decodedConfigs.size >= DECODED_CONFIGS_KEPT) decodedConfigs.delete(decodedConfigs.keys().next().value!);
+    decodedConfigs.set(text, config);
+  }
+  return config;
+};
+
+export const decodeLaunch = (text: string): EpisodeLaunch => {
+  const { config, ...episode } = EpisodeLaunchTextSchema.parse(JSON.parse(text));
+  return { ...episode, config: runConfigOf(config) };
+};
 
 /** The engine's spec of the episode: the run's work unit for this task and trial (same seed as a batch run). */
 export const episodeSpec = (launch: EpisodeLaunch, data: DomainData): SimulationSpec => {

@@ -23,7 +23,7 @@ interface Cursor {
   readonly messages: number;
   readonly agentSlot: number;
   readonly userSlot: number | null;
-  /** The participant whose turn is waited for (at step `next_step`), or null. */
+  /** The participant whose turn is waited for (at step `nextStep()`), or null. */
   readonly pending: TurnRole | null;
 }
 
@@ -36,11 +36,11 @@ export interface LiveEpisode {
 }
 
 /**
- * Small values beside the rows: the launch (text), phase, attempt, the step index of the next turn, when a
- * failed attempt starts over, why the last attempt failed when none is left, and when an external turn was
- * asked for (its idle expiry counts from then).
+ * Small values beside the rows: the launch (text), phase, attempt, when a failed attempt starts over, why the
+ * last attempt failed when none is left, and when an external turn was asked for (its idle expiry counts from
+ * then).
  */
-const EPISODE_KEYS = ['launch', 'phase', 'attempt', 'next_step', 'retry_at', 'failure', 'asked_at'] as const;
+const EPISODE_KEYS = ['launch', 'phase', 'attempt', 'retry_at', 'failure', 'asked_at'] as const;
 type EpisodeKey = (typeof EPISODE_KEYS)[number];
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);
@@ -50,77 +50,105 @@ export interface EpisodeStorage {
   readonly sql: {
     exec<T extends Record<string, string | number | null>>(query: string, ...bindings: (string | number | null)[]): { toArray(): T[] } & Iterable<T>;
   };
-  readonly kv: {
-    get<T>(key: string): T | undefined;
-    put(key: string, value: unknown): void;
-    delete(key: string): boolean;
-  };
 }
 
+type Sql = EpisodeStorage['sql'];
+
 /**
- * Small values read through a copy in memory: the object is their only writer, so the copy stays exact, and
- * each step reads them several times (a read of the storage itself is a SQL query).
+ * Small values (JSON text in a table of the episode's own, created with the others: the runtime's key-value
+ * table would be created on a first write of each episode, which costs more than all of its other writes) read
+ * through a copy in memory: the object is their only writer, so the copy stays exact, and each step reads them
+ * several times (a read of the storage itself is a SQL query).
  */
 class CachedValues {
   private readonly copy = new Map<string, unknown>();
-  private readonly kv: EpisodeStorage['kv'];
+  private readonly sql: Sql;
 
-  constructor(kv: EpisodeStorage['kv']) {
-    this.kv = kv;
+  constructor(sql: Sql) {
+    this.sql = sql;
   }
 
   get<T>(key: string): T | undefined {
-    if (!this.copy.has(key)) this.copy.set(key, this.kv.get(key));
+    if (!this.copy.has(key)) {
+      const row = this.sql.exec<{ value: string }>(`SELECT value FROM episode_values WHERE key = ?`, key).toArray()[0];
+      this.copy.set(key, row === undefined ? undefined : JSON.parse(row.value));
+    }
     return this.copy.get(key) as T | undefined;
   }
 
   put(key: string, value: unknown): void {
-    this.kv.put(key, value);
+    this.sql.exec(`INSERT OR REPLACE INTO episode_values (key, value) VALUES (?, ?)`, key, JSON.stringify(value));
     this.copy.set(key, value);
   }
 
+  /** A value known to be absent is not deleted again (each delete is a statement). */
   delete(key: string): void {
-    this.kv.delete(key);
+    if (this.copy.has(key) && this.copy.get(key) === undefined) return;
+    this.sql.exec(`DELETE FROM episode_values WHERE key = ?`, key);
     this.copy.set(key, undefined);
+  }
+
+  /** Takes note that every value was deleted (by the caller, with its rows). */
+  allDeleted(keys: readonly string[]): void {
+    for (const key of keys) this.copy.set(key, undefined);
+  }
+
+  /** Marks values as absent without reading them (the caller knows the storage holds none). */
+  knownAbsent(keys: readonly string[]): void {
+    for (const key of keys) if (!this.copy.has(key)) this.copy.set(key, undefined);
   }
 }
 
 export class EpisodeStore {
   private readonly sql: EpisodeStorage['sql'];
-  private readonly kv: CachedValues;
+  private readonly values: CachedValues;
+  /** The step index of the next turn (one past the last recorded turn), once read. */
+  private next: number | null = null;
 
   constructor(storage: EpisodeStorage) {
     this.sql = storage.sql;
-    this.kv = new CachedValues(storage.kv);
+    this.values = new CachedValues(storage.sql);
     this.createTables();
   }
 
-  /** Creates the tables (again after the storage was wiped). */
+  /**
+   * Creates the tables (again after the storage was wiped), in one statement list: every episode object runs
+   * this once, and one call costs far less than four.
+   */
   createTables(): void {
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS messages (idx INTEGER PRIMARY KEY, body TEXT NOT NULL)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS env_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL, body TEXT NOT NULL)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS turns (step INTEGER PRIMARY KEY, result TEXT NOT NULL, outcome TEXT NOT NULL)`);
-    // An external participant counts its own turns (0, 1, …): each maps to the turn's step and its message's index.
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS external_turns (n INTEGER PRIMARY KEY, step INTEGER NOT NULL, idx INTEGER NOT NULL)`);
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS episode_values (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+       CREATE TABLE IF NOT EXISTS messages (idx INTEGER PRIMARY KEY, body TEXT NOT NULL);
+       CREATE TABLE IF NOT EXISTS env_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL, body TEXT NOT NULL);
+       CREATE TABLE IF NOT EXISTS turns (step INTEGER PRIMARY KEY, result TEXT NOT NULL, outcome TEXT NOT NULL);
+       -- an external participant counts its own turns (0, 1, …): each maps to the turn's step and its message's index
+       CREATE TABLE IF NOT EXISTS external_turns (n INTEGER PRIMARY KEY, step INTEGER NOT NULL, idx INTEGER NOT NULL);`,
+    );
   }
 
   get<T>(key: EpisodeKey): T | undefined {
-    return this.kv.get<T>(key);
+    return this.values.get<T>(key);
   }
 
   put(key: EpisodeKey, value: unknown): void {
-    this.kv.put(key, value);
+    this.values.put(key, value);
+  }
+
+  /** An episode never started (or reset) has no values: later reads and deletes of them touch no storage. */
+  assumeEmpty(): void {
+    this.values.knownAbsent([...EPISODE_KEYS, 'cursor']);
+    this.next = 0;
   }
 
   /** The stored state's counters and routing, without reading the trajectory. */
   cursorFields(): CursorFields | null {
-    return this.kv.get<Cursor>('cursor')?.fields ?? null;
+    return this.values.get<Cursor>('cursor')?.fields ?? null;
   }
 
   /** Stores what changed since the last save: new messages, environment changes, the cursor. */
   save(live: LiveEpisode): void {
     const { state, environment } = live;
-    const previous = this.kv.get<Cursor>('cursor')?.messages ?? 0;
+    const previous = this.values.get<Cursor>('cursor')?.messages ?? 0;
     for (let idx = previous; idx < state.trajectory.length; idx++) {
       this.sql.exec(`INSERT OR REPLACE INTO messages (idx, body) VALUES (?, ?)`, idx, pyText(state.trajectory[idx]));
     }
@@ -138,12 +166,12 @@ export class EpisodeStore {
       userSlot: environment.state.userSlot,
       pending: live.pending,
     };
-    this.kv.put('cursor', cursor);
+    this.values.put('cursor', cursor);
   }
 
   /** The stored episode of the current attempt, or null before it is initialized. */
   load(task: Task, domain: AnyDomain, data: DomainData, options: EnvironmentOptions): LiveEpisode | null {
-    const cursor = this.kv.get<Cursor>('cursor');
+    const cursor = this.values.get<Cursor>('cursor');
     if (cursor === undefined) return null;
     const trajectory = this.sql
       .exec<{ body: string }>(`SELECT body FROM messages WHERE idx < ? ORDER BY idx`, cursor.messages)
@@ -163,21 +191,33 @@ export class EpisodeStore {
    * than `deleteAll` (that closes, unlinks and recreates the object's SQLite file).
    */
   clear(): void {
-    this.clearEpisode();
-    this.sql.exec(`DELETE FROM turns`);
-    this.sql.exec(`DELETE FROM external_turns`);
-    for (const key of EPISODE_KEYS) this.kv.delete(key);
+    this.sql.exec(
+      `DELETE FROM messages; DELETE FROM env_changes; DELETE FROM turns; DELETE FROM external_turns; DELETE FROM episode_values;`,
+    );
+    this.values.allDeleted([...EPISODE_KEYS, 'cursor']);
+    this.next = 0;
   }
 
   /** Forgets the attempt's episode (a new attempt starts from scratch); the turn records stay. */
   clearEpisode(): void {
     this.sql.exec(`DELETE FROM messages`);
     this.sql.exec(`DELETE FROM env_changes`);
-    this.kv.delete('cursor');
+    this.values.delete('cursor');
   }
 
   recordTurn(step: number, result: string, outcome: TurnOutcome): void {
     this.sql.exec(`INSERT INTO turns (step, result, outcome) VALUES (?, ?, ?)`, step, result, JSON.stringify(outcome));
+    this.next = step + 1;
+  }
+
+  /**
+   * The step index of the turn waited for: one past the last recorded turn. It increases with every turn and
+   * is never reused, not across attempts either (their turn records stay); it comes from the records, so no
+   * counter of its own is written per step.
+   */
+  nextStep(): number {
+    this.next ??= (this.sql.exec<{ last: number | null }>(`SELECT max(step) AS last FROM turns`).toArray()[0]?.last ?? -1) + 1;
+    return this.next;
   }
 
   /** How many turns the external participant has had applied. */

@@ -35,11 +35,23 @@ export interface RunProgress {
 /** How often a run with episodes in flight makes sure each of them was really started. */
 export const RECOVERY_MS = 30_000;
 
+/** What a run object keeps from its start. */
+interface RecordedRun {
+  readonly runId: string;
+  readonly configText: string;
+  readonly config: RunConfig;
+  /** `operator` for runs recorded before runs had tenants. */
+  readonly tenant: string;
+  readonly budget: RunBudget | null;
+}
+
 export class RunDO extends DurableObject<Env> {
   /** Episodes per status, read from the table once per instance. */
   private readonly counts: Record<EpisodeStatus, number>;
-  /** The run's configuration, decoded once per instance. */
-  private config: RunConfig | null = null;
+  /** What the run was started with (it never changes), read and decoded once per instance. */
+  private recorded: RecordedRun | null = null;
+  /** Whether the recovery alarm is armed (null: not known to this instance yet). */
+  private recoveryArmed: boolean | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -56,19 +68,24 @@ export class RunDO extends DurableObject<Env> {
 
   /** Moves the episode `key` from status `from` (any, when omitted) to `to`; returns whether it moved. */
   private move(key: string, to: EpisodeStatus, from?: EpisodeStatus): boolean {
-    const row = this.ctx.storage.sql
-      .exec<{ status: EpisodeStatus }>(`SELECT status FROM episodes WHERE key = ?`, key)
-      .toArray()[0];
-    if (!row || row.status === to || (from !== undefined && row.status !== from)) return false;
-    this.ctx.storage.sql.exec(`UPDATE episodes SET status = ? WHERE key = ?`, to, key);
-    this.counts[row.status]--;
-    this.counts[to]++;
-    return true;
+    const current = from ?? this.statusOf(key);
+    if (current === undefined || current === to) return false;
+    // One statement when the caller knows the status (each finished episode moves twice): it changes only from that one.
+    const moved = this.ctx.storage.sql.exec(`UPDATE episodes SET status = ? WHERE key = ? AND status = ?`, to, key, current).rowsWritten > 0;
+    if (moved) {
+      this.counts[current]--;
+      this.counts[to]++;
+    }
+    return moved;
+  }
+
+  private statusOf(key: string): EpisodeStatus | undefined {
+    return this.ctx.storage.sql.exec<{ status: EpisodeStatus }>(`SELECT status FROM episodes WHERE key = ?`, key).toArray()[0]?.status;
   }
 
   /** Records the run's episodes (in work-unit order) for `tenant` and starts the first ones; a repeated start adds nothing. */
   async start(runId: string, configText: string, episodes: readonly EpisodeRef[], tenant: string, budget: RunBudget | null = null): Promise<void> {
-    if ((await this.runId()) === null) {
+    if ((await this.run()) === null) {
       episodes.forEach((ref, ord) =>
         this.ctx.storage.sql.exec(
           `INSERT INTO episodes (key, ord, task_id, trial, status) VALUES (?, ?, ?, ?, 'pending')`,
@@ -83,7 +100,7 @@ export class RunDO extends DurableObject<Env> {
 
   /** Whether the run's episodes were recorded (a launch cut short before this leaves an orphan run). */
   async isStarted(): Promise<boolean> {
-    return (await this.runId()) !== null;
+    return (await this.run()) !== null;
   }
 
   async episodeFinished(key: string): Promise<void> {
@@ -93,7 +110,7 @@ export class RunDO extends DurableObject<Env> {
 
   /** Stops pending and running episodes (saying why, when told); finished ones keep their simulations. */
   async cancel(reason?: string): Promise<void> {
-    const runId = await this.runId();
+    const runId = (await this.run())?.runId ?? null;
     if (runId === null) return;
     this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'cancelled' WHERE status = 'pending'`);
     this.counts.cancelled += this.counts.pending;
@@ -107,7 +124,7 @@ export class RunDO extends DurableObject<Env> {
 
   /** Launches the given finished episodes again (their simulations were removed from D1). */
   async rerun(episodes: readonly EpisodeRef[]): Promise<void> {
-    const runId = await this.runId();
+    const runId = (await this.run())?.runId ?? null;
     if (runId === null) return;
     for (const ref of episodes) {
       const key = episodeKey(runId, ref);
@@ -138,33 +155,37 @@ export class RunDO extends DurableObject<Env> {
    * reset in between) is started again — starting is idempotent, so episodes already going are not touched.
    */
   override async alarm(): Promise<void> {
-    const runId = await this.runId();
-    const config = await this.runConfig();
-    if (runId === null || config === null) return;
+    this.recoveryArmed = false;
+    const run = await this.run();
+    if (run === null) return;
     const running = this.ctx.storage.sql
       .exec<{ key: string; task_id: string; trial: number }>(`SELECT key, task_id, trial FROM episodes WHERE status = 'running'`)
       .toArray();
     await Promise.all(
-      running.map((row) => this.env.EPISODE.getByName(row.key).start(encodeLaunch({ run_id: runId, config, task_id: row.task_id, trial: row.trial }))),
+      running.map((row) => this.env.EPISODE.getByName(row.key).start(launchOf(run, row))),
     );
     await this.fill();
   }
 
   /** Starts pending episodes up to the run's concurrency; completes the run when nothing is left. */
   private async fill(): Promise<void> {
-    const runId = await this.runId();
-    const config = await this.runConfig();
-    if (runId === null || config === null) return;
+    const run = await this.run();
+    if (run === null) return;
     const { pending, running } = this.counts;
     if (pending === 0 && running === 0) {
       await this.ctx.storage.deleteAlarm();
-      await setRunStatus(this.env.DB, runId, 'completed', 'running');
+      this.recoveryArmed = false;
+      await setRunStatus(this.env.DB, run.runId, 'completed', 'running');
       return;
     }
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + RECOVERY_MS);
-    const free = config.max_concurrency - running;
+    this.recoveryArmed ??= (await this.ctx.storage.getAlarm()) !== null;
+    if (!this.recoveryArmed) {
+      await this.ctx.storage.setAlarm(Date.now() + RECOVERY_MS);
+      this.recoveryArmed = true;
+    }
+    const free = run.config.max_concurrency - running;
     if (free <= 0) return;
-    if (await this.overBudget()) return this.cancel('Quota usd_per_day reached: the tenant\'s daily USD budget is spent');
+    if (await this.overBudget(run.budget)) return this.cancel('Quota usd_per_day reached: the tenant\'s daily USD budget is spent');
     const next = this.ctx.storage.sql
       .exec<{ key: string; task_id: string; trial: number }>(
         `SELECT key, task_id, trial FROM episodes WHERE status = 'pending' ORDER BY ord LIMIT ?`,
@@ -175,7 +196,7 @@ export class RunDO extends DurableObject<Env> {
     await Promise.all(
       next.map(async (row) => {
         try {
-          await this.env.EPISODE.getByName(row.key).start(encodeLaunch({ run_id: runId, config, task_id: row.task_id, trial: row.trial, tenant: await this.tenant() }));
+          await this.env.EPISODE.getByName(row.key).start(launchOf(run, row));
         } catch (error) {
           // Back to pending, so the next fill (the caller's retry) starts it.
           this.move(row.key, 'pending', 'running');
@@ -186,26 +207,26 @@ export class RunDO extends DurableObject<Env> {
   }
 
   /** Whether the tenant has spent its daily USD budget (runs launched without one never are). */
-  private async overBudget(): Promise<boolean> {
-    const budget = await this.ctx.storage.get<RunBudget>('budget');
-    if (budget === undefined) return false;
+  private async overBudget(budget: RunBudget | null): Promise<boolean> {
+    if (budget === null) return false;
     return (await usdSpentSince(this.env.DB, budget.tenant, dayStart(Date.now()))) >= budget.usdPerDay;
   }
 
-  private async runConfig(): Promise<RunConfig | null> {
-    if (this.config === null) {
-      const text = await this.ctx.storage.get<string>('config');
-      if (text !== undefined) this.config = decodeConfig(text);
+  /** The run as started, or null before `start` recorded it. */
+  private async run(): Promise<RecordedRun | null> {
+    if (this.recorded === null) {
+      const values = await this.ctx.storage.get<string | RunBudget>(['run_id', 'config', 'tenant', 'budget']);
+      const runId = values.get('run_id') as string | undefined;
+      const configText = values.get('config') as string | undefined;
+      if (runId === undefined || configText === undefined) return null;
+      const budget = values.get('budget') as RunBudget | undefined;
+      const tenant = (values.get('tenant') as string | undefined) ?? 'operator';
+      this.recorded = { runId, configText, config: decodeConfig(configText), tenant, budget: budget ?? null };
     }
-    return this.config;
-  }
-
-  /** The run's tenant (`operator` for runs recorded before runs had tenants). */
-  private async tenant(): Promise<string> {
-    return (await this.ctx.storage.get<string>('tenant')) ?? 'operator';
-  }
-
-  private async runId(): Promise<string | null> {
-    return (await this.ctx.storage.get<string>('run_id')) ?? null;
+    return this.recorded;
   }
 }
+
+/** The launch of one of the run's episodes. */
+const launchOf = (run: RecordedRun, row: { task_id: string; trial: number }): string =>
+  encodeLaunch({ run_id: run.runId, config: run.configText, task_id: row.task_id, trial: row.trial, tenant: run.tenant });

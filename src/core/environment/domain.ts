@@ -39,6 +39,8 @@ export interface Domain<Db = unknown, UserDb = unknown> {
   readonly knownIssues?: Readonly<Record<string, string>>;
   /** Reference tasks whose gold actions raise in the reference too (the gold DB skips them), by task id. */
   readonly goldActionErrors?: Readonly<Record<string, GoldActionErrors>>;
+  /** The part of a DB the reference hashes, where a domain keeps toolkit memory beside it (default: all of it). */
+  readonly hashedDb?: (db: Db) => unknown;
   /** The DB model's validation (pydantic `model_validate`), used after an `initialization_data` update. */
   readonly parseDb: (value: unknown) => Db;
   readonly parseUserDb: ((value: unknown) => UserDb) | null;

@@ -69,6 +69,15 @@ export const getRecord = (db: TransactionalDB, name: TableName, recordId: string
   return isPyDict(record) ? (record as DbRecord) : undefined;
 };
 
+/**
+ * `key in db.<table>.data` for a raw argument: a dict, list or other unhashable key raises Python's TypeError
+ * (as a PyError, so the discoverable-tool wrappers report it as "Invalid arguments"); other non-str keys are absent.
+ */
+export const isRecordId = (db: TransactionalDB, name: TableName, key: PyValue | undefined): key is string => {
+  if (Array.isArray(key) || isPyDict(key)) throw new PyError('TypeError', `unhashable type: '${pyTypeName(key)}'`);
+  return typeof key === 'string' && dictHasKey(db[name].data, key);
+};
+
 /** `record_id in table.data`. */
 export const hasRecord = (db: TransactionalDB, name: TableName, recordId: string): boolean =>
   dictHasKey(db[name].data, recordId);

@@ -11,7 +11,8 @@ export const KNOWLEDGE_FILES = {
   db: `${DIR}/db.json`,
   /** `sorted(tasks_dir.glob("task_*.json"))`: by code point, as Python sorts paths. */
   tasks: listed(`${DIR}/tasks/task_`).sort(),
-  documents: listed(`${DIR}/documents/`),
+  /** Sorted by file name (see loadDocuments). */
+  documents: listed(`${DIR}/documents/`).sort(),
   prompt: (name: string): string => `${DIR}/prompts/${name}.md`,
   component: (name: string): string => `${DIR}/prompts/components/${name}.md`,
 } as const;

@@ -9,7 +9,7 @@
 //   them. Through call_discoverable_agent_tool every JSON number is a float (PyFloat), even `33`; called by
 //   name, ints stay ints. Nothing is validated beyond what the reference checks.
 // - Python values: `truthy` (python-args) for `if not x`, `isOneOf` for `x in [...]`, `fieldOr` for
-//   `record.get(k, default)`, `pyStr` for f-string interpolation, `pyRepr` for lists in messages,
+//   `record.get(k, default)`, `isRecordId` for `key in db.<table>.data`, `pyStr` for f-string interpolation, `pyRepr` for lists in messages,
 //   `pyFormatFixed(x, 2)` for `{x:.2f}`, `pyToFloat` for `float(x)`, `pyTitle` for `.title()`,
 //   `dumpsPy(v, { indent: 2 })` for `json.dumps(v, indent=2)` (all from src/core/py).
 // - Errors: a message the reference returns (`return "Error: …"`) is returned as a string. An exception the

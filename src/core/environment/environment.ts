@@ -68,7 +68,7 @@ export class Environment {
     this.current = state ?? {
       slots: baseSlots(data),
       agentSlot: 0,
-      userSlot: data.userDb === null ? null : 1,
+      userSlot: data.userDb !== null ? 1 : domain.userToolkitSharesDb ? 0 : null,
     };
     if (!state) this.syncTools();
   }

@@ -7,6 +7,7 @@ import type { RunConfig } from '../schemas/run-config.ts';
 import { isExternalAgent, isSoloAgent } from '../schemas/episode.ts';
 import type { AnyDomain, DomainData } from '../environment/domain.ts';
 import { domainPolicy } from '../environment/environment.ts';
+import { runPolicy, withRetrievalDefault } from '../environment/episode-domain.ts';
 import type { LlmClient } from '../llm/types.ts';
 import type { UserGuidelines } from '../user/user-simulator.ts';
 import { isValidTaskFor } from '../agents/agent.ts';
@@ -65,15 +66,25 @@ export const runInfo = (config: RunConfig, deps: Pick<BatchDeps, 'domain' | 'dat
       llm_args: isExternalAgent(config.agent) ? null : (config.llm_args_agent as Record<string, PyValue>),
       voice_settings: null,
     },
-    environment_info: { domain_name: deps.domain.name, policy: domainPolicy(deps.data, isSoloAgent(config.agent)), tool_defs: null },
+    environment_info: {
+      domain_name: deps.domain.name,
+      policy: runPolicy(deps.domain, deps.data, retrievalChoice(config), domainPolicy(deps.data, isSoloAgent(config.agent))),
+      tool_defs: null,
+    },
     seed: config.seed,
     text_streaming_config: { chunk_by: 'words', chunk_size: 1 },
     speech_complexity: null,
     audio_native_config: null,
-    retrieval_config: null,
-    retrieval_config_kwargs: null,
+    retrieval_config: config.retrieval_config,
+    retrieval_config_kwargs: config.retrieval_config_kwargs as Record<string, PyValue> | null,
   };
 };
+
+/** The run's retrieval configuration as its episodes take it. */
+const retrievalChoice = (config: RunConfig) => ({
+  retrievalConfig: config.retrieval_config,
+  retrievalConfigKwargs: config.retrieval_config_kwargs as Readonly<Record<string, PyValue>> | null,
+});
 
 /** Work units in trial-major order, each with its trial's seed. */
 export const workUnits = (config: RunConfig, tasks: readonly Task[]): SimulationSpec[] => {
@@ -88,6 +99,7 @@ export const workUnits = (config: RunConfig, tasks: readonly Task[]): Simulation
       maxErrors: config.max_errors,
       timeoutSeconds: config.timeout,
       enforceCommunicationProtocol: config.enforce_communication_protocol,
+      ...retrievalChoice(config),
     })),
   );
 };
@@ -115,7 +127,8 @@ export const simulationDepsFor = (
 };
 
 /** Runs every unit with at most `max_concurrency` in flight; simulations are kept in completion order. */
-export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Results> => {
+export const runBatch = async (requested: RunConfig, deps: BatchDeps): Promise<Results> => {
+  const config = withRetrievalDefault(deps.domain, requested);
   const tasks = runTasks(config, deps.data);
   if (tasks.length === 0) throw new Error('No tasks to run');
   const units = workUnits(config, tasks);

@@ -18,6 +18,7 @@ const defaultLlmArgs = () => ({ temperature: pyFloat(0) });
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'accept-encoding']);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const MAX_ENDPOINT_HEADERS = 16;
+export const MAX_RETRIEVAL_KWARGS = 16;
 
 /**
  * A remote agent: each agent turn is POSTed to `url` as an OpenAI chat-completions request (the messages and
@@ -60,6 +61,12 @@ export const RunConfigSchema = z
     max_retries: z.number().int().nonnegative().default(3),
     retry_delay: seconds(z.number().nonnegative()).default(1),
     agent_endpoint: AgentEndpointSchema.nullable().default(null),
+    /** The knowledge retrieval configuration (banking_knowledge; its default `alltools` applies when null). */
+    retrieval_config: name().nullable().default(null),
+    /** Overrides of the configuration's retrieval settings (`top_k`, `grep_top_k`, `case_sensitive`, `reranker_min_score`). */
+    retrieval_config_kwargs: PyDictSchema.refine((d) => Object.keys(d).length <= MAX_RETRIEVAL_KWARGS, `At most ${MAX_RETRIEVAL_KWARGS} keys`)
+      .nullable()
+      .default(null),
   })
   .refine((c) => isSoloAgent(c.agent) === (c.user === 'dummy_user'), {
     message: 'llm_agent_solo runs with dummy_user (as does external_solo), and dummy_user only in solo mode',

@@ -13,6 +13,9 @@ interface ToolCase {
   calls: { name: string; arguments: Record<string, PyValue>; requestor?: 'assistant' | 'user' }[];
   results: { error: boolean; content?: string; content_sha256?: string }[];
   db_hash: string;
+  /** Table updates applied first, as a task's `initialization_data.agent_data`. */
+  init?: Record<string, PyValue>;
+  allowlist?: string[];
 }
 
 const fixtures = new URL('../../fixtures/', import.meta.url);
@@ -28,7 +31,8 @@ const call = (i: number, spec: ToolCase['calls'][number]): ToolCall => ({
 describe.each(files)('%s: outputs, errors and DB hash as the reference', (file) => {
   const cases = parsePyJson(readFileSync(new URL(file, fixtures), 'utf8')) as unknown as ToolCase[];
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_, c) => {
-    const env = await bankingEnvironment();
+    const env = await bankingEnvironment(c.allowlist);
+    if (c.init) env.setState({ agent_data: c.init, user_data: null }, null, []);
     c.calls.forEach((spec, i) => {
       const msg = env.getResponse(call(i, spec));
       const expected = c.results[i]!;

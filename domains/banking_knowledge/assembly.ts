@@ -1,0 +1,58 @@
+// The banking_knowledge agent toolkit and policy of one episode, from the run's retrieval configuration and
+// the task (reference: get_environment's retrieval_variant / retrieval_kwargs / task / read_log_allowlist,
+// build_tools, build_policy, get_info_policy_override and runner/build.py's _derive_read_log_allowlist).
+import type { DomainData, EpisodeAssembly } from '../../src/core/environment/domain.ts';
+import type { Task } from '../../src/core/schemas/task.ts';
+import type { KnowledgeDb } from './data_model.ts';
+import { GOLDEN_RETRIEVAL, TASK_SPECIFIC_POLICY, goldenPolicy } from './policy.ts';
+import { DEFAULT_RETRIEVAL_CONFIG, RETRIEVAL_CONFIG_NAMES, resolveVariant, retrievalToolNames } from './retrieval.ts';
+import { knowledgeTools } from './tools.ts';
+
+/** The discoverable tools the task's gold actions call: their reads are logged, so the DB check can require them. */
+export const readLogAllowlist = (task: Task): Set<string> => {
+  const names = new Set<string>();
+  for (const action of task.evaluation_criteria?.actions ?? []) {
+    if (action.name !== 'call_discoverable_agent_tool') continue;
+    const name = action.arguments.agent_tool_name;
+    if (typeof name === 'string' && name !== '') names.add(name);
+  }
+  return names;
+};
+
+type Data = DomainData<KnowledgeDb, KnowledgeDb>;
+
+const policies = (data: Data): Readonly<Record<string, string>> => {
+  if (!data.policies) throw new Error('banking_knowledge data was loaded without its policies');
+  return data.policies;
+};
+
+export const knowledgeAssembly: EpisodeAssembly<KnowledgeDb, KnowledgeDb> = {
+  configNames: RETRIEVAL_CONFIG_NAMES,
+  defaultConfig: DEFAULT_RETRIEVAL_CONFIG,
+  refusal: (name, kwargs) => {
+    let missing: string[];
+    try {
+      missing = retrievalToolNames(resolveVariant(name, kwargs ?? {}));
+    } catch (error) {
+      return (error as Error).message;
+    }
+    if (missing.length === 0) return null;
+    const policyOnly = RETRIEVAL_CONFIG_NAMES.filter((n) => retrievalToolNames(resolveVariant(n)).length === 0);
+    return (
+      `retrieval configuration '${name}' needs the ${missing.join(', ')} tool(s), which tau2-edge does not provide yet; ` +
+      `available: ${policyOnly.join(', ')}`
+    );
+  },
+  assemble: (data, { task, retrievalConfig, retrievalConfigKwargs }) => {
+    const variant = resolveVariant(retrievalConfig, retrievalConfigKwargs ?? {});
+    const text = policies(data)[variant.name]!;
+    return {
+      agentToolkit: knowledgeTools({ readLogAllowlist: readLogAllowlist(task) }),
+      policy: variant.name === GOLDEN_RETRIEVAL ? goldenPolicy(text, data.documents ?? [], task) : text,
+    };
+  },
+  runPolicy: (data, name, kwargs) => {
+    const variant = resolveVariant(name, kwargs ?? {});
+    return variant.name === GOLDEN_RETRIEVAL ? TASK_SPECIFIC_POLICY : policies(data)[variant.name]!;
+  },
+};

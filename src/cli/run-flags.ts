@@ -10,6 +10,8 @@ import { parseLlmArgs } from './models.ts';
 import { float, int, parseOrExplain } from './cli-command.ts';
 import { domains } from '../../domains/registry.ts';
 import { repoRoot } from './local-worker.ts';
+import { runRetrievalRefusal } from '../core/environment/episode-domain.ts';
+import { parsePyJson } from '../core/py/index.ts';
 
 export interface RunOptions {
   readonly config: RunConfig;
@@ -52,6 +54,12 @@ export const addRunFlags = (command: Command): Command =>
       .option('--save-to <path>', 'the results file (NAME.json, or a folder for NAME/results.json); default: data/simulations/<timestamp>_<domain>_<agent>_<user>/results.json')
       .option('--fail-under <reward>', 'exit 1 when the average reward is below this, or nothing was evaluated', float)
       .option('--enforce-communication-protocol', 'end the episode when the agent breaks the protocol')
+      .option(
+        '--retrieval-config <name>',
+        'the knowledge retrieval configuration (banking_knowledge; default: alltools)',
+        (v: string) => choice('retrieval config', v, RETRIEVAL_CONFIG_CHOICES),
+      )
+      .option('--retrieval-config-kwargs <json>', 'retrieval settings as JSON, e.g. \'{"top_k": 10}\'')
       .option('--agent-url <url>', "a remote agent: each agent turn is POSTed to this URL as a chat-completions request")
       .option('--agent-header <header...>', "a header for --agent-url, as 'Name: value' (repeatable; e.g. its key)")
       .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
@@ -99,6 +107,8 @@ export interface RunFlagValues {
   readonly saveTo?: string;
   readonly failUnder?: number;
   readonly enforceCommunicationProtocol?: boolean;
+  readonly retrievalConfig?: string;
+  readonly retrievalConfigKwargs?: string;
   readonly llmBaseUrl?: string;
   readonly agentUrl?: string;
   readonly agentHeader?: string[];
@@ -115,6 +125,20 @@ const agentHeaders = (flags: readonly string[]): Record<string, string> =>
       return [flag.slice(0, at).trim(), flag.slice(at + 1).trim()];
     }),
   );
+
+/** The reference's `--retrieval-config` choices: every configuration name, sorted. */
+const RETRIEVAL_CONFIG_CHOICES = [
+  ...new Set(Object.values(domains).flatMap((d) => d.episodeAssembly?.configNames ?? [])),
+].sort();
+
+/** A JSON flag value (the reference parses it with `json.loads`). */
+const jsonFlag = (flag: string, text: string): unknown => {
+  try {
+    return parsePyJson(text);
+  } catch (error) {
+    throw new Error(`${flag} is not valid JSON: ${(error as Error).message}`);
+  }
+};
 
 const choice = (flag: string, value: string, allowed: readonly string[]): string => {
   if (!allowed.includes(value)) throw new InvalidArgumentError(`unknown ${flag} '${value}'. Available: ${allowed.join(', ')}`);
@@ -165,12 +189,19 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     max_retries: values.maxRetries,
     retry_delay: values.retryDelay,
     enforce_communication_protocol: values.enforceCommunicationProtocol,
+    retrieval_config: values.retrievalConfig,
+    retrieval_config_kwargs: values.retrievalConfigKwargs === undefined ? undefined : jsonFlag('--retrieval-config-kwargs', values.retrievalConfigKwargs),
     agent_endpoint:
       values.agentUrl === undefined
         ? undefined
         : { url: values.agentUrl, ...(values.agentHeader === undefined ? {} : { headers: agentHeaders(values.agentHeader) }) },
   });
   if (values.agentHeader !== undefined && values.agentUrl === undefined) throw new Error('--agent-header needs --agent-url');
+  const retrievalRefusal = runRetrievalRefusal(domains[config.domain]!, config);
+  if (retrievalRefusal !== null) {
+    const flag = config.retrieval_config === null && config.retrieval_config_kwargs !== null ? '--retrieval-config-kwargs' : '--retrieval-config';
+    throw new Error(`${flag}: ${retrievalRefusal}`);
+  }
   if (isExternalAgent(config.agent) || config.user === 'external_user') {
     const flag = config.user === 'external_user' ? `--user ${config.user}` : `--agent ${config.agent}`;
     throw new Error(`${flag} is driven by your own code over the step API (POST /v1/episodes, or a run's episodes); tau2-edge run runs built-in participants and --agent-url endpoints`);

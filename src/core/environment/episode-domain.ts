@@ -30,12 +30,6 @@ export interface RetrievalFields {
   readonly retrieval_config_kwargs: Readonly<Record<string, unknown>> | null;
 }
 
-/** The run configuration as the reference records it: a domain's default retrieval configuration filled in. */
-export const withRetrievalDefault = <C extends RetrievalFields>(domain: AnyDomain, config: C): C => ({
-  ...config,
-  retrieval_config: effectiveRetrievalConfig(domain, config.retrieval_config),
-});
-
 /** Why a run configuration's retrieval choice cannot run on its domain, or null. */
 export const runRetrievalRefusal = (domain: AnyDomain, config: RetrievalFields): string | null =>
   retrievalRefusal(domain, {

@@ -7,7 +7,7 @@ import type { RunConfig } from '../schemas/run-config.ts';
 import { isExternalAgent, isSoloAgent } from '../schemas/episode.ts';
 import type { AnyDomain, DomainData } from '../environment/domain.ts';
 import { domainPolicy } from '../environment/environment.ts';
-import { runPolicy, withRetrievalDefault } from '../environment/episode-domain.ts';
+import { effectiveRetrievalConfig, runPolicy } from '../environment/episode-domain.ts';
 import type { LlmClient } from '../llm/types.ts';
 import type { UserGuidelines } from '../user/user-simulator.ts';
 import { isValidTaskFor } from '../agents/agent.ts';
@@ -75,7 +75,8 @@ export const runInfo = (config: RunConfig, deps: Pick<BatchDeps, 'domain' | 'dat
     text_streaming_config: { chunk_by: 'words', chunk_size: 1 },
     speech_complexity: null,
     audio_native_config: null,
-    retrieval_config: config.retrieval_config,
+    // The reference's config validator fills in the domain's default, so results record it.
+    retrieval_config: effectiveRetrievalConfig(deps.domain, config.retrieval_config),
     retrieval_config_kwargs: config.retrieval_config_kwargs as Record<string, PyValue> | null,
   };
 };
@@ -127,8 +128,7 @@ export const simulationDepsFor = (
 };
 
 /** Runs every unit with at most `max_concurrency` in flight; simulations are kept in completion order. */
-export const runBatch = async (requested: RunConfig, deps: BatchDeps): Promise<Results> => {
-  const config = withRetrievalDefault(deps.domain, requested);
+export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Results> => {
   const tasks = runTasks(config, deps.data);
   if (tasks.length === 0) throw new Error('No tasks to run');
   const units = workUnits(config, tasks);

@@ -5,6 +5,7 @@ import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
 import { runTasks, workUnits } from '../../core/runner/batch.ts';
 import { MissingTasksError } from '../../core/tasks.ts';
+import { runRetrievalRefusal } from '../../core/environment/episode-domain.ts';
 import { loadDomain } from '../data/domains.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { encodeConfig, findRunByIdempotencyKey, insertRun, setRunStatus } from '../db/runs.ts';
@@ -30,7 +31,11 @@ export const selectEpisodes = async (env: Env, config: RunConfig): Promise<Selec
   if (!Object.hasOwn(domains, config.domain)) {
     return invalid('domain', `Unknown domain ${config.domain}. Available: ${Object.keys(domains).join(', ')}`);
   }
-  const { data } = await loadDomain(env.ASSETS, config.domain);
+  const { domain, data } = await loadDomain(env.ASSETS, config.domain);
+  const retrieval = runRetrievalRefusal(domain, config);
+  if (retrieval !== null) {
+    return invalid(config.retrieval_config === null && domain.episodeAssembly === undefined ? 'retrieval_config_kwargs' : 'retrieval_config', retrieval);
+  }
   let tasks;
   try {
     tasks = runTasks(config, data);

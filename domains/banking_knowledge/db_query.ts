@@ -1,6 +1,6 @@
 // Constraint queries and record writes on the transactional DB, with the reference's exact tool texts
-// (reference: src/tau2/domains/banking_knowledge/db_query.py). Tools write only through addToDb,
-// updateRecordInDb and removeFromDb, so records keep Python's insertion order in either dict representation.
+// (reference: src/tau2/domains/banking_knowledge/db_query.py). Tools write only through addToDb and
+// updateRecordInDb, so records keep Python's insertion order in either dict representation.
 import {
   PyError,
   PyJsonDecodeError,
@@ -195,17 +195,6 @@ export const updateRecordInDb = (
   return updated;
 };
 
-/** `remove_from_db`: deletes the matching records, returning them in table order. */
-export const removeFromDb = (db: TransactionalDB, name: TableName, constraints: readonly [string, PyValue][]): DbRecord[] => {
-  const matches = tableRecords(db, name).filter(([, record]) => recordMatches(record, constraints));
-  const data = db[name].data;
-  for (const [id] of matches) {
-    if (data instanceof Map) data.delete(id);
-    else delete data[id];
-  }
-  return matches.map(([, record]) => record);
-};
-
 /** The lines the tool wrappers print for one record: `   field: str(value)`. */
 const recordLines = (record: DbRecord): string[] => dictEntries(record).map(([k, v]) => `   ${k}: ${pyStr(v)}`);
 
@@ -215,18 +204,15 @@ const notFound = (name: string): string => `Error: Database '${name}' not found.
  * `json.loads(constraints)` then `**constraint_dict` into the query: the constraints as ordered pairs, or the
  * Python exception the call raises. A `limit` key is the query's own parameter, not a field constraint.
  */
-const parseConstraints = (constraints: string, call: 'query_db' | 'remove_from_db'): { pairs: [string, PyValue][]; limit: PyValue } => {
+const parseConstraints = (constraints: string): { pairs: [string, PyValue][]; limit: PyValue } => {
   const parsed = constraints ? parsePyJson(constraints) : {};
   if (!isPyDict(parsed)) {
-    throw new PyError('TypeError', `${QUALNAME}.${call}() argument after ** must be a mapping, not ${pyTypeName(parsed)}`);
+    throw new PyError('TypeError', `${QUALNAME}.query_db() argument after ** must be a mapping, not ${pyTypeName(parsed)}`);
   }
   const pairs = dictEntries(parsed);
-  const clash = pairs.find(([key]) => key === 'db' || (call === 'query_db' && key === 'return_ids'));
-  if (clash) throw new PyError('TypeError', `${QUALNAME}.${call}() got multiple values for keyword argument '${clash[0]}'`);
-  if (pairs.some(([key]) => key === 'db_name')) {
-    throw new PyError('TypeError', `${call}() got multiple values for argument 'db_name'`);
-  }
-  if (call === 'remove_from_db') return { pairs, limit: null };
+  const clash = pairs.find(([key]) => key === 'db' || key === 'return_ids');
+  if (clash) throw new PyError('TypeError', `${QUALNAME}.query_db() got multiple values for keyword argument '${clash[0]}'`);
+  if (pairs.some(([key]) => key === 'db_name')) throw new PyError('TypeError', "query_db() got multiple values for argument 'db_name'");
   const limit = pairs.find(([key]) => key === 'limit');
   return { pairs: pairs.filter(([key]) => key !== 'limit'), limit: limit ? limit[1] : null };
 };
@@ -246,27 +232,12 @@ const guarded = (failure: string, body: () => string): string => {
 export const queryDatabaseTool = (db: TransactionalDB, databaseName: string, constraints = '{}'): string => {
   if (!isQueryable(databaseName)) return notFound(databaseName);
   return guarded('Error querying database', () => {
-    const { pairs, limit } = parseConstraints(constraints, 'query_db');
+    const { pairs, limit } = parseConstraints(constraints);
     const results = queryDb(db, databaseName, pairs, limit);
     if (results.length === 0) return `No records found in '${databaseName}'.`;
     const lines = [`Found ${results.length} record(s) in '${databaseName}':\n`];
     results.forEach(([id, record], i) => {
       lines.push(`${i + 1}. Record ID: ${id}`, ...recordLines(record), '');
-    });
-    return lines.join('\n');
-  });
-};
-
-/** `remove_from_database_tool(database_name, constraints)`. */
-export const removeFromDatabaseTool = (db: TransactionalDB, databaseName: string, constraints = '{}'): string => {
-  if (!isQueryable(databaseName)) return notFound(databaseName);
-  return guarded('Error removing from database', () => {
-    const { pairs } = parseConstraints(constraints, 'remove_from_db');
-    const removed = removeFromDb(db, databaseName, pairs);
-    if (removed.length === 0) return `No records found in '${databaseName}'.`;
-    const lines = [`Removed ${removed.length} record(s) from '${databaseName}':\n`];
-    removed.forEach((record, i) => {
-      lines.push(`${i + 1}. Removed record:`, ...recordLines(record), '');
     });
     return lines.join('\n');
   });

@@ -6,7 +6,6 @@ import { dictHas } from '../../src/core/environment/python-dict.ts';
 import { defineToolkit } from '../../src/core/environment/toolkit.ts';
 import type { ToolSpec, Toolkit } from '../../src/core/environment/toolkit.ts';
 import { pyStr } from '../../src/core/py/index.ts';
-import type { PyValue } from '../../src/core/py/index.ts';
 import { requireStr } from '../../src/core/environment/python-args.ts';
 import type { KnowledgeDb } from './data_model.ts';
 import { addToDb, queryDatabaseTool, updateRecordInDb } from './db_query.ts';
@@ -16,39 +15,23 @@ import { raisingToolErrors } from './tool-errors.ts';
 import { agentDiscoverableTools } from './discoverable/index.ts';
 import { asToolSpec, discoverableMutatesState, formatDiscoverableToolForAgent, parseDiscoverableToolDocstring } from './discoverable/declare.ts';
 import { invokeDiscoverable, parseToolArguments } from './discoverable/call.ts';
-import { KNOWLEDGE_TOOL_SCHEMAS as S } from './tool_schemas.ts';
+import { KNOWLEDGE_TOOL_SCHEMAS as S, TRANSFER_REASONS } from './tool_schemas.ts';
+import type { KnowledgeToolSchema } from './tool_schemas.ts';
 import { generateAgentDiscoverableToolId, generateVerificationId } from './utils.ts';
 
 const CLASS_NAME = 'KnowledgeTools';
 
-/** `TransferReasonLiteral`: the reasons transfer_to_human_agents accepts. */
-export const TRANSFER_REASONS = [
-  'fraud_or_security_concern',
-  'account_closure_request',
-  'deceased_account_holder',
-  'legal_or_regulatory_matter',
-  'account_ownership_dispute',
-  'complex_billing_dispute',
-  'abusive_customer_behavior',
-  'third_party_inquiry',
-  'technical_system_error',
-  'unconfirmed_external_communication',
-  'customer_demands_after_unavailable_offer_refusal',
-  'kb_search_unsuccessful_customer_requests_transfer',
-  'specialized_department_required',
-  'accessibility_or_special_needs',
-  'customer_frustrated_demands_human',
-  'supervisor_request_service_complaint',
-  'customer_requests_human_no_specific_reason',
-  'request_completed_customer_wants_human_followup',
-  'other',
-];
-
 const VERIFICATION_FIELDS = ['name', 'user_id', 'address', 'email', 'phone_number', 'date_of_birth', 'time_verified'] as const;
 
-/** The lookups build their constraint JSON by pasting the argument into a template, as the reference does. */
-const lookup = (db: KnowledgeDb, table: string, field: string, value: PyValue | undefined): string =>
-  queryDatabaseTool(db, table, `{"${field}": "${pyStr(value)}"}`);
+/**
+ * A read tool listing the records whose `field` equals its one argument. It builds the constraint JSON by pasting
+ * the argument into a template, as the reference does (a quote in it makes the JSON invalid).
+ */
+const lookupTool = (schema: KnowledgeToolSchema, table: string, field: string, arg: string): ToolSpec<KnowledgeDb> => ({
+  type: 'read',
+  ...schema,
+  run: (db, args) => queryDatabaseTool(db, table, `{"${field}": "${pyStr(args[arg])}"}`),
+});
 
 /** The discoverable agent tool of that name (`has_discoverable_tool`), with Python's check of the key. */
 const discoverableTool = (name: unknown) =>
@@ -83,21 +66,9 @@ export const knowledgeTools = ({ readLogAllowlist, retrievalTools = {} }: Knowle
         ...S.get_current_time,
         run: () => 'The current time is 2025-11-14 03:40:00 EST.',
       },
-      get_user_information_by_id: {
-        type: 'read',
-        ...S.get_user_information_by_id,
-        run: (db, { user_id }) => lookup(db, 'users', 'user_id', user_id),
-      },
-      get_user_information_by_name: {
-        type: 'read',
-        ...S.get_user_information_by_name,
-        run: (db, { customer_name }) => lookup(db, 'users', 'name', customer_name),
-      },
-      get_user_information_by_email: {
-        type: 'read',
-        ...S.get_user_information_by_email,
-        run: (db, { email }) => lookup(db, 'users', 'email', email),
-      },
+      get_user_information_by_id: lookupTool(S.get_user_information_by_id, 'users', 'user_id', 'user_id'),
+      get_user_information_by_name: lookupTool(S.get_user_information_by_name, 'users', 'name', 'customer_name'),
+      get_user_information_by_email: lookupTool(S.get_user_information_by_email, 'users', 'email', 'email'),
       change_user_email: {
         type: 'write',
         ...S.change_user_email,
@@ -107,21 +78,9 @@ export const knowledgeTools = ({ readLogAllowlist, retrievalTools = {} }: Knowle
           return `Email updated successfully.\n  - User ID: ${userId}\n  - New Email: ${pyStr(email)}`;
         },
       },
-      get_referrals_by_user: {
-        type: 'read',
-        ...S.get_referrals_by_user,
-        run: (db, { user_id }) => lookup(db, 'referrals', 'referrer_id', user_id),
-      },
-      get_credit_card_transactions_by_user: {
-        type: 'read',
-        ...S.get_credit_card_transactions_by_user,
-        run: (db, { user_id }) => lookup(db, 'credit_card_transaction_history', 'user_id', user_id),
-      },
-      get_credit_card_accounts_by_user: {
-        type: 'read',
-        ...S.get_credit_card_accounts_by_user,
-        run: (db, { user_id }) => lookup(db, 'credit_card_accounts', 'user_id', user_id),
-      },
+      get_referrals_by_user: lookupTool(S.get_referrals_by_user, 'referrals', 'referrer_id', 'user_id'),
+      get_credit_card_transactions_by_user: lookupTool(S.get_credit_card_transactions_by_user, 'credit_card_transaction_history', 'user_id', 'user_id'),
+      get_credit_card_accounts_by_user: lookupTool(S.get_credit_card_accounts_by_user, 'credit_card_accounts', 'user_id', 'user_id'),
       log_verification: {
         type: 'write',
         ...S.log_verification,

@@ -4,17 +4,12 @@
 import { PyError, dumpsPy, pyFormatFixed, pyStr, pyTypeName, sha256Hex } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 
-/** The domain's locked "now": every scenario takes place at 2025-11-14 03:40:00 (EST, written without zone). */
-export const KNOWLEDGE_NOW_ISO = '2025-11-14T03:40:00';
 /** `get_today_str()`: the locked date as MM/DD/YYYY. */
 export const KNOWLEDGE_TODAY = '11/14/2025';
-/** The same instant as parts, for the day arithmetic some tools do. */
+/** `get_now()`: every scenario takes place at 2025-11-14 03:40:00 (EST, kept without a zone). */
 const NOW = { year: 2025, month: 11, day: 14, hour: 3, minute: 40 };
 
 export const getTodayStr = (): string => KNOWLEDGE_TODAY;
-
-/** `get_now().isoformat()`. */
-export const getNowIso = (): string => KNOWLEDGE_NOW_ISO;
 
 /**
  * `(get_now() - datetime.strptime(date, "%m/%d/%Y")).days` for a date at midnight: whole days, floored, as

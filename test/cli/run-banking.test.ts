@@ -95,5 +95,10 @@ describe('tau2-edge run --in-process --domain banking_knowledge --retrieval-conf
     const agentTools = (fake.requests.find((r) => isAgent(r))!.body as { tools: { function: { name: string } }[] }).tools;
     expect(agentTools.map((t) => t.function.name)).toContain('unlock_discoverable_agent_tool');
     expect(agentTools.map((t) => t.function.name)).not.toContain('open_bank_account_4821');
+
+    // Re-grading the saved file gives every simulation the same reward components.
+    const regrade = await capture(['evaluate-trajs', file, '-o', path.join(dir, 'regraded')]);
+    expect(regrade.code, regrade.text + regrade.errors).toBe(0);
+    expect(regrade.text).toMatch(/agree 4 \/ 4/);
   });
 });

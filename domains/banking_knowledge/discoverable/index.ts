@@ -19,7 +19,7 @@
 //   rethrowing it as PyError('TypeError', message).
 // - Tests: add cases to test/fixtures/banking-tool-cases-<file>.json (see test/fixtures/README.md); the test in
 //   test/domains/banking_knowledge/tools.test.ts runs every such file.
-// - Writes: only through db_query (`addToDb`, `updateRecordInDb`, `removeFromDb`), in the reference's order;
+// - Writes: only through db_query (`addToDb`, `updateRecordInDb`), in the reference's order;
 //   records are plain objects whose key order is the reference's.
 import { bankAccountTools } from './bank-accounts.ts';
 import { creditCardTools } from './credit-cards.ts';

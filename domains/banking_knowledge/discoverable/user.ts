@@ -24,6 +24,7 @@ import {
   getTodayStr,
 } from '../utils.ts';
 import { defineDiscoverableTools, signature } from './declare.ts';
+import type { DiscoverableTools } from './declare.ts';
 
 /** `_check_tool_given`: the refusal when the agent has not given this tool, else null. */
 const notGiven = (db: TransactionalDB, toolName: string): string | null =>
@@ -59,7 +60,7 @@ const floatOrNull = (value: PyValue): PyFloat | null => {
   }
 };
 
-export const userDiscoverableTools = defineDiscoverableTools<TransactionalDB>({
+const tools = defineDiscoverableTools<TransactionalDB>({
   submit_cash_back_dispute_0589: {
     type: 'write',
     doc: `Submit a cash back dispute for a specific transaction.
@@ -72,10 +73,7 @@ Returns:
     Cash back dispute submitted successfully. Your case has been queued for review.`,
     params: signature(['user_id', 'transaction_id']),
     run: (db, { user_id: userId, transaction_id: transactionId }) => {
-      const refusal = notGiven(db, 'submit_cash_back_dispute_0589');
-      if (refusal) return refusal;
       const args = { user_id: userId!, transaction_id: transactionId! };
-      logCall(db, 'submit_cash_back_dispute_0589', args);
       const disputeId = generateDisputeId(userId!, transactionId!);
       let autoResolve: PyValue = false;
       if (truthy(db.task_config.data)) {
@@ -109,10 +107,7 @@ Returns:
     Referral link generated successfully. Share this link with the person you want to refer.`,
     params: signature(['user_id', 'card_name']),
     run: (db, { user_id: userId, card_name: cardName }) => {
-      const refusal = notGiven(db, 'get_referral_link');
-      if (refusal) return refusal;
       const args = { user_id: userId!, card_name: cardName! };
-      logCall(db, 'get_referral_link', args);
       const referralId = generateReferralLinkId(userId!, cardName!);
       const added = addToDb(db, 'referrals', referralId, {
         referral_id: referralId,
@@ -138,10 +133,7 @@ Returns:
     Card information retrieved successfully.`,
     params: signature(['credit_card_account_id']),
     run: (db, { credit_card_account_id: accountId }) => {
-      const refusal = notGiven(db, 'get_card_last_4_digits');
-      if (refusal) return refusal;
       const args = { credit_card_account_id: accountId! };
-      logCall(db, 'get_card_last_4_digits', args);
       const found = queryDatabaseTool(db, 'credit_card_accounts', `{"account_id": "${pyStr(accountId)}"}`);
       if (found.includes('No results found') || found.includes('No records found')) {
         return `Error: Credit card account '${pyStr(accountId)}' not found.`;
@@ -161,10 +153,7 @@ Returns:
     Check deposited successfully. Funds will be available according to your account's deposit policy.`,
     params: signature(['account_id', 'check_amount']),
     run: (db, { account_id: accountId, check_amount: rawAmount }) => {
-      const refusal = notGiven(db, 'deposit_check_3847');
-      if (refusal) return refusal;
       const args = { account_id: accountId!, check_amount: rawAmount! };
-      logCall(db, 'deposit_check_3847', args);
       const amount = floatOrNull(rawAmount!);
       if (amount === null) return `Error: Invalid check amount '${pyStr(rawAmount)}'. Must be a number.`;
       if (amount.value <= 0) return 'Error: Check amount must be positive.';
@@ -186,3 +175,19 @@ Returns:
     },
   },
 });
+
+/** Each user tool runs only once the agent has given it, and every call of it is logged first. */
+export const userDiscoverableTools: DiscoverableTools<TransactionalDB> = Object.fromEntries(
+  Object.entries(tools).map(([name, tool]) => [
+    name,
+    {
+      ...tool,
+      run: (db: TransactionalDB, args: Readonly<Record<string, PyValue>>) => {
+        const refusal = notGiven(db, name);
+        if (refusal) return refusal;
+        logCall(db, name, Object.fromEntries(tool.params.map((p) => [p.name, args[p.name]!])));
+        return tool.run(db, args);
+      },
+    },
+  ]),
+);

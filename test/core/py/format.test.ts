@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PyFloat, isPyError, pyFormatFixed, pyTitle, pyToFloat } from '../../../src/core/py/index.ts';
+import { PyFloat, pyFormatFixed, pyTitle, pyToFloat } from '../../../src/core/py/index.ts';
+import { raised } from '../../support/py.ts';
 import type { PyValue } from '../../../src/core/py/index.ts';
 
 // Expected values are python3 outputs of float(x), f"{x:.2f}" and str.title().
-const raised = (op: () => unknown): string => {
-  try {
-    op();
-  } catch (error) {
-    if (isPyError(error)) return `${error.pyType}: ${error.message}`;
-    throw error;
-  }
-  return 'no error';
-};
 
 describe('pyToFloat', () => {
   it.each([

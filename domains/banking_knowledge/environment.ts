@@ -10,6 +10,7 @@ import type { KnowledgeDb } from './data_model.ts';
 import { KNOWLEDGE_FILES } from './files.ts';
 import { loadPolicies } from './policy.ts';
 import { knowledgeAssembly } from './assembly.ts';
+import { BANKING_GOLD_ACTION_REFUSALS } from './known-issues.ts';
 import { DEFAULT_RETRIEVAL_CONFIG } from './retrieval.ts';
 import { knowledgeTools } from './tools.ts';
 import { knowledgeUserTools } from './user_tools.ts';
@@ -59,5 +60,6 @@ export const bankingKnowledgeDomain = defineDomain<KnowledgeDb, KnowledgeDb>({
   parseDb: (value) => KnowledgeDbSchema.parse(value),
   parseUserDb: null,
   episodeAssembly: knowledgeAssembly,
+  goldActionRefusals: BANKING_GOLD_ACTION_REFUSALS,
   load,
 });

@@ -1,12 +1,7 @@
 // banking_knowledge gold actions that fail in the reference too. None raises (so none is a GoldActionErrors
 // entry: the gold DB keeps every action); these return the tool's refusal text instead, and change nothing.
-// The oracle test checks that exactly these refusals occur, and nothing else is refused.
-
-export interface GoldActionRefusals {
-  /** `tool: text` of each refused gold call, in order (discoverable tools by their own name). */
-  readonly refusals: readonly string[];
-  readonly reason: string;
-}
+// check-data requires exactly these refusals, and no other.
+import type { GoldActionRefusals } from '../../src/core/environment/domain.ts';
 
 const MISSING_LIABILITY =
   "file_debit_card_transaction_dispute_6281: Error: Invalid arguments: KnowledgeTools.file_debit_card_transaction_dispute_6281() missing 1 required positional argument: 'customer_max_liability_amount'";

@@ -60,6 +60,15 @@ export interface GoldActionErrors {
   readonly reason: string;
 }
 
+/**
+ * Gold actions a domain's tools refuse with a returned text (`Error…`, not raised), known to be refused in the
+ * reference too: in order as `tool: text`, discoverable tools by their own name, and why.
+ */
+export interface GoldActionRefusals {
+  readonly refusals: readonly string[];
+  readonly reason: string;
+}
+
 /** Both DBs of an environment as drafts, for domains whose state must be kept in sync across them. */
 export interface SyncDrafts<Db, UserDb> {
   readonly db: Db;
@@ -77,6 +86,12 @@ export interface Domain<Db = unknown, UserDb = unknown> {
   readonly knownIssues?: Readonly<Record<string, string>>;
   /** Reference tasks whose gold actions raise in the reference too (the gold DB skips them), by task id. */
   readonly goldActionErrors?: Readonly<Record<string, GoldActionErrors>>;
+  /**
+   * For domains whose tools refuse with returned text, the gold actions refused in the reference too, by task id;
+   * check-data then requires exactly these refusals (a gold action refused both live and in the gold run would
+   * otherwise go unnoticed).
+   */
+  readonly goldActionRefusals?: Readonly<Record<string, GoldActionRefusals>>;
   /** The part of a DB the reference hashes, where a domain keeps toolkit memory beside it (default: all of it). */
   readonly hashedDb?: (db: Db) => unknown;
   /** The DB model's validation (pydantic `model_validate`), used after an `initialization_data` update. */

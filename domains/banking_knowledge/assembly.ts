@@ -5,7 +5,8 @@ import type { DomainData, EpisodeAssembly } from '../../src/core/environment/dom
 import type { Task } from '../../src/core/schemas/task.ts';
 import type { KnowledgeDb } from './data_model.ts';
 import { GOLDEN_RETRIEVAL, TASK_SPECIFIC_POLICY, goldenPolicy } from './policy.ts';
-import { DEFAULT_RETRIEVAL_CONFIG, RETRIEVAL_CONFIG_NAMES, resolveVariant, retrievalToolNames } from './retrieval.ts';
+import { DEFAULT_RETRIEVAL_CONFIG, RETRIEVAL_CONFIG_NAMES, resolveVariant } from './retrieval.ts';
+import { missingRetrievalTools, retrievalTools } from './retrieval-tools.ts';
 import { knowledgeTools } from './tools.ts';
 
 /** The discoverable tools the task's gold actions call: their reads are logged, so the DB check can require them. */
@@ -32,22 +33,25 @@ export const knowledgeAssembly: EpisodeAssembly<KnowledgeDb, KnowledgeDb> = {
   refusal: (name, kwargs) => {
     let missing: string[];
     try {
-      missing = retrievalToolNames(resolveVariant(name, kwargs ?? {}));
+      missing = missingRetrievalTools(resolveVariant(name, kwargs ?? {}));
     } catch (error) {
       return (error as Error).message;
     }
     if (missing.length === 0) return null;
-    const policyOnly = RETRIEVAL_CONFIG_NAMES.filter((n) => retrievalToolNames(resolveVariant(n)).length === 0);
+    const runnable = RETRIEVAL_CONFIG_NAMES.filter((n) => missingRetrievalTools(resolveVariant(n)).length === 0);
     return (
       `retrieval configuration '${name}' needs the ${missing.join(', ')} tool(s), which tau2-edge does not provide yet; ` +
-      `available: ${policyOnly.join(', ')}`
+      `available: ${runnable.join(', ')}`
     );
   },
   assemble: (data, { task, retrievalConfig, retrievalConfigKwargs }) => {
     const variant = resolveVariant(retrievalConfig, retrievalConfigKwargs ?? {});
     const text = policies(data)[variant.name]!;
     return {
-      agentToolkit: knowledgeTools({ readLogAllowlist: readLogAllowlist(task) }),
+      agentToolkit: knowledgeTools({
+        readLogAllowlist: readLogAllowlist(task),
+        retrievalTools: retrievalTools(variant, data.documents ?? []),
+      }),
       policy: variant.name === GOLDEN_RETRIEVAL ? goldenPolicy(text, data.documents ?? [], task) : text,
     };
   },

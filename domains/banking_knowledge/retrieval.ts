@@ -1,8 +1,8 @@
 // The retrieval configurations of the banking_knowledge domain: for each name, its prompt template and the
 // retrieval tools it gives the agent (reference: RetrievalVariant, RETRIEVAL_VARIANTS and resolve_variant in
 // src/tau2/domains/banking_knowledge/retrieval.py). The retrieval tools themselves (KB_search, grep, shell)
-// plug in through `retrievalTools` of the agent toolkit; a configuration that needs one that is not available
-// here is refused rather than run without it.
+// plug in through retrieval-tools.ts; a configuration that needs one that is not there is refused rather than
+// run without it.
 import type { PyValue } from '../../src/core/py/index.ts';
 import { isPyFloat, pyRepr } from '../../src/core/py/index.ts';
 

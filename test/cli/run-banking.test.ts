@@ -13,6 +13,7 @@ import { loadDomain } from '../../src/cli/data.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import type { Task } from '../../src/core/schemas/task.ts';
+import { Environment } from '../../src/core/environment/environment.ts';
 
 const { data } = await loadDomain('banking_knowledge');
 const task = (id: string): Task => data.tasks.find((t) => t.id === id)!;
@@ -100,5 +101,22 @@ describe('tau2-edge run --in-process --domain banking_knowledge --retrieval-conf
     const regrade = await capture(['evaluate-trajs', file, '-o', path.join(dir, 'regraded')]);
     expect(regrade.code, regrade.text + regrade.errors).toBe(0);
     expect(regrade.text).toMatch(/agree 4 \/ 4/);
+  });
+
+  it('llm_agent_gt runs too (its prompt adds the gold steps); solo mode is refused, as in the reference', async () => {
+    const file = path.join(dir, 'banking-gt.json');
+    const { code, text: out, errors } = await capture(['run', '--in-process', '--domain', 'banking_knowledge', '--retrieval-config', 'golden_retrieval',
+      '--agent', 'llm_agent_gt', '--task-ids', 'task_075', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL,
+      '--save-to', file]);
+    expect(code, `${out}${errors}`).toBe(0);
+    const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+    expect(results.simulations.map((s) => s.reward_info?.reward.value)).toEqual([1]);
+    expect(results.info.environment_info.policy).toBe("(Policy is task-specific - see 'policy' field in each simulation)");
+    expect(results.simulations[0]!.policy).toContain('## ');
+    const gtPrompt = (fake.requests.findLast((r) => isAgent(r))!.body as { messages: Wire[] }).messages[0]!.content!;
+    expect(gtPrompt).toContain('open_bank_account_4821');
+
+    const { domain, data: loadedData } = await loadDomain('banking_knowledge');
+    expect(() => new Environment(domain, loadedData, { solo: true, now: () => '' })).toThrow('domain does not support solo mode');
   });
 });

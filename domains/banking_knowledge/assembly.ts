@@ -30,10 +30,10 @@ const policies = (data: Data): Readonly<Record<string, string>> => {
 export const knowledgeAssembly: EpisodeAssembly<KnowledgeDb, KnowledgeDb> = {
   configNames: RETRIEVAL_CONFIG_NAMES,
   defaultConfig: DEFAULT_RETRIEVAL_CONFIG,
-  refusal: (name, kwargs) => {
+  refusal: (name) => {
     let missing: string[];
     try {
-      missing = missingRetrievalTools(resolveVariant(name, kwargs ?? {}));
+      missing = missingRetrievalTools(resolveVariant(name));
     } catch (error) {
       return (error as Error).message;
     }
@@ -45,18 +45,18 @@ export const knowledgeAssembly: EpisodeAssembly<KnowledgeDb, KnowledgeDb> = {
     );
   },
   assemble: (data, { task, retrievalConfig, retrievalConfigKwargs }) => {
-    const variant = resolveVariant(retrievalConfig, retrievalConfigKwargs ?? {});
+    const variant = resolveVariant(retrievalConfig);
     const text = policies(data)[variant.name]!;
     return {
       agentToolkit: knowledgeTools({
         readLogAllowlist: readLogAllowlist(task),
-        retrievalTools: retrievalTools(variant, data.documents ?? []),
+        retrievalTools: retrievalTools(variant, retrievalConfigKwargs ?? {}, data.documents ?? []),
       }),
       policy: variant.name === GOLDEN_RETRIEVAL ? goldenPolicy(text, data.documents ?? [], task) : text,
     };
   },
-  runPolicy: (data, name, kwargs) => {
-    const variant = resolveVariant(name, kwargs ?? {});
+  runPolicy: (data, name) => {
+    const variant = resolveVariant(name);
     return variant.name === GOLDEN_RETRIEVAL ? TASK_SPECIFIC_POLICY : policies(data)[variant.name]!;
   },
 };

@@ -6,7 +6,7 @@ import type { DataSource, KnowledgeDocument } from '../../src/core/environment/d
 import type { Task } from '../../src/core/schemas/task.ts';
 import { KNOWLEDGE_FILES } from './files.ts';
 import { RETRIEVAL_VARIANTS } from './retrieval.ts';
-import type { RetrievalVariant } from './retrieval.ts';
+import type { DenseEmbedder, RetrievalVariant } from './retrieval.ts';
 
 const COMPONENT = /\{\{component:(\w+)\}\}/g;
 
@@ -32,12 +32,8 @@ const asSection = (doc: KnowledgeDocument): string => `## ${doc.title}\n\n${doc.
 const fullKnowledgeBase = (documents: readonly KnowledgeDocument[]): string => documents.map(asSection).join('\n\n---\n\n');
 
 /** `format_all_tools_dense_instructions`: which dense retriever the all-tools prompt names. */
-const denseInstructions = (variant: RetrievalVariant): string => {
-  const dense = variant.kbSearchDense;
-  if (!dense) return '';
-  const provider = dense.embedderType === 'openai' ? 'OpenAI API' : 'OpenRouter';
-  return `The \`KB_search_dense\` tool uses **${provider}** with embedding model \`${dense.embedderModel}\` for dense retrieval.`;
-};
+const denseInstructions = ({ provider, model }: DenseEmbedder): string =>
+  `The \`KB_search_dense\` tool uses **${provider}** with embedding model \`${model}\` for dense retrieval.`;
 
 /** Every configuration's policy; golden_retrieval's still holds `{{required_documents}}`. */
 export const loadPolicies = async (
@@ -51,7 +47,7 @@ export const loadPolicies = async (
   const policyOf = (v: RetrievalVariant): string => {
     const text = templates.get(v.template)!;
     if (v.prompt === 'full_kb') return text.replaceAll('{{full_knowledge_base}}', () => fullKnowledgeBase(documents));
-    if (v.kbSearchBm25 && v.kbSearchDense) return text.replaceAll('{{all_tools_dense_instructions}}', denseInstructions(v));
+    if (v.dense) return text.replaceAll('{{all_tools_dense_instructions}}', denseInstructions(v.dense));
     return text;
   };
   return Object.fromEntries(RETRIEVAL_VARIANTS.map((v) => [v.name, policyOf(v)]));

@@ -1,6 +1,7 @@
 // The registry of domains by name (reference: src/tau2/registry.py).
 import type { AnyDomain } from '../src/core/environment/domain.ts';
 import { airlineDomain } from './airline/index.ts';
+import { bankingKnowledgeDomain } from './banking_knowledge/environment.ts';
 import { mockDomain } from './mock/index.ts';
 import { retailDomain } from './retail/index.ts';
 import { telecomDomain, telecomWorkflowDomain } from './telecom/index.ts';
@@ -11,6 +12,7 @@ export const domains: Readonly<Record<string, AnyDomain>> = {
   retail: retailDomain,
   telecom: telecomDomain,
   'telecom-workflow': telecomWorkflowDomain,
+  banking_knowledge: bankingKnowledgeDomain,
 };
 
 export const getDomain = (name: string): AnyDomain => {

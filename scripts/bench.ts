@@ -9,6 +9,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { domains } from '../domains/registry.ts';
+import { episodeDomain } from '../src/core/environment/episode-domain.ts';
 import { dataDir, loadDomain } from '../src/cli/data.ts';
 import type { LoadedDomain } from '../src/cli/data.ts';
 import { Environment } from '../src/core/environment/environment.ts';
@@ -35,7 +36,8 @@ const LIVE_EPISODES = 200;
 const VERDICTS = 400;
 
 /** An environment in the state a task's gold actions leave it (failing actions are skipped, as the evaluator does). */
-const goldEpisode = ({ domain, data }: LoadedDomain, task: Task): Environment => {
+const goldEpisode = (loaded: LoadedDomain, task: Task): Environment => {
+  const { domain, data } = episodeDomain(loaded.domain, loaded.data, task, { retrievalConfig: null, retrievalConfigKwargs: null });
   const env = new Environment(domain, data, { now: () => '2026-01-01T00:00:00' });
   playGoldRun(env, task);
   return env;

@@ -19,6 +19,8 @@ import { cappedConcurrency, parseProviderLimits } from './provider-limits.ts';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from './run-log.ts';
 import type { LogLevel } from './run-log.ts';
 import type { LlmLogMode } from './llm-call-log.ts';
+import { runRetrievalRefusal } from '../core/environment/episode-domain.ts';
+import { parsePyJson } from '../core/py/index.ts';
 
 export interface RunOptions {
   readonly config: RunConfig;
@@ -79,6 +81,12 @@ export const addRunFlags = (command: Command): Command =>
       .addOption(new Option('--log-level <level>', `the log records to print (default: ${DEFAULT_LOG_LEVEL})`).choices(LOG_LEVELS))
       .option('--verbose-logs', "write each simulation's model calls to <save dir>/artifacts/ (with --in-process)")
       .addOption(new Option('--llm-log-mode <mode>', "with --verbose-logs: every call, or the latest of each kind (default: latest)").choices(['all', 'latest']))
+      .option(
+        '--retrieval-config <name>',
+        'the knowledge retrieval configuration (banking_knowledge; default: alltools)',
+        (v: string) => choice('retrieval config', v, RETRIEVAL_CONFIG_CHOICES),
+      )
+      .option('--retrieval-config-kwargs <json>', 'retrieval settings as JSON, e.g. \'{"top_k": 10}\'')
       .option('--agent-url <url>', "a remote agent: each agent turn is POSTed to this URL as a chat-completions request")
       .option('--agent-header <header...>', "a header for --agent-url, as 'Name: value' (repeatable; e.g. its key)")
       .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
@@ -126,6 +134,8 @@ export interface RunFlagValues extends AutoReviewFlagValues {
   readonly saveTo?: string;
   readonly failUnder?: number;
   readonly enforceCommunicationProtocol?: boolean;
+  readonly retrievalConfig?: string;
+  readonly retrievalConfigKwargs?: string;
   readonly llmBaseUrl?: string;
   readonly agentUrl?: string;
   readonly agentHeader?: string[];
@@ -151,6 +161,20 @@ const agentHeaders = (flags: readonly string[]): Record<string, string> =>
       return [flag.slice(0, at).trim(), flag.slice(at + 1).trim()];
     }),
   );
+
+/** The reference's `--retrieval-config` choices: every configuration name, sorted. */
+const RETRIEVAL_CONFIG_CHOICES = [
+  ...new Set(Object.values(domains).flatMap((d) => d.episodeAssembly?.configNames ?? [])),
+].sort();
+
+/** A JSON flag value (the reference parses it with `json.loads`). */
+const jsonFlag = (flag: string, text: string): unknown => {
+  try {
+    return parsePyJson(text);
+  } catch (error) {
+    throw new Error(`${flag} is not valid JSON: ${(error as Error).message}`);
+  }
+};
 
 const choice = (flag: string, value: string, allowed: readonly string[]): string => {
   if (!allowed.includes(value)) throw new InvalidArgumentError(`unknown ${flag} '${value}'. Available: ${allowed.join(', ')}`);
@@ -207,6 +231,8 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     retry_delay: values.retryDelay,
     hallucination_retries: values.hallucinationRetries,
     enforce_communication_protocol: values.enforceCommunicationProtocol,
+    retrieval_config: values.retrievalConfig,
+    retrieval_config_kwargs: values.retrievalConfigKwargs === undefined ? undefined : jsonFlag('--retrieval-config-kwargs', values.retrievalConfigKwargs),
     agent_endpoint:
       values.agentUrl === undefined
         ? undefined
@@ -224,6 +250,11 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   const taskSetIssue = config.task_set_name === null ? null : taskSetRefusal(config.domain, config.task_set_name);
   if (taskSetIssue !== null) throw new Error(`--task-set-name: ${taskSetIssue}`);
   const providerLimits = values.providerLimit === undefined ? {} : parseProviderLimits(values.providerLimit);
+  const retrievalRefusal = runRetrievalRefusal(domains[config.domain]!, config);
+  if (retrievalRefusal !== null) {
+    const flag = config.retrieval_config === null && config.retrieval_config_kwargs !== null ? '--retrieval-config-kwargs' : '--retrieval-config';
+    throw new Error(`${flag}: ${retrievalRefusal}`);
+  }
   if (isExternalAgent(config.agent) || config.user === 'external_user') {
     const flag = config.user === 'external_user' ? `--user ${config.user}` : `--agent ${config.agent}`;
     throw new Error(`${flag} is driven by your own code over the step API (POST /v1/episodes, or a run's episodes); tau2-edge run runs built-in participants and --agent-url endpoints`);

@@ -34,10 +34,10 @@ export const selectTasks = (
   selection: TaskSelection,
 ): Task[] => {
   let selected = [...tasks];
-  if (selection.split != null) {
-    if (!splits || !Object.hasOwn(splits, selection.split)) {
-      const valid = splits ? Object.keys(splits).join(', ') : 'none';
-      throw new Error(`Invalid task split name: ${selection.split}. Valid splits are: ${valid}`);
+  // A domain without splits ignores the split name, as its reference task loader does (banking_knowledge).
+  if (selection.split != null && splits !== null) {
+    if (!Object.hasOwn(splits, selection.split)) {
+      throw new Error(`Invalid task split name: ${selection.split}. Valid splits are: ${Object.keys(splits).join(', ')}`);
     }
     const ids = new Set(splits[selection.split]);
     selected = selected.filter((t) => ids.has(t.id));

@@ -66,6 +66,17 @@ describe('tau2-edge play on the local worker', () => {
     expect(stdout).toMatch(/^episode over: user_stop, reward 1\.0$/m);
   }, 180_000);
 
+  it('plays the agent of a banking_knowledge task under a retrieval configuration: its policy, a transfer, the grade', async () => {
+    const { code, stdout, stderr } = await session(
+      ['play', '--domain', 'banking_knowledge', '--task-id', 'task_004', '--retrieval-config', 'no_knowledge', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL],
+      [`transfer_to_human_agents(summary='ownership question', reason='account_ownership_dispute')`, 'A colleague will take over.'],
+    );
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^episode \S+ \(run [0-9a-f-]{36}\): task task_004, you play the agent$/m);
+    expect(stdout).toMatch(/^ {2}tool result: Transfer successful \(reason: account_ownership_dispute\)/m);
+    expect(stdout).toMatch(/^episode over: user_stop, reward 1\.0$/m);
+  }, 180_000);
+
   it('plays the user against the built-in agent: the scenario, the agent\'s replies, a stop', async () => {
     const { code, stdout, stderr } = await session(
       ['play', '--domain', 'mock', '--task-id', 'create_task_1', '--role', 'user', '--agent-llm', 'fake-agent', '--llm-base-url', fake.baseURL],

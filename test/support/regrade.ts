@@ -17,10 +17,12 @@ export interface RegradeFixture {
   fixture: URL;
   /** The policy's path in the data, e.g. `domains/airline/policy.md`. */
   policy: string;
+  /** For a domain with one file per task (banking_knowledge), the path of a task's file. */
+  taskPath?: (taskId: string) => string;
 }
 
 /** The fixture as a complete results file, in Python JSON throughout (so 1.0 stays a float). */
-export const regradeFixtureText = async ({ domain, fixture, policy }: RegradeFixture): Promise<string> => {
+export const regradeFixtureText = async ({ domain, fixture, policy, taskPath }: RegradeFixture): Promise<string> => {
   let text = await readFile(fixture, 'utf8');
   for (const file of ['user_simulator/simulation_guidelines.md', policy]) {
     text = text.replaceAll(`"{{${file}}}"`, JSON.stringify(await fileDataSource().readText(file)));
@@ -28,6 +30,10 @@ export const regradeFixtureText = async ({ domain, fixture, policy }: RegradeFix
   const results = parsePyJson(text) as { tasks: PyValue[]; simulations: { task_id: string }[] };
   if (results.tasks.length > 0) return text;
   const ids = new Set(results.simulations.map((s) => s.task_id));
+  if (taskPath) {
+    results.tasks = await Promise.all([...ids].sort().map(async (id) => parsePyJson(await fileDataSource().readText(taskPath(id)))));
+    return dumpsPy(results as unknown as PyValue);
+  }
   const tasks = parsePyJson(await fileDataSource().readText(`domains/${domain}/tasks.json`)) as { id: string }[];
   results.tasks = tasks.filter((t) => ids.has(t.id)) as unknown as PyValue[];
   return dumpsPy(results as unknown as PyValue);

@@ -74,4 +74,23 @@ describe('EpisodeStore', () => {
       expect(dumpsPy(simulation as unknown as PyInput)).toBe(dumpsPy(expected as unknown as PyInput));
     },
   );
+
+  it('an episode read back keeps its own view of the domain: the retrieval configuration\'s policy for its task', async () => {
+    const loaded = await loadDomain(env.ASSETS, 'banking_knowledge');
+    const task = loaded.data.tasks.find((t) => t.id === 'task_075')!;
+    const oracle = { client: createOracleClient(task), model: 'oracle', llmArgs: {} };
+    const deps: SimulationDeps = { ...loaded, agentModel: oracle, userModel: oracle, clock: { nowMs: () => Date.UTC(2026, 0, 1) }, newId: () => 'sim-1', judge: { recorded: null } };
+    const spec = { task, agent: 'llm_agent' as const, trial: 0, seed: 7, retrievalConfig: 'golden_retrieval' };
+    const stub = env.EPISODE.getByName('store-test/banking/task_075');
+    const [started, reloaded] = await runInDurableObject(stub, async (_instance: EpisodeDO, state) => {
+      const store = new EpisodeStore(state.storage);
+      const live = startEpisode({ ...spec, simulationId: 'sim-1' }, deps);
+      store.save(live);
+      return [live.environment.policy, store.load(task, deps.domain, deps.data, envOptions(spec, deps))!.environment.policy];
+    });
+    expect(started).not.toBe(loaded.data.policy);
+    const doc = loaded.data.documents!.find((d) => d.id === task.required_documents![0] || d.title === task.required_documents![0])!;
+    expect(started).toContain(`## ${doc.title}\n\n${doc.content}`);
+    expect(reloaded).toBe(started);
+  });
 });

@@ -20,6 +20,7 @@ interface PlayFlags {
   readonly agentLlm?: string;
   readonly userLlm?: string;
   readonly judgeLlm?: string;
+  readonly retrievalConfig?: string;
   readonly api?: string;
   readonly llmBaseUrl?: string;
 }
@@ -68,6 +69,7 @@ const play = async (flags: PlayFlags, ctx: CliContext, client: ApiClient): Promi
     ...(flags.agentLlm === undefined ? {} : { llm_agent: flags.agentLlm }),
     ...(flags.userLlm === undefined ? {} : { llm_user: flags.userLlm }),
     ...(flags.judgeLlm === undefined ? {} : { llm_judge: flags.judgeLlm }),
+    ...(flags.retrievalConfig === undefined ? {} : { retrieval_config: flags.retrievalConfig }),
   };
   const created = await client.createEpisode(request);
   const { policy, instructions, tools = [] } = created.observation;
@@ -136,6 +138,7 @@ export const playCommand = (ctx: CliContext) =>
         .option('--agent-llm <model>', "the built-in agent's model (--role user)")
         .option('--user-llm <model>', "the simulated user's model (--role agent)")
         .option('--judge-llm <model>', 'the model grading NL assertions')
+        .option('--retrieval-config <name>', 'the knowledge retrieval configuration (banking_knowledge, e.g. no_knowledge)')
         .option('--llm-base-url <url>', 'the local worker\'s OpenAI-compatible provider (default: OPENAI_BASE_URL, else OpenAI)')
         .option('--api <url>', 'play on a tau2-edge API already serving (key: TAU2_EDGE_API_KEY), instead of a local worker'),
     (flags: PlayFlags) => withApi(flags.api?.replace(/\/+$/, '') ?? null, flags.llmBaseUrl ?? null, ctx.out, (client) => play(flags, ctx, client)),

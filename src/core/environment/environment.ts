@@ -68,7 +68,7 @@ export class Environment {
     this.current = state ?? {
       slots: baseSlots(data),
       agentSlot: 0,
-      userSlot: data.userDb === null ? null : 1,
+      userSlot: data.userDb !== null ? 1 : domain.userToolkitSharesDb ? 0 : null,
     };
     if (!state) this.syncTools();
   }
@@ -296,9 +296,10 @@ export class Environment {
   /** The DB verdict: agent DB and user DB both equal (reference: hash equality of both). */
   dbMatches(other: Environment): boolean {
     const [a, b] = [this.current, other.current];
-    const userA = a.userSlot === null ? null : a.slots[a.userSlot];
-    const userB = b.userSlot === null ? null : b.slots[b.userSlot];
-    return dbEquals(a.slots[a.agentSlot], b.slots[b.agentSlot]) && dbEquals(userA, userB);
+    const hashed = this.domain.hashedDb ?? ((db: unknown) => db);
+    const userA = a.userSlot === null ? null : hashed(a.slots[a.userSlot]);
+    const userB = b.userSlot === null ? null : hashed(b.slots[b.userSlot]);
+    return dbEquals(hashed(a.slots[a.agentSlot]), hashed(b.slots[b.agentSlot])) && dbEquals(userA, userB);
   }
 
   get agentDb(): unknown {

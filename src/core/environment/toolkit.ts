@@ -27,6 +27,8 @@ export interface ToolSpec<Db> {
   readonly type: ToolType;
   /** Defaults to `type === 'write'`; only mutating tools are replayed during evaluation. */
   readonly mutatesState?: boolean;
+  /** A tool that runs when called by name but is never offered to the model (`@is_discoverable_tool`). */
+  readonly discoverable?: boolean;
   readonly description: string;
   readonly parameters: ToolParameters;
   readonly run: (db: Db, args: ToolArgs) => ToolResult;
@@ -66,8 +68,11 @@ export const toolSchema = (name: string, spec: ToolSpec<unknown>): ToolSchema =>
   function: { name, description: spec.description, parameters: spec.parameters },
 });
 
+/** The schemas offered to the model: every tool but the discoverable ones, in registration order. */
 export const toolSchemas = (toolkit: Toolkit<never> | Toolkit<unknown>): ToolSchema[] =>
-  Object.entries(toolkit.tools as Record<string, ToolSpec<unknown>>).map(([name, spec]) => toolSchema(name, spec));
+  Object.entries(toolkit.tools as Record<string, ToolSpec<unknown>>)
+    .filter(([, spec]) => spec.discoverable !== true)
+    .map(([name, spec]) => toolSchema(name, spec));
 
 /** The signature of a tool, read from its parameter schema (property order = Python parameter order). */
 export const toolParams = (spec: ToolSpec<unknown>): Param[] => {

@@ -6,6 +6,7 @@ import type { ModelConfig } from '../agents/participant.ts';
 import { evaluateSimulation } from './evaluator.ts';
 import { isSoloAgent } from '../schemas/episode.ts';
 import type { AgentKind } from '../schemas/episode.ts';
+import { episodeDomain } from '../environment/episode-domain.ts';
 
 export interface Regraded {
   readonly simulation: SimulationRun;
@@ -52,9 +53,12 @@ export const regradeSimulation = async (
   if (!task) throw new Error(`Task ${simulation.task_id} is not embedded in the results file`);
   const warnings: string[] = [];
   const recorded = simulation.reward_info;
+  // The domain as this task's episode saw it. Like the reference's re-grading, the default retrieval
+  // configuration serves: retrieval tools only read, so no configuration changes what is replayed.
+  const view = episodeDomain(ctx.domain, ctx.data, task, { retrievalConfig: null, retrievalConfigKwargs: null });
   const regraded = await evaluateSimulation(simulation, task, {
-    domain: ctx.domain,
-    data: ctx.data,
+    domain: view.domain,
+    data: view.data,
     solo: isSoloRun(results),
     strictReplay: false,
     now: ctx.now,

@@ -2,6 +2,8 @@
 import type { AnyDomain, DomainData } from '../environment/domain.ts';
 import { Environment } from '../environment/environment.ts';
 import type { EnvironmentChanges } from '../environment/environment.ts';
+import { episodeDomain } from '../environment/episode-domain.ts';
+import type { PyValue } from '../py/index.ts';
 import type { ModelConfig, Participant } from '../agents/participant.ts';
 import { createAgent } from '../agents/agent.ts';
 import { createUserSimulator } from '../user/user-simulator.ts';
@@ -26,8 +28,20 @@ export const nowIso = (deps: Pick<EpisodeDeps, 'clock'>): (() => string) => () =
 
 export const isSolo = (state: Pick<EpisodeState, 'agent'>): boolean => isSoloAgent(state.agent);
 
-export const environmentOf = (state: EpisodeState, deps: EpisodeDeps): Environment =>
-  Environment.restore(deps.domain, deps.data, envOptions(state, deps), state.environment as EnvironmentChanges);
+/** The episode's own view of its domain: the agent toolkit and policy of its retrieval configuration and task. */
+export const episodeView = (
+  state: Pick<EpisodeState, 'task' | 'retrieval_config' | 'retrieval_config_kwargs'>,
+  deps: Pick<EpisodeDeps, 'domain' | 'data'>,
+): { domain: AnyDomain; data: DomainData } =>
+  episodeDomain(deps.domain, deps.data, state.task, {
+    retrievalConfig: state.retrieval_config,
+    retrievalConfigKwargs: state.retrieval_config_kwargs as Readonly<Record<string, PyValue>> | null,
+  });
+
+export const environmentOf = (state: EpisodeState, deps: EpisodeDeps): Environment => {
+  const view = episodeView(state, deps);
+  return Environment.restore(view.domain, view.data, envOptions(state, deps), state.environment as EnvironmentChanges);
+};
 
 export const envOptions = (state: Pick<EpisodeState, 'agent'>, deps: EpisodeDeps) => ({
   solo: isSolo(state),

@@ -7,9 +7,10 @@ import type { AgentKind, EpisodeState, Role } from '../schemas/episode.ts';
 import type { TerminationReason } from '../schemas/simulation.ts';
 import { Environment } from '../environment/environment.ts';
 import { isoTimestamp } from './clock.ts';
-import { envOptions, isSolo, nowIso } from './deps.ts';
+import { envOptions, episodeView, isSolo, nowIso } from './deps.ts';
 import { isOpeningTurn, step } from './step.ts';
 import { pyFloat } from '../py/index.ts';
+import type { PyValue } from '../py/index.ts';
 import type { EpisodeDeps } from './deps.ts';
 import { isUserStop } from '../user/user-simulator.ts';
 import { checkCommunication } from './communication.ts';
@@ -28,6 +29,9 @@ export interface EpisodeSpec {
   readonly maxErrors?: number;
   readonly timeoutSeconds?: number | null;
   readonly enforceCommunicationProtocol?: boolean;
+  /** The run's retrieval configuration as recorded (see effectiveRetrievalConfig). */
+  readonly retrievalConfig?: string | null;
+  readonly retrievalConfigKwargs?: Readonly<Record<string, PyValue>> | null;
 }
 
 /** History messages get synthetic timestamps one second apart, ending now, so they sort first. */
@@ -73,7 +77,9 @@ export const prepareEpisode = (spec: EpisodeSpec, deps: EpisodeDeps, environment
   const solo = isSolo(spec);
   const initial = spec.task.initial_state;
   const history = restamp(initial?.message_history ?? [], startMs);
-  const env = environment ?? new Environment(deps.domain, deps.data, envOptions(spec, deps));
+  const retrieval = { retrieval_config: spec.retrievalConfig ?? null, retrieval_config_kwargs: spec.retrievalConfigKwargs ?? null };
+  const view = episodeView({ task: spec.task, ...retrieval }, deps);
+  const env = environment ?? new Environment(view.domain, view.data, envOptions(spec, deps));
   env.setState(initial?.initialization_data ?? null, initial?.initialization_actions ?? null, history);
 
   const base = {
@@ -87,6 +93,7 @@ export const prepareEpisode = (spec: EpisodeSpec, deps: EpisodeDeps, environment
     max_errors: spec.maxErrors ?? DEFAULT_MAX_ERRORS,
     timeout_seconds: spec.timeoutSeconds ?? null,
     enforce_communication_protocol: spec.enforceCommunicationProtocol ?? false,
+    ...retrieval,
     step_count: 0,
     num_errors: 0,
     start_time: isoTimestamp(startMs),

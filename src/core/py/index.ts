@@ -43,3 +43,4 @@ export { hasNonSpace, splitlines, textwrapIndent } from './textwrap.ts';
 export { TomlDecodeError, parseToml } from './toml.ts';
 export { PyRandom } from './random.ts';
 export { pyDictHash, sha256Hex } from './hash.ts';
+export { pyFormatFixed, pyTitle, pyToFloat } from './format.ts';

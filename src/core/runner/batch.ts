@@ -8,6 +8,7 @@ import type { RunConfig } from '../schemas/run-config.ts';
 import { isExternalAgent, isSoloAgent } from '../schemas/episode.ts';
 import type { AnyDomain, DomainData } from '../environment/domain.ts';
 import { domainPolicy } from '../environment/environment.ts';
+import { effectiveRetrievalConfig, runPolicy } from '../environment/episode-domain.ts';
 import type { LlmClient } from '../llm/types.ts';
 import type { UserGuidelines } from '../user/user-simulator.ts';
 import { isValidTaskFor } from '../agents/agent.ts';
@@ -68,15 +69,26 @@ export const runInfo = (config: RunConfig, deps: Pick<BatchDeps, 'domain' | 'dat
       llm_args: isExternalAgent(config.agent) ? null : (config.llm_args_agent as Record<string, PyValue>),
       voice_settings: null,
     },
-    environment_info: { domain_name: deps.domain.name, policy: domainPolicy(deps.data, isSoloAgent(config.agent)), tool_defs: null },
+    environment_info: {
+      domain_name: deps.domain.name,
+      policy: runPolicy(deps.domain, deps.data, retrievalChoice(config), domainPolicy(deps.data, isSoloAgent(config.agent))),
+      tool_defs: null,
+    },
     seed: config.seed,
     text_streaming_config: { chunk_by: 'words', chunk_size: 1 },
     speech_complexity: null,
     audio_native_config: null,
-    retrieval_config: null,
-    retrieval_config_kwargs: null,
+    // The reference's config validator fills in the domain's default, so results record it.
+    retrieval_config: effectiveRetrievalConfig(deps.domain, config.retrieval_config),
+    retrieval_config_kwargs: config.retrieval_config_kwargs as Record<string, PyValue> | null,
   };
 };
+
+/** The run's retrieval configuration as its episodes take it. */
+const retrievalChoice = (config: RunConfig) => ({
+  retrievalConfig: config.retrieval_config,
+  retrievalConfigKwargs: config.retrieval_config_kwargs as Readonly<Record<string, PyValue>> | null,
+});
 
 /** Work units in trial-major order, each with its trial's seed. */
 export const workUnits = (config: RunConfig, tasks: readonly Task[]): SimulationSpec[] => {
@@ -91,6 +103,7 @@ export const workUnits = (config: RunConfig, tasks: readonly Task[]): Simulation
       maxErrors: config.max_errors,
       timeoutSeconds: config.timeout,
       enforceCommunicationProtocol: config.enforce_communication_protocol,
+      ...retrievalChoice(config),
     })),
   );
 };

@@ -50,6 +50,24 @@ const failedCalls = (simulation: SimulationRun): string[] => {
   return failed;
 };
 
+/** Tool calls answered with a refusal text (`Error…`, not an error message), as `tool: text`; calls of a
+ * discoverable tool (`call_…` with its name) by that name. */
+export const refusedCalls = (simulation: SimulationRun): string[] => {
+  const names = new Map<string, string>();
+  const refused: string[] = [];
+  for (const message of simulation.messages ?? []) {
+    if (message.role === 'assistant' || message.role === 'user') {
+      for (const call of message.tool_calls ?? []) {
+        const named = call.arguments.agent_tool_name ?? call.arguments.discoverable_tool_name;
+        names.set(call.id, typeof named === 'string' && call.name.startsWith('call_') ? named : call.name);
+      }
+    } else if (message.role === 'tool' && !message.error && (message.content ?? '').startsWith('Error')) {
+      refused.push(`${names.get(message.id) ?? '?'}: ${message.content}`);
+    }
+  }
+  return refused;
+};
+
 export const checkTask = async (task: Task, deps: CheckDeps): Promise<TaskCheck> => {
   const problems: string[] = [];
   const oracle = { client: createOracleClient(task), model: 'oracle', llmArgs: {} };
@@ -93,6 +111,14 @@ export const checkTask = async (task: Task, deps: CheckDeps): Promise<TaskCheck>
         ? `gold actions listed to fail with [${expected.join(' | ')}] (${listed.reason}) but failed with [${goldErrors.join(' | ')}]`
         : `gold actions failed: ${goldErrors.join(' | ')}`,
     );
+  }
+  const knownRefusals = deps.domain.goldActionRefusals;
+  if (simulation && knownRefusals) {
+    const refused = refusedCalls(simulation);
+    const expectedRefusals = knownRefusals[task.id]?.refusals ?? [];
+    if (refused.length !== expectedRefusals.length || refused.some((r, i) => r !== expectedRefusals[i])) {
+      problems.push(`gold actions refused: [${refused.join(' | ')}] (expected [${expectedRefusals.join(' | ')}])`);
+    }
   }
   return {
     taskId: task.id,

@@ -8,7 +8,7 @@ import { initializeEpisode } from '../orchestrator/initialize.ts';
 import type { EpisodeSpec } from '../orchestrator/initialize.ts';
 import { step } from '../orchestrator/step.ts';
 import { finalizeEpisode } from '../orchestrator/finalize.ts';
-import { isSolo, nowIso } from '../orchestrator/deps.ts';
+import { episodeView, isSolo, nowIso } from '../orchestrator/deps.ts';
 import { domainPolicy } from '../environment/environment.ts';
 import type { EpisodeDeps } from '../orchestrator/deps.ts';
 import { isoTimestamp } from '../orchestrator/clock.ts';
@@ -27,10 +27,11 @@ export interface SimulationDeps extends EpisodeDeps {
 
 /** Evaluates a finished episode and returns its complete SimulationRun. */
 export const completeEpisode = async (state: EpisodeState, deps: SimulationDeps): Promise<SimulationRun> => {
-  const simulation = finalizeEpisode(state, domainPolicy(deps.data, isSolo(state)), deps.clock);
+  const view = episodeView(state, deps);
+  const simulation = finalizeEpisode(state, domainPolicy(view.data, isSolo(state)), deps.clock);
   const rewardInfo = await evaluateSimulation(simulation, state.task, {
-    domain: deps.domain,
-    data: deps.data,
+    domain: view.domain,
+    data: view.data,
     solo: isSolo(state),
     strictReplay: true,
     now: nowIso(deps),

@@ -307,6 +307,9 @@ export const EpisodeCreateSchema = z.strictObject({
   /** The model grading NL assertions. */
   llm_judge: boundedName.optional(),
   seed: z.number().int().optional(),
+  /** The knowledge retrieval configuration and its settings (banking_knowledge), as in a run. */
+  retrieval_config: RunConfigSchema.shape.retrieval_config.optional(),
+  retrieval_config_kwargs: RunConfigSchema.shape.retrieval_config_kwargs.optional(),
   /** The reference's gym environment defaults: 100 steps, 10 errors. */
   max_steps: z.number().int().positive().default(100),
   max_errors: z.number().int().positive().default(10),

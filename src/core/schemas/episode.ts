@@ -1,6 +1,6 @@
 // The serializable state of one episode (task × trial): everything needed to resume it after any step.
 import { z } from 'zod';
-import { PyIntSchema, PyValueSchema, nullable } from './py-types.ts';
+import { PyDictSchema, PyIntSchema, PyValueSchema, nullable } from './py-types.ts';
 import { TaskSchema } from './task.ts';
 import { MessageSchema } from './message.ts';
 import { TerminationReasonSchema } from './simulation.ts';
@@ -57,6 +57,9 @@ export const EpisodeStateSchema = z.object({
   timeout_seconds: z.number().nullable(),
   /** Opt-in protocol check: a message with both text and tool calls ends the episode as an error. */
   enforce_communication_protocol: z.boolean().default(false),
+  /** The run's retrieval configuration, for a domain whose toolkit and policy depend on it (else null). */
+  retrieval_config: nullable(z.string()),
+  retrieval_config_kwargs: nullable(PyDictSchema),
   trajectory: z.array(MessageSchema),
   from_role: RoleSchema,
   to_role: RoleSchema,

@@ -20,6 +20,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const MAX_ENDPOINT_HEADERS = 16;
 export const MAX_HALLUCINATION_RETRIES = 100;
 export const MAX_SKIPPED_EPISODES = 100_000;
+export const MAX_RETRIEVAL_KWARGS = 16;
 
 /**
  * A remote agent: each agent turn is POSTed to `url` as an OpenAI chat-completions request (the messages and
@@ -71,6 +72,12 @@ export const RunConfigSchema = z
       .array(z.strictObject({ task_id: z.string().max(MAX_NAME_LENGTH), trial: z.number().int().nonnegative() }))
       .max(MAX_SKIPPED_EPISODES)
       .default([]),
+    /** The knowledge retrieval configuration (banking_knowledge; its default `alltools` applies when null). */
+    retrieval_config: name().nullable().default(null),
+    /** Overrides of the configuration's retrieval settings (`top_k`, `grep_top_k`, `case_sensitive`, `reranker_min_score`). */
+    retrieval_config_kwargs: PyDictSchema.refine((d) => Object.keys(d).length <= MAX_RETRIEVAL_KWARGS, `At most ${MAX_RETRIEVAL_KWARGS} keys`)
+      .nullable()
+      .default(null),
   })
   .refine((c) => isSoloAgent(c.agent) === (c.user === 'dummy_user'), {
     message: 'llm_agent_solo runs with dummy_user (as does external_solo), and dummy_user only in solo mode',

@@ -175,6 +175,8 @@ export const episodesApi = new Hono<AppEnv>()
       ...(value.llm_args_agent === undefined ? {} : { llm_args_agent: value.llm_args_agent }),
       ...(value.llm_judge === undefined ? {} : { llm_judge: value.llm_judge }),
       ...(value.seed === undefined ? {} : { seed: value.seed }),
+      ...(value.retrieval_config === undefined ? {} : { retrieval_config: value.retrieval_config }),
+      ...(value.retrieval_config_kwargs === undefined ? {} : { retrieval_config_kwargs: value.retrieval_config_kwargs }),
       max_steps: value.max_steps,
       max_errors: value.max_errors,
       max_concurrency: 1,

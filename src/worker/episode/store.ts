@@ -14,6 +14,7 @@ import { diffFromBase } from '../../core/environment/db-state.ts';
 import type { DbChange } from '../../core/environment/db-state.ts';
 import type { AnyDomain, DomainData } from '../../core/environment/domain.ts';
 import type { TurnOutcome } from './turn.ts';
+import { episodeView } from '../../core/orchestrator/deps.ts';
 
 /** The state without what lives in rows (trajectory, environment) or comes from the domain data (task). */
 type CursorFields = Omit<EpisodeState, 'task' | 'trajectory' | 'environment'>;
@@ -181,7 +182,9 @@ export class EpisodeStore {
     for (const row of this.sql.exec<{ slot: number; body: string }>(`SELECT slot, body FROM env_changes ORDER BY seq`)) {
       slots[row.slot]!.push(...(parsePyJson(row.body) as unknown as DbChange[]));
     }
-    const environment = Environment.restore(domain, data, options, { slots, agentSlot: cursor.agentSlot, userSlot: cursor.userSlot });
+    // The episode's own view of its domain (toolkit and policy of its retrieval configuration and task).
+    const view = episodeView({ ...cursor.fields, task }, { domain, data });
+    const environment = Environment.restore(view.domain, view.data, options, { slots, agentSlot: cursor.agentSlot, userSlot: cursor.userSlot });
     const state: EpisodeState = { ...cursor.fields, task, trajectory, environment: environment.changes() };
     return { state, environment, persistedSlots: environment.state.slots, pending: cursor.pending };
   }

@@ -5,6 +5,7 @@ import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
 import { pendingUnits, runTasks } from '../../core/runner/batch.ts';
 import { MissingTasksError } from '../../core/tasks.ts';
+import { runRetrievalRefusal } from '../../core/environment/episode-domain.ts';
 import { loadDomain } from '../data/domains.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { encodeConfig, findRunByIdempotencyKey, insertRun, setRunStatus } from '../db/runs.ts';
@@ -35,7 +36,11 @@ export const selectEpisodes = async (env: Env, config: RunConfig): Promise<Selec
   if (endpointIssue !== null) return invalid(endpointIssue.path, endpointIssue.message);
   const taskSetIssue = config.task_set_name === null ? null : taskSetRefusal(config.domain, config.task_set_name);
   if (taskSetIssue !== null) return invalid('task_set_name', taskSetIssue);
-  const { data } = await loadDomain(env.ASSETS, config.domain);
+  const { domain, data } = await loadDomain(env.ASSETS, config.domain);
+  const retrieval = runRetrievalRefusal(domain, config);
+  if (retrieval !== null) {
+    return invalid(config.retrieval_config === null && domain.episodeAssembly === undefined ? 'retrieval_config_kwargs' : 'retrieval_config', retrieval);
+  }
   let tasks;
   try {
     tasks = runTasks(config, data);

@@ -1,0 +1,122 @@
+// `tau2-edge run --domain banking_knowledge`: the retrieval configuration flags, and a scripted no_knowledge run
+// in-process over the fake provider (the agent replays gold actions on some tasks, does nothing on another),
+// recorded and graded as the reference records and grades it.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAgent, isUserSimulator, startFakeOpenAI, text, toolCall } from '../support/fake-openai.ts';
+import type { CapturedRequest, FakeOpenAI, FakeReply } from '../support/fake-openai.ts';
+import { capture } from '../support/cli.ts';
+import { parseRunFlags } from '../../src/cli/run-flags.ts';
+import { loadDomain } from '../../src/cli/data.ts';
+import { parsePyJson } from '../../src/core/py/index.ts';
+import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+import type { Task } from '../../src/core/schemas/task.ts';
+import { Environment } from '../../src/core/environment/environment.ts';
+
+const { data } = await loadDomain('banking_knowledge');
+const task = (id: string): Task => data.tasks.find((t) => t.id === id)!;
+/** Tasks whose gold actions are all the agent's: replayed, each scores 1.0; task_076's agent does nothing. */
+const REPLAYED = ['task_004', 'task_005', 'task_075'];
+const IDLE = 'task_076';
+
+type Wire = { role: string; content: string | null };
+const messages = (request: CapturedRequest): Wire[] => (request.body as { messages: Wire[] }).messages;
+
+/** The prompt indents the instructions line by line; a task's longest line identifies it. */
+const longestLine = (text: string): string => text.split('\n').reduce((a, b) => (b.length > a.length ? b : a), '');
+
+/** The user names its task (found by its instructions in the simulator's prompt), then stops once answered. */
+const user = (request: CapturedRequest): FakeReply => {
+  const [system, ...rest] = messages(request);
+  const id = [...REPLAYED, IDLE].find((t) => system!.content!.includes(longestLine(task(t).user_scenario.instructions as string)))!;
+  return rest.some((m) => m.role === 'assistant') ? text('Thanks. ###STOP###') : text(`Hello, this is ${id}.`);
+};
+
+/** The agent plays the named task's gold actions one per turn (none for the idle task), then answers. */
+const agent = (request: CapturedRequest): FakeReply => {
+  const history = messages(request);
+  const id = /this is (task_\d+)/.exec(history.find((m) => m.role === 'user')!.content!)![1]!;
+  const gold = id === IDLE ? [] : (task(id).evaluation_criteria?.actions ?? []);
+  const done = history.filter((m) => m.role === 'tool').length;
+  const next = gold[done];
+  return next ? toolCall(next.name, JSON.stringify(next.arguments), `call_${done}`) : text('All done.');
+};
+
+let fake: FakeOpenAI;
+let dir: string;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  fake.setHandler((request) => (isUserSimulator(request) ? user(request) : isAgent(request) ? agent(request) : text('ok')));
+  dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-banking-'));
+});
+afterAll(async () => {
+  await fake.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('run flags for banking_knowledge', () => {
+  it('the default configuration (alltools) needs retrieval tools not provided yet: refused, naming the flag', () => {
+    expect(() => parseRunFlags(['--domain', 'banking_knowledge'])).toThrow(
+      /^--retrieval-config: retrieval configuration 'alltools' needs the KB_search_bm25, KB_search_dense, shell tool\(s\), which tau2-edge does not provide yet; available: no_knowledge, full_kb, golden_retrieval$/,
+    );
+    expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25'])).toThrow(/^--retrieval-config: .*'bm25' needs the KB_search tool/);
+  });
+
+  it('takes the reference names as choices, and its kwargs as JSON', () => {
+    const { config } = parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'full_kb', '--retrieval-config-kwargs', '{"top_k": 5}']);
+    expect(config).toMatchObject({ retrieval_config: 'full_kb', retrieval_config_kwargs: { top_k: 5 } });
+    expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm2'])).toThrow(/unknown retrieval config 'bm2'\. Available: alltools, alltools-qwen, bm25, /);
+    expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'no_knowledge', '--retrieval-config-kwargs', '{'])).toThrow(/^--retrieval-config-kwargs is not valid JSON/);
+  });
+
+  it('other domains take no retrieval configuration', () => {
+    expect(() => parseRunFlags(['--domain', 'mock', '--retrieval-config', 'no_knowledge'])).toThrow('--retrieval-config: The mock domain takes no retrieval configuration');
+    expect(() => parseRunFlags(['--domain', 'mock', '--retrieval-config-kwargs', '{}'])).toThrow('--retrieval-config-kwargs: The mock domain');
+    expect(parseRunFlags(['--domain', 'mock']).config).toMatchObject({ retrieval_config: null, retrieval_config_kwargs: null });
+  });
+});
+
+describe('tau2-edge run --in-process --domain banking_knowledge --retrieval-config no_knowledge', () => {
+  it('completes and grades every simulation; the results record the configuration and its policy', async () => {
+    const file = path.join(dir, 'banking.json');
+    const { code, text: out, errors } = await capture(['run', '--in-process', '--domain', 'banking_knowledge', '--retrieval-config', 'no_knowledge',
+      '--task-ids', ...REPLAYED, IDLE, '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL,
+      '--max-concurrency', '2', '--save-to', file]);
+    expect(code, `${out}${errors}`).toBe(0);
+    const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+    const rewards = Object.fromEntries(results.simulations.map((s) => [s.task_id, s.reward_info?.reward.value]));
+    expect(rewards).toEqual({ task_004: 1, task_005: 1, task_075: 1, [IDLE]: 0 });
+    expect(results.simulations.every((s) => s.termination_reason === 'user_stop')).toBe(true);
+    expect(results.info.retrieval_config).toBe('no_knowledge');
+    expect(results.info.retrieval_config_kwargs).toBeNull();
+    expect(results.info.environment_info.policy).toBe(data.policies!.no_knowledge);
+    expect(results.simulations.every((s) => s.policy === data.policies!.no_knowledge)).toBe(true);
+    const agentTools = (fake.requests.find((r) => isAgent(r))!.body as { tools: { function: { name: string } }[] }).tools;
+    expect(agentTools.map((t) => t.function.name)).toContain('unlock_discoverable_agent_tool');
+    expect(agentTools.map((t) => t.function.name)).not.toContain('open_bank_account_4821');
+
+    // Re-grading the saved file gives every simulation the same reward components.
+    const regrade = await capture(['evaluate-trajs', file, '-o', path.join(dir, 'regraded')]);
+    expect(regrade.code, regrade.text + regrade.errors).toBe(0);
+    expect(regrade.text).toMatch(/agree 4 \/ 4/);
+  });
+
+  it('llm_agent_gt runs too (its prompt adds the gold steps); solo mode is refused, as in the reference', async () => {
+    const file = path.join(dir, 'banking-gt.json');
+    const { code, text: out, errors } = await capture(['run', '--in-process', '--domain', 'banking_knowledge', '--retrieval-config', 'golden_retrieval',
+      '--agent', 'llm_agent_gt', '--task-ids', 'task_075', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL,
+      '--save-to', file]);
+    expect(code, `${out}${errors}`).toBe(0);
+    const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+    expect(results.simulations.map((s) => s.reward_info?.reward.value)).toEqual([1]);
+    expect(results.info.environment_info.policy).toBe("(Policy is task-specific - see 'policy' field in each simulation)");
+    expect(results.simulations[0]!.policy).toContain('## ');
+    const gtPrompt = (fake.requests.findLast((r) => isAgent(r))!.body as { messages: Wire[] }).messages[0]!.content!;
+    expect(gtPrompt).toContain('open_bank_account_4821');
+
+    const { domain, data: loadedData } = await loadDomain('banking_knowledge');
+    expect(() => new Environment(domain, loadedData, { solo: true, now: () => '' })).toThrow('domain does not support solo mode');
+  });
+});

@@ -1,0 +1,78 @@
+// banking_knowledge on the Worker: the run body's retrieval configuration is validated (400 naming the field,
+// nothing created), a policy-only configuration runs its episodes with that configuration's policy, and the
+// results record it as the reference does.
+import { describe, expect, it } from 'vitest';
+import { ApiErrorSchema, EpisodeCreatedSchema, EpisodeStepSchema, RunListSchema } from '../../src/core/schemas/api.ts';
+import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+import { call, pyBody, startRun, waitForRun } from './support/api.ts';
+import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
+
+const runCount = async (): Promise<number> => RunListSchema.parse(await pyBody(await call('/v1/runs?limit=100'))).runs.length;
+
+const refused = async (body: unknown, path: string, reason: RegExp) => {
+  const before = await runCount();
+  const response = await call('/v1/runs', { body });
+  expect(response.status).toBe(400);
+  const error = ApiErrorSchema.parse(await response.json()).error;
+  expect(error.code).toBe('invalid_request');
+  expect(error.issues?.map((i) => i.path)).toEqual([path]);
+  expect(error.message).toMatch(reason);
+  expect(await runCount()).toBe(before);
+};
+
+const banking = (overrides: Record<string, unknown> = {}) => ({ ...scriptedRun(), domain: 'banking_knowledge', ...overrides });
+
+describe('banking_knowledge runs on the Worker', () => {
+  it('the default configuration (alltools) and retrieval configurations are refused until their tools exist', async () => {
+    await refused(banking(), 'retrieval_config', /'alltools' needs the KB_search_bm25, KB_search_dense, shell tool\(s\)/);
+    await refused(banking({ retrieval_config: 'grep_only' }), 'retrieval_config', /'grep_only' needs the grep tool/);
+    await refused(banking({ retrieval_config: 'nope' }), 'retrieval_config', /Unknown retrieval variant: 'nope'/);
+    await refused(scriptedRun({ retrieval_config: 'no_knowledge' }), 'retrieval_config', /The mock domain takes no retrieval configuration/);
+    await refused(scriptedRun({ retrieval_config_kwargs: { top_k: 3 } }), 'retrieval_config_kwargs', /The mock domain/);
+  });
+
+  it('a no_knowledge run plays its episodes with that policy; the results record the configuration', async () => {
+    const id = await startRun(banking({ retrieval_config: 'no_knowledge', retrieval_config_kwargs: { top_k: 3 }, task_ids: ['task_004'] }));
+    const run = await waitForRun(id);
+    expect(run.status).toBe('completed');
+    const results = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${id}/results`)));
+    expect(results.info.retrieval_config).toBe('no_knowledge');
+    expect(results.info.retrieval_config_kwargs).toEqual({ top_k: 3 });
+    const policy = results.info.environment_info.policy;
+    expect(policy).toMatch(/^# Rho-Bank/);
+    const [simulation] = results.simulations;
+    expect(simulation?.policy).toBe(policy);
+    // The scripted agent calls a mock tool, so the transfer the task expects never happens: graded, reward 0.
+    expect(simulation?.termination_reason).toBe('user_stop');
+    expect(simulation?.reward_info?.reward.value).toBe(0);
+  });
+
+  it('an agent-driven episode (step API) sees the configuration\'s policy and tools, plays the gold actions and scores 1.0', async () => {
+    const body = { domain: 'banking_knowledge', task_id: 'task_005', llm_user: SCRIPT_MODELS.user, retrieval_config: 'no_knowledge' };
+    expect((await call('/v1/episodes', { body: { ...body, retrieval_config: 'bm25' } })).status).toBe(400);
+    const created = await call('/v1/episodes', { body });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const episode = EpisodeCreatedSchema.parse(await created.json());
+    expect(episode.observation.policy).toMatch(/^# Rho-Bank/);
+    const tools = (episode.observation.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+    expect(tools).toContain('unlock_discoverable_agent_tool');
+    expect(tools).not.toContain('KB_search');
+    // task_005's gold actions, as its task file gives them.
+    const ID = '9K2X7M4P1N8Q3R5T6A';
+    const gold = [
+      ['transfer_to_human_agents', { summary: '' }],
+      ['log_verification', { name: ID, user_id: ID, address: ID, email: ID, phone_number: ID, date_of_birth: ID, time_verified: '2025-11-14 03:40:00 EST' }],
+      ['change_user_email', { user_id: '6680a37184', new_email: 'kenji.tanaka@gmail.com' }],
+    ] as const;
+    let n = 0;
+    for (const [name, args] of gold) {
+      const message = { role: 'assistant', tool_calls: [{ id: `call_${n}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }] };
+      const response = await call(`/v1/episodes/${episode.episode_id}/step`, { body: { step: n, message } });
+      expect(response.status, await response.clone().text()).toBe(200);
+      n += 1;
+    }
+    const last = EpisodeStepSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}/step`, { body: { step: n, message: { role: 'assistant', content: 'All done.' } } })).json());
+    expect(last).toMatchObject({ done: true, termination_reason: 'user_stop' });
+    expect(last.reward_info).toMatchObject({ reward: 1 });
+  });
+});

@@ -1,6 +1,6 @@
 // Python operations the discoverable tools apply to raw arguments, raising what CPython raises (as PyError, so
 // that a TypeError reaches call_discoverable_agent_tool as "Invalid arguments"): table membership, `x <= 0`,
-// `int(x)`, `f"{n:,}"` and the "$1,234.56" parsing of stored amounts.
+// `int(x)`, `f"{n:,}"`, `.upper()`, the titled codes of messages and the "$1,234.56" parsing of stored amounts.
 import {
   PyError,
   PyFloat,
@@ -63,15 +63,22 @@ export const groupThousands = (n: number | bigint): string => {
   return sign + digits.slice(sign.length).replace(/\B(?=(\d{3})+$)/g, ',');
 };
 
-/** `float(str(value).replace("$", "").replace(",", ""))`, 0.0 where that raises ValueError or TypeError. */
-export const dollarsOrZero = (value: PyValue): PyFloat => {
+/**
+ * `try: result = convert() except (ValueError, TypeError): ...`: the converted value, or null where Python
+ * raises one of those (the tools answer them with their own message).
+ */
+export const convertedOrNull = <T>(convert: () => T): T | null => {
   try {
-    return pyToFloat(pyStr(value).replaceAll('$', '').replaceAll(',', ''));
+    return convert();
   } catch (error) {
-    if (error instanceof PyError) return new PyFloat(0);
+    if (error instanceof PyError && (error.pyType === 'ValueError' || error.pyType === 'TypeError')) return null;
     throw error;
   }
 };
+
+/** `float(str(value).replace("$", "").replace(",", ""))`, 0.0 where that raises ValueError or TypeError. */
+export const dollarsOrZero = (value: PyValue): PyFloat =>
+  convertedOrNull(() => pyToFloat(pyStr(value).replaceAll('$', '').replaceAll(',', ''))) ?? new PyFloat(0);
 
 /** `value.upper()`: only a str has it. */
 export const pyUpper = (value: PyValue): string => {

@@ -1,6 +1,14 @@
 // Changes to a credit card account: statement credits, account flags, closing it and paying it from checking
 // (reference: `@is_discoverable_tool` methods of KnowledgeTools in src/tau2/domains/banking_knowledge/tools.py).
-import { PyError, PyFloat, dumpsPy, pyEquals, pyFormatFixed, pyRepr, pyStr, pyToFloat } from '../../../../src/core/py/index.ts';
+import {
+  PyFloat,
+  dumpsPy,
+  pyEquals,
+  pyFormatFixed,
+  pyRepr,
+  pyStr,
+  pyToFloat,
+} from '../../../../src/core/py/index.ts';
 import type { PyValue } from '../../../../src/core/py/index.ts';
 import { truthy } from '../../../../src/core/environment/python-args.ts';
 import type { TransactionalDB } from '../../data_model.ts';
@@ -8,7 +16,7 @@ import { addToDb, field, getRecord, updateRecordInDb } from '../../db_query.ts';
 import { accountBalance, fieldOr, isOneOf } from '../../record-values.ts';
 import { generateAccountFlagId, generateTransactionId, getTodayStr } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
-import { dollarsOrZero, inTable, isAtMostZero, titledCode } from '../python-values.ts';
+import { convertedOrNull, dollarsOrZero, inTable, isAtMostZero, titledCode } from '../python-values.ts';
 import { cardAccountMissing } from './listings.ts';
 
 const CREDIT_REASONS = [
@@ -27,16 +35,6 @@ const FLAG_TYPES = ['annual_fee_waived', 'promotional_apr', 'rewards_bonus', 'ot
 const FLAG_REASONS = ['retention_offer', 'loyalty_benefit', 'promotional', 'error_correction', 'other'];
 
 const money = (amount: PyValue): string => pyFormatFixed(amount, 2);
-
-/** `float(amount)` for a payment: null where Python raises ValueError or TypeError (the tool refuses it). */
-const paymentAmount = (amount: PyValue): PyFloat | null => {
-  try {
-    return pyToFloat(amount);
-  } catch (error) {
-    if (error instanceof PyError && (error.pyType === 'ValueError' || error.pyType === 'TypeError')) return null;
-    throw error;
-  }
-};
 
 export const accountChangeTools = defineDiscoverableTools<TransactionalDB>({
   apply_statement_credit_8472: {
@@ -191,7 +189,7 @@ Returns:
       if (!truthy(userId) || !truthy(checkingId) || !truthy(cardId) || a.amount === null) {
         return 'Error: Missing required parameters (user_id, checking_account_id, credit_card_account_id, amount).';
       }
-      const amount = paymentAmount(a.amount!);
+      const amount = convertedOrNull(() => pyToFloat(a.amount!));
       if (amount === null) return 'Error: Invalid payment amount. Must be a positive number.';
       if (amount.value <= 0) return 'Error: Payment amount must be a positive number.';
       if (!inTable(db, 'accounts', checkingId)) return `Error: Checking account '${pyStr(checkingId!)}' not found.`;

@@ -1,6 +1,6 @@
 // Credit limit increases (request, history, approval, denial) and the payment history they are judged on
 // (reference: `@is_discoverable_tool` methods of KnowledgeTools in src/tau2/domains/banking_knowledge/tools.py).
-import { PyError, PyFloat, compare, pyEquals, pyFormatFixed, pyStr, pyToFloat } from '../../../../src/core/py/index.ts';
+import { PyFloat, compare, pyEquals, pyFormatFixed, pyStr, pyToFloat } from '../../../../src/core/py/index.ts';
 import type { PyValue } from '../../../../src/core/py/index.ts';
 import { truthy } from '../../../../src/core/environment/python-args.ts';
 import type { TransactionalDB } from '../../data_model.ts';
@@ -9,7 +9,7 @@ import type { DbRecord } from '../../db_query.ts';
 import { fieldOr, isOneOf } from '../../record-values.ts';
 import { generateCreditLimitIncreaseRequestId, getTodayStr } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
-import { dollarsOrZero, groupThousands, inTable, pyInt, pyUpper } from '../python-values.ts';
+import { convertedOrNull, dollarsOrZero, groupThousands, inTable, pyInt, pyUpper } from '../python-values.ts';
 import { historyTool } from './listings.ts';
 
 const OPEN_DISPUTE_STATUSES = ['SUBMITTED', 'UNDER_REVIEW', 'PENDING'];
@@ -29,21 +29,10 @@ const DENIAL_REASONS = [
 
 const money = (amount: PyValue): string => pyFormatFixed(amount, 2);
 
-/** Python's `float(x)` / `int(x)` where the tool answers ValueError and TypeError itself: null then. */
-const convertedOrNull = <T>(convert: () => T): T | null => {
-  try {
-    return convert();
-  } catch (error) {
-    if (error instanceof PyError && (error.pyType === 'ValueError' || error.pyType === 'TypeError')) return null;
-    throw error;
-  }
-};
-
 const notFound = (accountId: PyValue | undefined): string => `Error: Credit card account '${pyStr(accountId ?? null)}' not found.`;
 
 const notOwned = (accountId: string, userId: PyValue | undefined): string =>
   `Error: Credit card account '${accountId}' does not belong to user '${pyStr(userId ?? null)}'.`;
-
 
 /** The approval's eligibility: no open dispute of the user, no replacement card on its way, good standing. */
 const mayIncrease = (db: TransactionalDB, card: DbRecord, cardId: string, userId: PyValue): boolean => {

@@ -72,7 +72,6 @@ const DEBIT_REQUIRED = DEBIT_PARAMS.filter(
   (name) => ![...DEBIT_FLAGS, 'provisional_credit_eligible', 'customer_max_liability_amount'].includes(name),
 );
 
-
 export const disputeTools = defineDiscoverableTools<TransactionalDB>({
   file_credit_card_transaction_dispute_4829: {
     type: 'write',

@@ -22,9 +22,6 @@ const CLOSURE_REASONS = [
   'other',
 ];
 
-
-
-
 export const replacementAndClosureTools = defineDiscoverableTools<TransactionalDB>({
   order_replacement_credit_card_7291: {
     type: 'write',

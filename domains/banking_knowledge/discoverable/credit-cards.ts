@@ -5,14 +5,16 @@ import type { TransactionalDB } from '../data_model.ts';
 import { accountChangeTools } from './credit-cards/account-changes.ts';
 import { atmDepositImageTools } from './credit-cards/atm-deposit-images.ts';
 import { creditLimitTools } from './credit-cards/credit-limits.ts';
-import { disputeTools } from './credit-cards/disputes.ts';
+import { creditDisputeTools } from './credit-cards/credit-dispute.ts';
+import { debitDisputeTools } from './credit-cards/debit-disputes.ts';
 import { generalTools } from './credit-cards/general.ts';
 import { replacementAndClosureTools } from './credit-cards/replacements-and-closures.ts';
 import { defineDiscoverableTools } from './declare.ts';
 
 export const creditCardTools = defineDiscoverableTools<TransactionalDB>({
   ...generalTools,
-  ...disputeTools,
+  ...creditDisputeTools,
+  ...debitDisputeTools,
   ...atmDepositImageTools,
   ...replacementAndClosureTools,
   ...accountChangeTools,

@@ -17,7 +17,7 @@ import { accountBalance, fieldOr, isOneOf } from '../../record-values.ts';
 import { generateAccountFlagId, generateTransactionId, getTodayStr } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { convertedOrNull, dollarsOrZero, inTable, isAtMostZero, titledCode } from '../python-values.ts';
-import { cardAccountMissing } from './listings.ts';
+import { cardAccountMissing, cardAccountNotFound, cardAccountNotOwned } from './listings.ts';
 
 const CREDIT_REASONS = [
   'goodwill_adjustment',
@@ -57,7 +57,7 @@ Returns:
       if (isAtMostZero(a.amount)) return 'Error: Credit amount must be positive.';
       if (!isOneOf(a.reason, CREDIT_REASONS)) return `Error: Invalid reason. Must be one of: ${pyRepr(CREDIT_REASONS)}`;
       if (cardAccountMissing(db, a.credit_card_account_id)) {
-        return `Error: Credit card account '${pyStr(a.credit_card_account_id!)}' not found.`;
+        return cardAccountNotFound(a.credit_card_account_id);
       }
       const transactionId = generateTransactionId(a.user_id!, 'STATEMENT_CREDIT', a.reason!, a.amount!, 'Statement Credit');
       const today = getTodayStr();
@@ -111,7 +111,7 @@ Returns:
       if (!isOneOf(a.flag_type, FLAG_TYPES)) return `Error: Invalid flag_type. Must be one of: ${pyRepr(FLAG_TYPES)}`;
       if (!isOneOf(a.reason, FLAG_REASONS)) return `Error: Invalid reason. Must be one of: ${pyRepr(FLAG_REASONS)}`;
       if (cardAccountMissing(db, a.credit_card_account_id)) {
-        return `Error: Credit card account '${pyStr(a.credit_card_account_id!)}' not found.`;
+        return cardAccountNotFound(a.credit_card_account_id);
       }
       const flagId = generateAccountFlagId(a.credit_card_account_id!, a.flag_type!, a.expiration_date!);
       const today = getTodayStr();
@@ -155,7 +155,7 @@ Returns:
     run: (db, a) => {
       const id = a.credit_card_account_id;
       if (!truthy(id) || !truthy(a.user_id)) return 'Error: Missing required parameters (credit_card_account_id, user_id).';
-      if (cardAccountMissing(db, id)) return `Error: Credit card account '${pyStr(id!)}' not found.`;
+      if (cardAccountMissing(db, id)) return cardAccountNotFound(id);
       if (!inTable(db, 'credit_card_accounts', id)) return `Error: Failed to close credit card account '${pyStr(id!)}'.`;
       updateRecordInDb(db, 'credit_card_accounts', id, [
         ['status', 'CLOSED'],
@@ -202,10 +202,10 @@ Returns:
       if (amount.value > checkingBalance.value) {
         return `Error: Insufficient funds in checking account. Available balance: $${money(checkingBalance)}, requested payment: $${money(amount)}.`;
       }
-      if (!inTable(db, 'credit_card_accounts', cardId)) return `Error: Credit card account '${pyStr(cardId!)}' not found.`;
+      if (!inTable(db, 'credit_card_accounts', cardId)) return cardAccountNotFound(cardId);
       const card = getRecord(db, 'credit_card_accounts', cardId)!;
       if (!pyEquals(field(card, 'user_id') ?? null, userId!)) {
-        return `Error: Credit card account '${cardId}' does not belong to user '${pyStr(userId!)}'.`;
+        return cardAccountNotOwned(cardId, userId);
       }
       const cardBalance = dollarsOrZero(fieldOr(card, 'current_balance', '$0.00'));
       if (amount.value > cardBalance.value) {

@@ -10,7 +10,7 @@ import { fieldOr, isOneOf } from '../../record-values.ts';
 import { generateCreditLimitIncreaseRequestId, getTodayStr } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { convertedOrNull, dollarsOrZero, groupThousands, inTable, pyInt, pyUpper } from '../python-values.ts';
-import { historyTool } from './listings.ts';
+import { cardAccountNotFound, cardAccountNotOwned, historyTool } from './listings.ts';
 
 const OPEN_DISPUTE_STATUSES = ['SUBMITTED', 'UNDER_REVIEW', 'PENDING'];
 const OPEN_ORDER_STATUSES = ['PENDING', 'PROCESSING', 'SHIPPED'];
@@ -28,11 +28,6 @@ const DENIAL_REASONS = [
 ];
 
 const money = (amount: PyValue): string => pyFormatFixed(amount, 2);
-
-const notFound = (accountId: PyValue | undefined): string => `Error: Credit card account '${pyStr(accountId ?? null)}' not found.`;
-
-const notOwned = (accountId: string, userId: PyValue | undefined): string =>
-  `Error: Credit card account '${accountId}' does not belong to user '${pyStr(userId ?? null)}'.`;
 
 /** The approval's eligibility: no open dispute of the user, no replacement card on its way, good standing. */
 const mayIncrease = (db: TransactionalDB, card: DbRecord, cardId: string, userId: PyValue): boolean => {
@@ -73,9 +68,9 @@ Returns:
       // Stored as an int (the documented type), so 2500 and 2500.0 give the same record and text.
       const amount = asFloat.value;
       if (amount <= 0) return 'Error: Requested increase amount must be positive.';
-      if (!inTable(db, 'credit_card_accounts', cardId)) return notFound(cardId);
+      if (!inTable(db, 'credit_card_accounts', cardId)) return cardAccountNotFound(cardId);
       if (!pyEquals(field(getRecord(db, 'credit_card_accounts', cardId)!, 'user_id') ?? null, userId!)) {
-        return notOwned(cardId, userId);
+        return cardAccountNotOwned(cardId, userId);
       }
       const requestId = generateCreditLimitIncreaseRequestId(cardId, userId!, amount);
       const record: Record<string, PyValue> = {
@@ -171,9 +166,9 @@ Returns:
     run: (db, a) => {
       const { credit_card_account_id: cardId, user_id: userId } = a;
       if (!truthy(cardId) || !truthy(userId) || a.new_credit_limit === null) return 'Error: Missing required parameters.';
-      if (!inTable(db, 'credit_card_accounts', cardId)) return notFound(cardId);
+      if (!inTable(db, 'credit_card_accounts', cardId)) return cardAccountNotFound(cardId);
       const card = getRecord(db, 'credit_card_accounts', cardId)!;
-      if (!pyEquals(field(card, 'user_id') ?? null, userId!)) return notOwned(cardId, userId);
+      if (!pyEquals(field(card, 'user_id') ?? null, userId!)) return cardAccountNotOwned(cardId, userId);
       if (!mayIncrease(db, card, cardId, userId!)) {
         return 'Error: Credit limit increase request cannot be approved at this time.';
       }
@@ -222,7 +217,7 @@ Returns:
       if (!isOneOf(a.denial_reason, DENIAL_REASONS)) {
         return `Error: Invalid denial_reason. Must be one of: ${DENIAL_REASONS.join(', ')}`;
       }
-      if (!inTable(db, 'credit_card_accounts', cardId)) return notFound(cardId);
+      if (!inTable(db, 'credit_card_accounts', cardId)) return cardAccountNotFound(cardId);
       const today = getTodayStr();
       const requestId = generateCreditLimitIncreaseRequestId(cardId, userId!, new PyFloat(0));
       addToDb(db, 'credit_limit_increase_requests', requestId, {

@@ -1,6 +1,6 @@
 // The database look-ups several credit-card tools share: a query by one field through the query tool (its
-// text decides, as in the reference, so a value that breaks the constraint JSON counts as found) and the
-// history tools' report around that listing.
+// text decides, as in the reference, so a value that breaks the constraint JSON counts as found), the
+// card-account refusals, and the history tools' report around that listing.
 import { pyStr } from '../../../../src/core/py/index.ts';
 import type { PyValue } from '../../../../src/core/py/index.ts';
 import { truthy } from '../../../../src/core/environment/python-args.ts';
@@ -19,6 +19,12 @@ const isEmptyListing = (listing: string): boolean =>
 /** The existence check before a write: the query for the card account finds nothing. */
 export const cardAccountMissing = (db: TransactionalDB, creditCardAccountId: PyValue | undefined): boolean =>
   isEmptyListing(listBy(db, 'credit_card_accounts', 'account_id', creditCardAccountId));
+
+export const cardAccountNotFound = (accountId: PyValue | undefined): string =>
+  `Error: Credit card account '${pyStr(accountId ?? null)}' not found.`;
+
+export const cardAccountNotOwned = (accountId: string, userId: PyValue | undefined): string =>
+  `Error: Credit card account '${accountId}' does not belong to user '${pyStr(userId ?? null)}'.`;
 
 /** One history tool: the records of `table` whose `field` equals the tool's one argument, of that name. */
 export interface HistoryReport {

@@ -9,7 +9,7 @@ import { isOneOf } from '../../record-values.ts';
 import { generateClosureReasonId, generateCreditCardOrderId, getTodayStr } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { inTable, titledCode } from '../python-values.ts';
-import { cardAccountMissing, historyTool } from './listings.ts';
+import { cardAccountMissing, cardAccountNotFound, historyTool } from './listings.ts';
 
 const REPLACEMENT_REASONS = ['fraud_suspected', 'lost', 'stolen', 'damaged', 'expired', 'other'];
 const CLOSURE_REASONS = [
@@ -43,7 +43,7 @@ Returns:
       }
       if (!isOneOf(a.reason, REPLACEMENT_REASONS)) return `Error: Invalid reason. Must be one of: ${pyRepr(REPLACEMENT_REASONS)}`;
       if (cardAccountMissing(db, a.credit_card_account_id)) {
-        return `Error: Credit card account '${pyStr(a.credit_card_account_id!)}' not found.`;
+        return cardAccountNotFound(a.credit_card_account_id);
       }
       const orderId = generateCreditCardOrderId(a.credit_card_account_id!, a.user_id!, a.reason!);
       const record: Record<string, PyValue> = {

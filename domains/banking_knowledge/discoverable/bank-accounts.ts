@@ -4,6 +4,11 @@
 import type { TransactionalDB } from '../data_model.ts';
 import { accountMoneyTools } from './bank-accounts/account-money.ts';
 import { accountTools } from './bank-accounts/accounts.ts';
+import { debitCardActivationTools } from './bank-accounts/debit-card-activation.ts';
+import { debitCardLimitTools } from './bank-accounts/debit-card-limits.ts';
+import { debitCardOrderTools } from './bank-accounts/debit-card-order.ts';
+import { debitCardPinTools } from './bank-accounts/debit-card-pins.ts';
+import { debitCardTools } from './bank-accounts/debit-cards.ts';
 import { transactionTools } from './bank-accounts/transactions.ts';
 import type { DiscoverableTools } from './declare.ts';
 
@@ -11,4 +16,9 @@ export const bankAccountTools: DiscoverableTools<TransactionalDB> = {
   ...accountTools,
   ...accountMoneyTools,
   ...transactionTools,
+  ...debitCardOrderTools,
+  ...debitCardActivationTools,
+  ...debitCardTools,
+  ...debitCardPinTools,
+  ...debitCardLimitTools,
 };

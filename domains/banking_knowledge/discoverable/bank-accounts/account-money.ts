@@ -2,7 +2,6 @@
 // (reference: transfer_funds_between_bank_accounts_7291, apply_checking_account_credit_5829,
 // apply_savings_account_credit_6831 and submit_interest_discrepancy_report_7294 of KnowledgeTools).
 import { PyFloat, pyFormatFixed, pyRepr, pyRound, pyStr, pyEquals } from '../../../../src/core/py/index.ts';
-import type { PyValue } from '../../../../src/core/py/index.ts';
 import { truthy } from '../../../../src/core/environment/python-args.ts';
 import type { TransactionalDB } from '../../data_model.ts';
 import { field, getRecord, updateRecordInDb } from '../../db_query.ts';
@@ -11,7 +10,7 @@ import { deterministicId, getTodayStr } from '../../utils.ts';
 import type { DiscoverableTool } from '../declare.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { asStr, floatOrNull, inTable } from './python.ts';
-import { LIVE_STATUSES, putRecord } from './records.ts';
+import { LIVE_STATUSES, accountNotFound, putRecord } from './records.ts';
 
 const money = (value: number): string => `$${pyFormatFixed(new PyFloat(value), 2)}`;
 
@@ -39,7 +38,7 @@ const accountCredit = (kind: CreditKind): DiscoverableTool<TransactionalDB> => (
     if (amount.value <= 0) return 'Error: Credit amount must be positive.';
     const validTypes = Object.keys(kind.descriptions);
     if (!isOneOf(a.credit_type, validTypes)) return `Error: Invalid credit_type. Must be one of: ${pyRepr(validTypes)}`;
-    if (!inTable(db, 'accounts', a.account_id)) return `Error: Account '${pyStr(a.account_id)}' not found.`;
+    if (!inTable(db, 'accounts', a.account_id)) return accountNotFound(a.account_id);
     const accountId = a.account_id;
     const account = getRecord(db, 'accounts', accountId)!;
     if (!kind.classes.includes(asStr(fieldOr(account, 'class', ''), 'lower').toLowerCase())) {
@@ -177,7 +176,7 @@ Returns:
         return 'Error: expected_apy, actual_apy, and amount_difference must be numbers.';
       }
       const account = inTable(db, 'accounts', a.account_id) ? getRecord(db, 'accounts', a.account_id) : undefined;
-      if (!account) return `Error: Account '${pyStr(a.account_id)}' not found.`;
+      if (!account) return accountNotFound(a.account_id);
       const user = inTable(db, 'users', a.user_id) ? getRecord(db, 'users', a.user_id) : undefined;
       if (!user) return `Error: User '${pyStr(a.user_id)}' not found.`;
       // The report goes to add_to_db("interest_discrepancy_reports", …), a table TransactionalDB does not have:

@@ -9,7 +9,7 @@ import type { DbRecord } from '../../db_query.ts';
 import { accountBalance, fieldOr, isOneOf, parseBalance } from '../../record-values.ts';
 import { daysSince, deterministicId, getTodayStr, parseUsDate } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
-import { LIVE_STATUSES } from './records.ts';
+import { LIVE_STATUSES, accountNotFound } from './records.ts';
 import { inTable } from './python.ts';
 
 const ACCOUNT_TYPES = ['checking', 'savings', 'business_checking', 'business_savings'];
@@ -161,7 +161,7 @@ Returns:
     params: signature(['account_id'], { reason: 'Customer requested closure', waive_early_closure_fee: false }),
     run: (db, a) => {
       if (!truthy(a.account_id)) return 'Error: Missing required parameter (account_id).';
-      if (!inTable(db, 'accounts', a.account_id)) return `Error: Account '${pyStr(a.account_id)}' not found.`;
+      if (!inTable(db, 'accounts', a.account_id)) return accountNotFound(a.account_id);
       const accountId = a.account_id;
       const account = getRecord(db, 'accounts', accountId)!;
       if (field(account, 'status') === 'CLOSED') return `Error: Account '${accountId}' is already closed.`;

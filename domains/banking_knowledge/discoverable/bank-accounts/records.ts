@@ -23,3 +23,9 @@ export const recordLines = (record: DbRecord): string[] => dictEntries(record).m
 
 /** `code.replace('_', ' ').title()`: "fraud_suspected" → "Fraud Suspected". */
 export const titled = (code: PyValue): string => pyTitle(asStr(code, 'replace').replaceAll('_', ' '));
+
+/** The refusal for an id that is not a key of the accounts table. */
+export const accountNotFound = (accountId: PyValue | undefined): string => `Error: Account '${pyStr(accountId)}' not found.`;
+
+/** The refusal for an id that is not a key of the debit_cards table. */
+export const cardNotFound = (cardId: PyValue | undefined): string => `Error: Debit card '${pyStr(cardId)}' not found.`;

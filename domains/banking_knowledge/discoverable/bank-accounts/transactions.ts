@@ -9,7 +9,7 @@ import { fieldOr } from '../../record-values.ts';
 import { parseUsDate } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { inTable } from './python.ts';
-import { recordLines } from './records.ts';
+import { accountNotFound, recordLines } from './records.ts';
 
 /** `strptime(text, "%m/%d/%Y %H:%M:%S")`'s pattern (a space in the format matches any run of whitespace). */
 const DATE_TIME =
@@ -52,7 +52,7 @@ Returns:
     params: signature(['account_id']),
     run: (db, a) => {
       if (!truthy(a.account_id)) return 'Error: Missing required parameter: account_id';
-      if (!inTable(db, 'accounts', a.account_id)) return `Error: Account '${pyStr(a.account_id)}' not found.`;
+      if (!inTable(db, 'accounts', a.account_id)) return accountNotFound(a.account_id);
       const accountId = a.account_id;
       // sorted(…, reverse=True) is stable: records of the same date keep their stored order.
       const transactions = queryDb(db, 'bank_account_transaction_history', [['account_id', accountId]])

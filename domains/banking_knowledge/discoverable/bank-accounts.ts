@@ -6,6 +6,7 @@ import { accountMoneyTools } from './bank-accounts/account-money.ts';
 import { accountTools } from './bank-accounts/accounts.ts';
 import { debitCardActivationTools } from './bank-accounts/debit-card-activation.ts';
 import { debitCardLimitTools } from './bank-accounts/debit-card-limits.ts';
+import { debitCardListingTools } from './bank-accounts/debit-card-listing.ts';
 import { debitCardOrderTools } from './bank-accounts/debit-card-order.ts';
 import { debitCardPinTools } from './bank-accounts/debit-card-pins.ts';
 import { debitCardTools } from './bank-accounts/debit-cards.ts';
@@ -20,5 +21,6 @@ export const bankAccountTools: DiscoverableTools<TransactionalDB> = {
   ...debitCardActivationTools,
   ...debitCardTools,
   ...debitCardPinTools,
+  ...debitCardListingTools,
   ...debitCardLimitTools,
 };

@@ -165,11 +165,11 @@ Returns:
       const accountId = a.account_id;
       const account = getRecord(db, 'accounts', accountId)!;
       if (field(account, 'status') === 'CLOSED') return `Error: Account '${accountId}' is already closed.`;
-      const balance = accountBalance(account).value;
-      const fee = truthy(a.waive_early_closure_fee) ? 0 : earlyClosureFee(account, balance);
+      const balance = accountBalance(account);
+      const fee = truthy(a.waive_early_closure_fee) ? 0 : earlyClosureFee(account, balance.value);
       if (fee === null) return 'Error: Account unable to be closed.';
-      if (balance - fee !== 0) {
-        return `Error: Account balance must be $0.00 before closing. Current balance: $${pyFormatFixed(accountBalance(account), 2)}`;
+      if (balance.value - fee !== 0) {
+        return `Error: Account balance must be $0.00 before closing. Current balance: $${pyFormatFixed(balance, 2)}`;
       }
       const today = getTodayStr();
       const closed = updateRecordInDb(db, 'accounts', accountId, [

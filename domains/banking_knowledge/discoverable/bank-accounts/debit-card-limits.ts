@@ -1,16 +1,16 @@
-// Listing an account's debit cards and raising a card's daily limit for 24 hours (reference:
-// get_debit_cards_by_account_id_7823 and request_temporary_debit_card_limit_increase_8374 of KnowledgeTools).
-import { compare, dictEntries, dumpsPy, mul, pyStr, sub, toNumber } from '../../../../src/core/py/index.ts';
-import type { PyNumber, PyValue } from '../../../../src/core/py/index.ts';
+// Raising a debit card's daily ATM or purchase limit for 24 hours (reference:
+// request_temporary_debit_card_limit_increase_8374 of KnowledgeTools in tools.py).
+import { mul, pyStr, sub, toNumber } from '../../../../src/core/py/index.ts';
+import type { PyNumber } from '../../../../src/core/py/index.ts';
 import { truthy } from '../../../../src/core/environment/python-args.ts';
 import type { TransactionalDB } from '../../data_model.ts';
-import { field, getRecord, tableRecords, updateRecordInDb } from '../../db_query.ts';
+import { field, getRecord, updateRecordInDb } from '../../db_query.ts';
 import type { DbRecord } from '../../db_query.ts';
 import { fieldOr, isOneOf } from '../../record-values.ts';
 import { daysSince, getTodayStr, parseUsDate } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { asStr, floatOrNull, inTable } from './python.ts';
-import { accountNotFound, cardNotFound } from './records.ts';
+import { cardNotFound } from './records.ts';
 
 /** Daily ATM limits by account level (lower-cased), for cards that carry none of their own. */
 const DEFAULT_ATM_LIMITS: ReadonlyMap<string, number> = new Map([
@@ -27,20 +27,6 @@ const DEFAULT_ATM_LIMITS: ReadonlyMap<string, number> = new Map([
 
 /** Python's `str(int(x))` for an integral float: exact digits, however large. */
 const intText = (n: number): string => BigInt(n).toString();
-
-/** A card as the listing shows it: `card_id` first, `last_4_digits` and the issue date renamed (moved last). */
-const listedCard = (cardId: string, card: DbRecord): Map<string, PyValue> => {
-  const info = new Map<string, PyValue>([['card_id', cardId], ...dictEntries(card)]);
-  const rename = (from: string, to: string): void => {
-    const value = info.get(from)!;
-    info.delete(from);
-    info.set(to, value);
-  };
-  if (info.has('last_4_digits') && !info.has('card_number_last_4')) rename('last_4_digits', 'card_number_last_4');
-  if (info.has('issue_date') && !info.has('date_issued')) rename('issue_date', 'date_issued');
-  else if (info.has('created_date') && !info.has('date_issued')) rename('created_date', 'date_issued');
-  return info;
-};
 
 /** The card's current limit of that type, or the refusal when it has none that may be raised. */
 const currentLimit = (card: DbRecord, account: DbRecord, limitType: 'atm' | 'purchase'): PyNumber | string => {
@@ -63,37 +49,6 @@ const currentLimit = (card: DbRecord, account: DbRecord, limitType: 'atm' | 'pur
 };
 
 export const debitCardLimitTools = defineDiscoverableTools<TransactionalDB>({
-  get_debit_cards_by_account_id_7823: {
-    type: 'read',
-    doc: `Retrieve all debit cards associated with a checking account. Returns card details including status, issue reason, and expiration date.
-
-Args:
-    account_id (string): The checking account ID to retrieve debit cards for
-
-Returns:
-    Debit cards retrieved successfully.`,
-    params: signature(['account_id']),
-    run: (db, a) => {
-      if (!truthy(a.account_id)) return "Error: Missing required parameter 'account_id'.";
-      if (!inTable(db, 'accounts', a.account_id)) return accountNotFound(a.account_id);
-      const accountId = a.account_id;
-      const accountClass = asStr(fieldOr(getRecord(db, 'accounts', accountId)!, 'class', ''), 'lower').toLowerCase();
-      if (!['checking', 'business_checking'].includes(accountClass)) {
-        return `Error: Account '${accountId}' is not a checking account. Debit cards are only available for checking accounts.`;
-      }
-      const cards = tableRecords(db, 'debit_cards')
-        .filter(([, card]) => fieldOr(card, 'account_id', null) === accountId)
-        .map(([cardId, card]) => listedCard(cardId, card));
-      if (cards.length === 0) return `No debit cards found for account '${accountId}'.`;
-      // Most recently issued first, comparing the MM/DD/YYYY texts as strings; ties keep the stored order.
-      const issued = (card: Map<string, PyValue>): PyValue => {
-        const date = card.get('date_issued');
-        return truthy(date) ? date! : '';
-      };
-      cards.sort((x, y) => compare(issued(y), issued(x)));
-      return dumpsPy(cards, { indent: 2 });
-    },
-  },
   request_temporary_debit_card_limit_increase_8374: {
     type: 'write',
     doc: `Request a temporary 24-hour increase to a debit card's daily ATM or purchase limit.

@@ -1,6 +1,6 @@
 // What several bank-account and debit-card tools share: the statuses that count as open, direct record
-// writes (`table.data[id] = record`, which replaces a record where add_to_db would refuse), and the
-// listing lines of a record.
+// writes (`table.data[id] = record`, which replaces a record where add_to_db would refuse), a record's
+// listing lines, titled codes and the "not found" texts.
 import { dictEntries, pyStr, pyTitle } from '../../../../src/core/py/index.ts';
 import type { PyValue } from '../../../../src/core/py/index.ts';
 import type { TableName, TransactionalDB } from '../../data_model.ts';

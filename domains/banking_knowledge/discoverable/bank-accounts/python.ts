@@ -31,10 +31,7 @@ const isDigitChar = (ch: string): boolean => {
   return DIGIT_RANGES.some(([lo, hi]) => cp >= lo && cp <= hi);
 };
 
-/** `len(s)`: code points, not UTF-16 units. */
-export const strLen = (s: string): number => [...s].length;
-
-/** `not s.isdigit() or len(s) != n` for a str argument (AttributeError for anything else). */
+/** `not s.isdigit() or len(s) != n` for a str argument (AttributeError for anything else); `len` counts code points. */
 export const notDigits = (value: Arg, n: number): boolean => {
   const s = asStr(value, 'isdigit');
   const chars = [...s];

@@ -31,6 +31,7 @@ const TASK_SET_FILES: Readonly<Record<string, string>> = {
   retail: 'retail',
   telecom: 'telecom',
   'telecom-workflow': 'telecom',
+  banking_knowledge: 'banking_knowledge',
 };
 
 /** Task sets the reference registers but tau2-edge cannot load, with the reason. */
@@ -39,7 +40,6 @@ const UNLOADABLE_TASK_SETS: Readonly<Record<string, string>> = {
     "the reference cannot load it at its pinned commit (its loader takes no task_split_name and fails with a TypeError); the same tasks are --task-set-name telecom --task-split-name full",
   telecom_small:
     "the reference cannot load it at its pinned commit (its loader takes no task_split_name and fails with a TypeError); the same tasks are --task-set-name telecom --task-split-name small",
-  banking_knowledge: 'the banking_knowledge domain is not served by tau2-edge yet',
 };
 
 /** Every task set name the reference registers. */

@@ -111,8 +111,9 @@ describe('run flags', () => {
     );
     expect(() => parseRunFlags(['--domain', 'telecom', '--task-set-name', 'telecom_small'])).toThrow(/--task-split-name small/);
     expect(() => parseRunFlags(['--domain', 'airline', '--task-set-name', 'retail'])).toThrow("task set retail holds the retail domain's tasks, which the airline domain's tools and database cannot run");
-    expect(() => parseRunFlags(['--domain', 'mock', '--task-set-name', 'banking_knowledge'])).toThrow('not served by tau2-edge yet');
-    expect(() => parseRunFlags(['--domain', 'mock', '--task-set-name', 'mocks'])).toThrow("unknown task set 'mocks'. Available: mock, airline, retail, telecom, telecom-workflow, telecom_full");
+    expect(parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'no_knowledge', '--task-set-name', 'banking_knowledge']).config.task_set_name).toBe('banking_knowledge');
+    expect(() => parseRunFlags(['--domain', 'mock', '--task-set-name', 'banking_knowledge'])).toThrow("task set banking_knowledge holds the banking_knowledge domain's tasks");
+    expect(() => parseRunFlags(['--domain', 'mock', '--task-set-name', 'mocks'])).toThrow("unknown task set 'mocks'. Available: mock, airline, retail, telecom, telecom-workflow, banking_knowledge, telecom_full");
   });
 
   it('--user-persona is checked as the reference checks it (values or weights) and, as in its text mode, not recorded', () => {

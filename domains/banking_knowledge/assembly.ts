@@ -8,6 +8,8 @@ import { GOLDEN_RETRIEVAL, TASK_SPECIFIC_POLICY, goldenPolicy } from './policy.t
 import { DEFAULT_RETRIEVAL_CONFIG, RETRIEVAL_CONFIG_NAMES, resolveVariant } from './retrieval.ts';
 import { missingRetrievalTools, retrievalTools } from './retrieval-tools.ts';
 import { knowledgeTools } from './tools.ts';
+import { z } from 'zod';
+import { RetrievalConfigKwargsSchema } from '../../src/core/knowledge/configs.ts';
 
 /** The discoverable tools the task's gold actions call: their reads are logged, so the DB check can require them. */
 export const readLogAllowlist = (task: Task): Set<string> => {
@@ -30,6 +32,10 @@ const policies = (data: Data): Readonly<Record<string, string>> => {
 export const knowledgeAssembly: EpisodeAssembly<KnowledgeDb, KnowledgeDb> = {
   configNames: RETRIEVAL_CONFIG_NAMES,
   defaultConfig: DEFAULT_RETRIEVAL_CONFIG,
+  kwargsRefusal: (kwargs) => {
+    const overrides = RetrievalConfigKwargsSchema.safeParse(kwargs);
+    return overrides.success ? null : z.prettifyError(overrides.error);
+  },
   refusal: (name) => {
     let missing: string[];
     try {

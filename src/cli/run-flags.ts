@@ -252,8 +252,7 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   const providerLimits = values.providerLimit === undefined ? {} : parseProviderLimits(values.providerLimit);
   const retrievalRefusal = runRetrievalRefusal(domains[config.domain]!, config);
   if (retrievalRefusal !== null) {
-    const flag = config.retrieval_config === null && config.retrieval_config_kwargs !== null ? '--retrieval-config-kwargs' : '--retrieval-config';
-    throw new Error(`${flag}: ${retrievalRefusal}`);
+    throw new Error(`--${retrievalRefusal.field.replaceAll('_', '-')}: ${retrievalRefusal.message}`);
   }
   if (isExternalAgent(config.agent) || config.user === 'external_user') {
     const flag = config.user === 'external_user' ? `--user ${config.user}` : `--agent ${config.agent}`;

@@ -34,13 +34,18 @@ const user = (request: CapturedRequest): FakeReply => {
   return rest.some((m) => m.role === 'assistant') ? text('Thanks. ###STOP###') : text(`Hello, this is ${id}.`);
 };
 
-/** The agent plays the named task's gold actions one per turn (none for the idle task), then answers. */
+/** Searches the agent makes before the gold actions (set by a test of a retrieval configuration). */
+let searches: { name: string; arguments: Record<string, string> }[] = [];
+
+/** The agent makes the searches, then plays the named task's gold actions one per turn (none for the idle task), then answers. */
 const agent = (request: CapturedRequest): FakeReply => {
   const history = messages(request);
   const id = /this is (task_\d+)/.exec(history.find((m) => m.role === 'user')!.content!)![1]!;
-  const gold = id === IDLE ? [] : (task(id).evaluation_criteria?.actions ?? []);
   const done = history.filter((m) => m.role === 'tool').length;
-  const next = gold[done];
+  const search = searches[done];
+  if (search) return toolCall(search.name, JSON.stringify(search.arguments), `search_${done}`);
+  const gold = id === IDLE ? [] : (task(id).evaluation_criteria?.actions ?? []);
+  const next = gold[done - searches.length];
   return next ? toolCall(next.name, JSON.stringify(next.arguments), `call_${done}`) : text('All done.');
 };
 
@@ -57,11 +62,12 @@ afterAll(async () => {
 });
 
 describe('run flags for banking_knowledge', () => {
-  it('the default configuration (alltools) needs retrieval tools not provided yet: refused, naming the flag', () => {
+  it('the default configuration (alltools) needs retrieval tools not provided yet: refused, naming the flag and what runs', () => {
     expect(() => parseRunFlags(['--domain', 'banking_knowledge'])).toThrow(
-      /^--retrieval-config: retrieval configuration 'alltools' needs the KB_search_bm25, KB_search_dense, shell tool\(s\), which tau2-edge does not provide yet; available: no_knowledge, full_kb, golden_retrieval$/,
+      /^--retrieval-config: retrieval configuration 'alltools' needs the KB_search_bm25, KB_search_dense, shell tool\(s\), which tau2-edge does not provide yet; available: no_knowledge, full_kb, golden_retrieval, bm25_grep, bm25, grep_only$/,
     );
-    expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25'])).toThrow(/^--retrieval-config: .*'bm25' needs the KB_search tool/);
+    expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25_reranker'])).toThrow(/^--retrieval-config: .*'bm25_reranker' needs the KB_search tool/);
+    expect(parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25']).config.retrieval_config).toBe('bm25');
   });
 
   it('takes the reference names as choices, and its kwargs as JSON', () => {
@@ -101,6 +107,35 @@ describe('tau2-edge run --in-process --domain banking_knowledge --retrieval-conf
     const regrade = await capture(['evaluate-trajs', file, '-o', path.join(dir, 'regraded')]);
     expect(regrade.code, regrade.text + regrade.errors).toBe(0);
     expect(regrade.text).toMatch(/agree 4 \/ 4/);
+  });
+
+  it('bm25_grep: the agent searches with KB_search and grep, then acts; the run is graded and records the configuration', async () => {
+    const file = path.join(dir, 'banking-bm25-grep.json');
+    searches = [
+      { name: 'KB_search', arguments: { query: 'open a checking account' } },
+      { name: 'grep', arguments: { pattern: 'open_bank_account_4821' } },
+    ];
+    try {
+      const { code, text: out, errors } = await capture(['run', '--in-process', '--domain', 'banking_knowledge', '--retrieval-config', 'bm25_grep',
+        '--task-ids', 'task_075', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
+      expect(code, `${out}${errors}`).toBe(0);
+    } finally {
+      searches = [];
+    }
+    const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+    expect(results.info.retrieval_config).toBe('bm25_grep');
+    expect(results.info.environment_info.policy).toBe(data.policies!.bm25_grep);
+    const [sim] = results.simulations;
+    expect(sim!.reward_info?.reward.value).toBe(1);
+    const toolTexts = (sim!.messages ?? []).filter((m) => m.role === 'tool').map((m) => (m as { content: string | null }).content ?? '');
+    expect(toolTexts[0]).toMatch(/^1\. .*\n   ID: doc_[\s\S]*\n\n\[Timing: retrieval=\d+ms, total=\d+ms\]$/);
+    expect(toolTexts[1]).toMatch(/^1\. .*\n   ID: doc_/);
+    expect(toolTexts[1]).toContain('open_bank_account_4821');
+  });
+
+  it('retrieval_config_kwargs outside the reference settings are refused before anything starts', () => {
+    expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25', '--retrieval-config-kwargs', '{"bogus": 1}'])).toThrow(/^--retrieval-config-kwargs: [\s\S]*bogus/);
+    expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25', '--retrieval-config-kwargs', '{"top_k": "ten"}'])).toThrow(/^--retrieval-config-kwargs: [\s\S]*top_k/);
   });
 
   it('llm_agent_gt runs too (its prompt adds the gold steps); solo mode is refused, as in the reference', async () => {

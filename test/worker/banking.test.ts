@@ -25,7 +25,8 @@ const banking = (overrides: Record<string, unknown> = {}) => ({ ...scriptedRun()
 describe('banking_knowledge runs on the Worker', () => {
   it('the default configuration (alltools) and retrieval configurations are refused until their tools exist', async () => {
     await refused(banking(), 'retrieval_config', /'alltools' needs the KB_search_bm25, KB_search_dense, shell tool\(s\)/);
-    await refused(banking({ retrieval_config: 'grep_only' }), 'retrieval_config', /'grep_only' needs the grep tool/);
+    await refused(banking({ retrieval_config: 'bm25_reranker' }), 'retrieval_config', /'bm25_reranker' needs the KB_search tool/);
+    await refused(banking({ retrieval_config: 'bm25', retrieval_config_kwargs: { top_k: 'ten' } }), 'retrieval_config_kwargs', /top_k/);
     await refused(banking({ retrieval_config: 'nope' }), 'retrieval_config', /Unknown retrieval variant: 'nope'/);
     await refused(scriptedRun({ retrieval_config: 'no_knowledge' }), 'retrieval_config', /The mock domain takes no retrieval configuration/);
     await refused(scriptedRun({ retrieval_config_kwargs: { top_k: 3 } }), 'retrieval_config_kwargs', /The mock domain/);
@@ -49,7 +50,7 @@ describe('banking_knowledge runs on the Worker', () => {
 
   it('an agent-driven episode (step API) sees the configuration\'s policy and tools, plays the gold actions and scores 1.0', async () => {
     const body = { domain: 'banking_knowledge', task_id: 'task_005', llm_user: SCRIPT_MODELS.user, retrieval_config: 'no_knowledge' };
-    expect((await call('/v1/episodes', { body: { ...body, retrieval_config: 'bm25' } })).status).toBe(400);
+    expect((await call('/v1/episodes', { body: { ...body, retrieval_config: 'bm25_reranker' } })).status).toBe(400);
     const created = await call('/v1/episodes', { body });
     expect(created.status, await created.clone().text()).toBe(201);
     const episode = EpisodeCreatedSchema.parse(await created.json());

@@ -49,6 +49,8 @@ export interface EpisodeAssembly<Db, UserDb> {
   readonly defaultConfig: string;
   /** Why a configuration cannot run here (unknown name, tools not available), or null when it can. */
   readonly refusal: (name: string, kwargs: Readonly<Record<string, PyValue>> | null) => string | null;
+  /** Why the configuration's settings (`retrieval_config_kwargs`) are not acceptable, or null. */
+  readonly kwargsRefusal?: (kwargs: Readonly<Record<string, PyValue>>) => string | null;
   readonly assemble: (data: DomainData<Db, UserDb>, setup: EpisodeSetup) => { readonly agentToolkit: Toolkit<Db>; readonly policy: string };
   /** The policy a run's results record (`Info.environment_info.policy`), which may be a placeholder. */
   readonly runPolicy: (data: DomainData<Db, UserDb>, name: string, kwargs: Readonly<Record<string, PyValue>> | null) => string;

@@ -30,12 +30,21 @@ export interface RetrievalFields {
   readonly retrieval_config_kwargs: Readonly<Record<string, unknown>> | null;
 }
 
-/** Why a run configuration's retrieval choice cannot run on its domain, or null. */
-export const runRetrievalRefusal = (domain: AnyDomain, config: RetrievalFields): string | null =>
-  retrievalRefusal(domain, {
-    retrievalConfig: config.retrieval_config,
-    retrievalConfigKwargs: config.retrieval_config_kwargs as Readonly<Record<string, PyValue>> | null,
-  });
+/** Why a run configuration's retrieval choice cannot run on its domain, and the field to name, or null. */
+export const runRetrievalRefusal = (
+  domain: AnyDomain,
+  config: RetrievalFields,
+): { readonly field: 'retrieval_config' | 'retrieval_config_kwargs'; readonly message: string } | null => {
+  const kwargs = config.retrieval_config_kwargs as Readonly<Record<string, PyValue>> | null;
+  const assembly = domain.episodeAssembly;
+  const kwargsIssue = kwargs === null ? null : (assembly?.kwargsRefusal?.(kwargs) ?? null);
+  if (kwargsIssue !== null) return { field: 'retrieval_config_kwargs', message: kwargsIssue };
+  const message = retrievalRefusal(domain, { retrievalConfig: config.retrieval_config, retrievalConfigKwargs: kwargs });
+  if (message === null) return null;
+  // A domain without configurations refuses kwargs given alone by naming them.
+  const kwargsAlone = config.retrieval_config === null && kwargs !== null && assembly === undefined;
+  return { field: kwargsAlone ? 'retrieval_config_kwargs' : 'retrieval_config', message };
+};
 
 /** Views already built, per shared data: an episode is restored at every step. */
 const views = new WeakMap<DomainData, Map<string, { domain: AnyDomain; data: DomainData }>>();

@@ -38,9 +38,7 @@ export const selectEpisodes = async (env: Env, config: RunConfig): Promise<Selec
   if (taskSetIssue !== null) return invalid('task_set_name', taskSetIssue);
   const { domain, data } = await loadDomain(env.ASSETS, config.domain);
   const retrieval = runRetrievalRefusal(domain, config);
-  if (retrieval !== null) {
-    return invalid(config.retrieval_config === null && domain.episodeAssembly === undefined ? 'retrieval_config_kwargs' : 'retrieval_config', retrieval);
-  }
+  if (retrieval !== null) return invalid(retrieval.field, retrieval.message);
   let tasks;
   try {
     tasks = runTasks(config, data);

@@ -39,9 +39,9 @@ describe('banking_knowledge policies', () => {
     expect(domain.episodeAssembly?.refusal('bogus', null)).toMatch(/^Unknown retrieval variant: 'bogus'\. Available: \['alltools', /);
   });
 
-  it('policy-only configurations run; those needing retrieval tools are refused, naming them', () => {
-    for (const config of ['no_knowledge', 'full_kb', 'golden_retrieval']) expect(domain.episodeAssembly?.refusal(config, null)).toBeNull();
-    expect(domain.episodeAssembly?.refusal('bm25_grep', null)).toMatch(/^retrieval configuration 'bm25_grep' needs the KB_search, grep tool\(s\)/);
+  it('policy-only and BM25/grep configurations run; those needing other retrieval tools are refused, naming them', () => {
+    for (const config of ['no_knowledge', 'full_kb', 'golden_retrieval', 'bm25', 'bm25_grep', 'grep_only']) expect(domain.episodeAssembly?.refusal(config, null)).toBeNull();
+    expect(domain.episodeAssembly?.refusal('bm25_reranker_grep', null)).toMatch(/^retrieval configuration 'bm25_reranker_grep' needs the KB_search tool\(s\)/);
     expect(domain.episodeAssembly?.refusal('alltools', null)).toMatch(/needs the KB_search_bm25, KB_search_dense, shell tool\(s\)/);
   });
 });

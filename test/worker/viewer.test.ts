@@ -44,6 +44,22 @@ describe('web viewer: sign-in and sessions', () => {
     expect(await refused.text()).toContain('That API key is not valid.');
   });
 
+  it("failed sign-ins share the API's failed-authentication limit: 429 with Retry-After, no cookie, other clients unaffected", async () => {
+    const from = (ip: string, key: string) =>
+      page('/login', { ...form({ api_key: key }), headers: { ...(form({}).headers as Record<string, string>), 'cf-connecting-ip': ip } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await from('198.51.100.7', `wrong-${i}`)).status);
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    const throttled = await from('198.51.100.7', 'wrong-again');
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers.get('retry-after')).toBe('60');
+    expect(throttled.headers.get('set-cookie')).toBeNull();
+    expect(await throttled.text()).toContain('Too many failed sign-ins');
+    // Only failures are limited: another client is unaffected, and the right key still signs in.
+    expect((await from('198.51.100.8', 'wrong-elsewhere')).status).toBe(401);
+    expect((await from('198.51.100.7', API_KEY)).status).toBe(303);
+  });
+
   it('a form posted from another origin is refused', async () => {
     const response = await page('/login', { ...form({ api_key: API_KEY }), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' } });
     expect(response.status).toBe(403);

@@ -101,6 +101,7 @@ export const jsTypeName = (v: unknown): string => {
 /** Python's `str(int)` for an integral JS number or a bigint (no exponent form, no `-0`). */
 export const intRepr = (n: number | bigint): string => {
   if (typeof n === 'bigint') return n.toString();
-  if (Math.abs(n) < 1e21) return String(n === 0 ? 0 : n);
+  // Past 2**53 JavaScript's shortest round-trip form drops digits Python's int keeps: write the exact value.
+  if (Number.isSafeInteger(n)) return String(n === 0 ? 0 : n);
   return BigInt(n).toString();
 };

@@ -87,6 +87,10 @@ describe('dumpsPy (json.dumps)', () => {
     expect(dumpsPy([1e21, 2 ** 70])).toBe('[1000000000000000000000, 1180591620717411303424]');
   });
 
+  it('writes an int past 2**53 with the exact digits of its value, as Python writes that int', () => {
+    expect(dumpsPy([2 ** 53 + 2, 2 ** 60, -(2 ** 60), 2 ** 53 - 1])).toBe('[9007199254740994, 1152921504606846976, -1152921504606846976, 9007199254740991]');
+  });
+
   it('serializes an object with toPyJson through it (default=str), at the right indentation', () => {
     const date: PyJsonable = { toPyJson: () => '2025-01-15 10:30:00' };
     expect(dumpsPy({ at: date } as unknown as PyValue)).toBe('{"at": "2025-01-15 10:30:00"}');

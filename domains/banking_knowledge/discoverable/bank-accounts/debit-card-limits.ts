@@ -1,6 +1,6 @@
 // Raising a debit card's daily ATM or purchase limit for 24 hours (reference:
 // request_temporary_debit_card_limit_increase_8374 of KnowledgeTools in tools.py).
-import { mul, pyStr, sub, toNumber } from '../../../../src/core/py/index.ts';
+import { intRepr, mul, pyStr, sub, toNumber } from '../../../../src/core/py/index.ts';
 import type { PyNumber } from '../../../../src/core/py/index.ts';
 import { truthy } from '../../../../src/core/environment/python-args.ts';
 import type { TransactionalDB } from '../../data_model.ts';
@@ -25,8 +25,6 @@ const DEFAULT_ATM_LIMITS: ReadonlyMap<string, number> = new Map([
   ['purple account', 1000],
 ]);
 
-/** Python's `str(int(x))` for an integral float: exact digits, however large. */
-const intText = (n: number): string => BigInt(n).toString();
 
 /** The card's current limit of that type, or the refusal when it has none that may be raised. */
 const currentLimit = (card: DbRecord, account: DbRecord, limitType: 'atm' | 'purchase'): PyNumber | string => {
@@ -98,10 +96,10 @@ Returns:
       if (typeof current === 'string') return current;
       const maxAllowed = Math.trunc(toNumber(mul(current, 1.5)));
       if (newLimit > maxAllowed) {
-        return `Error: Requested limit $${intText(newLimit)} exceeds the maximum allowed temporary increase. Maximum temporary limit is $${intText(maxAllowed)} (150% of current $${pyStr(current)} limit).`;
+        return `Error: Requested limit $${intRepr(newLimit)} exceeds the maximum allowed temporary increase. Maximum temporary limit is $${intRepr(maxAllowed)} (150% of current $${pyStr(current)} limit).`;
       }
       if (newLimit <= toNumber(current)) {
-        return `Error: Requested limit $${intText(newLimit)} is not higher than the current limit of $${pyStr(current)}.`;
+        return `Error: Requested limit $${intRepr(newLimit)} is not higher than the current limit of $${pyStr(current)}.`;
       }
       updateRecordInDb(db, 'debit_cards', cardId, [
         [`daily_${limitType}_limit`, newLimit],
@@ -114,7 +112,7 @@ Returns:
         `Temporary ${name} Increase Granted Successfully`,
         `Card ID: ${cardId}`,
         `Previous Limit: $${pyStr(current)}`,
-        `New Temporary Limit: $${intText(newLimit)}`,
+        `New Temporary Limit: $${intRepr(newLimit)}`,
         `Increase Amount: $${pyStr(sub(newLimit, current))}`,
         '',
         'Important Information:',

@@ -9,7 +9,8 @@ import { accountBalance, fieldOr, isOneOf } from '../../record-values.ts';
 import { deterministicId, getTodayStr } from '../../utils.ts';
 import type { DiscoverableTool } from '../declare.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
-import { asStr, floatOrNull, inTable } from './python.ts';
+import { asStr, floatOrNull } from './python.ts';
+import { inTable } from '../python-values.ts';
 import { LIVE_STATUSES, accountNotFound, putRecord } from './records.ts';
 
 const money = (value: number): string => `$${pyFormatFixed(new PyFloat(value), 2)}`;

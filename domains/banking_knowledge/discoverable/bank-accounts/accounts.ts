@@ -10,7 +10,7 @@ import { accountBalance, fieldOr, isOneOf, parseBalance } from '../../record-val
 import { daysSince, deterministicId, getTodayStr, parseUsDate } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { LIVE_STATUSES, accountNotFound } from './records.ts';
-import { inTable } from './python.ts';
+import { inTable } from '../python-values.ts';
 
 const ACCOUNT_TYPES = ['checking', 'savings', 'business_checking', 'business_savings'];
 const PERSONAL_CHECKING = ['checking', 'personal_checking'];

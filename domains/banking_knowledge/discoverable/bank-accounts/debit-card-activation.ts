@@ -12,7 +12,8 @@ import { getTodayStr } from '../../utils.ts';
 import type { DiscoverableTool } from '../declare.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { pinError } from './pin.ts';
-import { allTruthy, inTable, notDigits } from './python.ts';
+import { allTruthy, notDigits } from './python.ts';
+import { inTable } from '../python-values.ts';
 import { cardNotFound, titled } from './records.ts';
 
 /** The activation tool for each issue_reason. */

@@ -9,7 +9,8 @@ import type { DbRecord } from '../../db_query.ts';
 import { fieldOr, isOneOf } from '../../record-values.ts';
 import { daysSince, getTodayStr, parseUsDate } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
-import { asStr, floatOrNull, inTable } from './python.ts';
+import { asStr, floatOrNull } from './python.ts';
+import { inTable } from '../python-values.ts';
 import { cardNotFound } from './records.ts';
 
 /** Daily ATM limits by account level (lower-cased), for cards that carry none of their own. */

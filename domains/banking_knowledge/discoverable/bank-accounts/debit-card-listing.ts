@@ -8,7 +8,8 @@ import { getRecord, tableRecords } from '../../db_query.ts';
 import type { DbRecord } from '../../db_query.ts';
 import { fieldOr } from '../../record-values.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
-import { asStr, inTable } from './python.ts';
+import { asStr } from './python.ts';
+import { inTable } from '../python-values.ts';
 import { accountNotFound } from './records.ts';
 
 /** A card as the listing shows it: `card_id` first, `last_4_digits` and the issue date renamed (moved last). */

@@ -9,7 +9,8 @@ import { fieldOr, isOneOf } from '../../record-values.ts';
 import { deterministicId, generateDebitCardId, generateDebitCardOrderId, getTodayStr } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { accountNotFound } from './records.ts';
-import { allTruthy, asStr, floatOrNull, inTable } from './python.ts';
+import { allTruthy, asStr, floatOrNull } from './python.ts';
+import { inTable } from '../python-values.ts';
 
 const DELIVERY_TIMES: Readonly<Record<string, string>> = {
   STANDARD: '7-10 business days',

@@ -10,7 +10,8 @@ import { getTodayStr } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
 import { pinError } from './pin.ts';
 import { cardNotFound } from './records.ts';
-import { allTruthy, inTable, notDigits } from './python.ts';
+import { allTruthy, notDigits } from './python.ts';
+import { inTable } from '../python-values.ts';
 
 /** The card by its id, or the refusal when there is none. */
 const cardById = (db: TransactionalDB, cardId: PyValue | undefined): string | { id: string; card: DbRecord } => {

@@ -8,7 +8,8 @@ import { field, getRecord, updateRecordInDb } from '../../db_query.ts';
 import { fieldOr, isOneOf } from '../../record-values.ts';
 import { getTodayStr } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
-import { asStr, inTable } from './python.ts';
+import { asStr } from './python.ts';
+import { inTable } from '../python-values.ts';
 import { cardNotFound, titled } from './records.ts';
 
 const CLOSURE_REASONS = ['lost', 'stolen', 'fraud_suspected', 'damaged', 'no_longer_needed', 'account_closing'];

@@ -1,10 +1,9 @@
 // Python operations the bank-account and debit-card tools apply to raw arguments and records, raising what
 // CPython raises (a TypeError reaches the model as "Invalid arguments", any other exception as a tool error).
-// Hand-written for byte-exact texts: str methods, float() with its except clause, dict membership.
-import { PyError, dictHasKey, isPyDict, isPyError, pyToFloat, pyTypeName } from '../../../../src/core/py/index.ts';
+// Hand-written for byte-exact texts: str methods and float() with its except clause (dict membership: ../python-values.ts).
+import { PyError, isPyError, pyToFloat, pyTypeName } from '../../../../src/core/py/index.ts';
 import type { PyFloat, PyValue } from '../../../../src/core/py/index.ts';
 import { truthy } from '../../../../src/core/environment/python-args.ts';
-import type { TableName, TransactionalDB } from '../../data_model.ts';
 
 type Arg = PyValue | undefined;
 
@@ -49,10 +48,4 @@ export const floatOrNull = (value: Arg): PyFloat | null => {
     if (isPyError(error, 'ValueError') || isPyError(error, 'TypeError')) return null;
     throw error;
   }
-};
-
-/** `key in table.data` with a raw argument as the key: unhashable keys raise Python's TypeError. */
-export const inTable = (db: TransactionalDB, table: TableName, key: Arg): key is string => {
-  if (Array.isArray(key) || isPyDict(key)) throw new PyError('TypeError', `unhashable type: '${pyTypeName(key)}'`);
-  return typeof key === 'string' && dictHasKey(db[table].data, key);
 };

@@ -8,7 +8,7 @@ import type { DbRecord } from '../../db_query.ts';
 import { fieldOr } from '../../record-values.ts';
 import { parseUsDate } from '../../utils.ts';
 import { defineDiscoverableTools, signature } from '../declare.ts';
-import { inTable } from './python.ts';
+import { inTable } from '../python-values.ts';
 import { accountNotFound, recordLines } from './records.ts';
 
 /** `strptime(text, "%m/%d/%Y %H:%M:%S")`'s pattern (a space in the format matches any run of whitespace). */

@@ -44,6 +44,12 @@ export interface RunOptions {
   readonly llmLogMode: LlmLogMode;
 }
 
+/**
+ * tau2's `--workers N` spawns N processes of `--max-concurrency` simulations each; tau2-edge runs every
+ * simulation in one engine, so N only multiplies the run's concurrency.
+ */
+const MAX_WORKERS = 64;
+
 /** The flags of `tau2-edge run`, declared once for parsing, help and did-you-mean. */
 export const addRunFlags = (command: Command): Command =>
   addAutoReviewFlags(addVoiceFlags(
@@ -77,6 +83,7 @@ export const addRunFlags = (command: Command): Command =>
       .option('--no-xml-prompt', 'a plain agent prompt (voice mode only in tau2: accepted, no effect in text mode)')
       .option('--hallucination-retries <n>', 'retries on a user hallucination (default: 3; recorded in the run config, used by tau2 in voice mode only)', int)
       .option('--auto-resume', 'resume an existing --save-to file without asking')
+      .option('--workers <n>', `as tau2's N worker processes each holding --max-concurrency: N × --max-concurrency simulations in flight (0: just --max-concurrency; at most ${MAX_WORKERS})`, int)
       .option('--provider-limit <caps>', 'simulations in flight per provider of the agent model, e.g. "openai=40,gemini=20"')
       .addOption(new Option('--log-level <level>', `the log records to print (default: ${DEFAULT_LOG_LEVEL})`).choices(LOG_LEVELS))
       .option('--verbose-logs', "write each simulation's model calls to <save dir>/artifacts/ (with --in-process)")
@@ -146,6 +153,7 @@ export interface RunFlagValues extends AutoReviewFlagValues {
   readonly xmlPrompt?: boolean;
   readonly hallucinationRetries?: number;
   readonly autoResume?: boolean;
+  readonly workers?: number;
   readonly providerLimit?: string;
   readonly logLevel?: LogLevel;
   readonly verboseLogs?: boolean;
@@ -250,6 +258,8 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   const taskSetIssue = config.task_set_name === null ? null : taskSetRefusal(config.domain, config.task_set_name);
   if (taskSetIssue !== null) throw new Error(`--task-set-name: ${taskSetIssue}`);
   const providerLimits = values.providerLimit === undefined ? {} : parseProviderLimits(values.providerLimit);
+  const workers = values.workers ?? 0;
+  if (workers < 0 || workers > MAX_WORKERS) throw new Error(`--workers: ${workers} is not between 0 and ${MAX_WORKERS}`);
   const retrievalRefusal = runRetrievalRefusal(domains[config.domain]!, config);
   if (retrievalRefusal !== null) {
     throw new Error(`--${retrievalRefusal.field.replaceAll('_', '-')}: ${retrievalRefusal.message}`);
@@ -259,7 +269,7 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     throw new Error(`${flag} is driven by your own code over the step API (POST /v1/episodes, or a run's episodes); tau2-edge run runs built-in participants and --agent-url endpoints`);
   }
   return {
-    config: { ...config, max_concurrency: cappedConcurrency(config, providerLimits) },
+    config: { ...config, max_concurrency: cappedConcurrency({ ...config, max_concurrency: config.max_concurrency * Math.max(1, workers) }, providerLimits) },
     saveTo: resultsPath(values.saveTo ?? path.join(simulationsDir(), runName(config, new Date()))),
     failUnder: values.failUnder ?? null,
     api: values.api === undefined ? null : values.api.replace(/\/+$/, ''),

@@ -116,6 +116,15 @@ describe('run flags', () => {
     expect(() => parseRunFlags(['--domain', 'mock', '--task-set-name', 'mocks'])).toThrow("unknown task set 'mocks'. Available: mock, airline, retail, telecom, telecom-workflow, banking_knowledge, telecom_full");
   });
 
+  it('--workers N gives N × --max-concurrency simulations in flight, as N tau2 worker processes would, under --provider-limit', () => {
+    expect(parseRunFlags(['--domain', 'mock', '--max-concurrency', '4']).config.max_concurrency).toBe(4);
+    expect(parseRunFlags(['--domain', 'mock', '--max-concurrency', '4', '--workers', '0']).config.max_concurrency).toBe(4);
+    expect(parseRunFlags(['--domain', 'mock', '--max-concurrency', '4', '--workers', '3']).config.max_concurrency).toBe(12);
+    expect(parseRunFlags(['--domain', 'mock', '--agent-llm', 'openai/gpt-4.1', '--max-concurrency', '4', '--workers', '3', '--provider-limit', 'openai=10']).config.max_concurrency).toBe(10);
+    expect(() => parseRunFlags(['--domain', 'mock', '--workers', '65'])).toThrow('--workers: 65 is not between 0 and 64');
+    expect(() => parseRunFlags(['--domain', 'mock', '--workers', '-1'])).toThrow(/--workers/);
+  });
+
   it('--user-persona is checked as the reference checks it (values or weights) and, as in its text mode, not recorded', () => {
     const plain = parseRunFlags(['--domain', 'mock']).config;
     for (const persona of ['{"verbosity": "minimal"}', '{"verbosity": {"minimal": 0.8, "standard": 0.2}, "interrupt_tendency": null}', '{}', 'null', '{"mood": "cheerful"}']) {

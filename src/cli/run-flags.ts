@@ -52,7 +52,7 @@ const MAX_WORKERS = 64;
 
 /** The flags of `tau2-edge run`, declared once for parsing, help and did-you-mean. */
 export const addRunFlags = (command: Command): Command =>
-  addAutoReviewFlags(addVoiceFlags(
+  exclusivePair(addAutoReviewFlags(addVoiceFlags(
     command
       .requiredOption('-d, --domain <domain>', 'the domain to run', (v: string) => choice('domain', v, Object.keys(domains)))
       .option('--agent <agent>', 'the agent: llm_agent, llm_agent_gt or llm_agent_solo (default: llm_agent)')
@@ -99,7 +99,7 @@ export const addRunFlags = (command: Command): Command =>
       .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
       .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
       .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)'),
-  ));
+  )), 'xml-prompt', 'no-xml-prompt');
 
 /** The reference's voice-mode flags: accepted by the parser only to answer clearly that voice is not supported. */
 const VOICE_FLAGS = [
@@ -110,6 +110,18 @@ const VOICE_FLAGS = [
 ] as const;
 
 const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** A mutually exclusive pair, refused with argparse's words when both are given (reference: add_mutually_exclusive_group). */
+const exclusivePair = (command: Command, a: string, b: string): Command => {
+  let first: string | null = null;
+  for (const flag of [a, b]) {
+    command.on(`option:${flag}`, () => {
+      if (first !== null && first !== flag) throw new Error(`argument --${flag}: not allowed with argument --${first}`);
+      first = flag;
+    });
+  }
+  return command;
+};
 
 const addVoiceFlags = (command: Command): Command => {
   for (const flag of VOICE_FLAGS) command.addOption(new Option(`--${flag} [value]`).hideHelp());

@@ -116,6 +116,13 @@ describe('run flags', () => {
     expect(() => parseRunFlags(['--domain', 'mock', '--task-set-name', 'mocks'])).toThrow("unknown task set 'mocks'. Available: mock, airline, retail, telecom, telecom-workflow, banking_knowledge, telecom_full");
   });
 
+  it('--xml-prompt and --no-xml-prompt are a mutually exclusive pair, refused together as argparse refuses them', () => {
+    expect(() => parseRunFlags(['--domain', 'mock', '--xml-prompt', '--no-xml-prompt'])).toThrow('argument --no-xml-prompt: not allowed with argument --xml-prompt');
+    expect(() => parseRunFlags(['--domain', 'mock', '--no-xml-prompt', '--xml-prompt'])).toThrow('argument --xml-prompt: not allowed with argument --no-xml-prompt');
+    expect(() => parseRunFlags(['--domain', 'mock', '--xml-prompt', '--xml-prompt'])).not.toThrow();
+    expect(() => parseRunFlags(['--domain', 'mock', '--no-xml-prompt'])).not.toThrow();
+  });
+
   it('--workers N gives N × --max-concurrency simulations in flight, as N tau2 worker processes would, under --provider-limit', () => {
     expect(parseRunFlags(['--domain', 'mock', '--max-concurrency', '4']).config.max_concurrency).toBe(4);
     expect(parseRunFlags(['--domain', 'mock', '--max-concurrency', '4', '--workers', '0']).config.max_concurrency).toBe(4);

@@ -15,7 +15,8 @@ import type { Bm25Index } from '../../src/core/knowledge/bm25.ts';
 import { createGrepIndex } from '../../src/core/knowledge/grep.ts';
 import type { GrepIndex } from '../../src/core/knowledge/grep.ts';
 import { documentLookup, inIndexOrder } from '../../src/core/knowledge/documents.ts';
-import { formatGrepResults, formatKbSearchResults } from '../../src/core/knowledge/format.ts';
+import { formatKbSearchResults } from '../../src/core/knowledge/format.ts';
+import { runGrep } from '../../src/core/knowledge/kb-search.ts';
 import type { KnowledgeDb } from './data_model.ts';
 import type { RetrievalVariant } from './retrieval.ts';
 
@@ -112,7 +113,7 @@ const GREP: RetrievalToolFactory = {
       },
       run: (_db, { pattern }) => {
         const text = textArg(pattern, () => 'first argument must be string or compiled pattern');
-        return formatGrepResults(text, grep(caseSensitive).search(text, topK), lookup);
+        return runGrep(grep(caseSensitive), lookup, text, topK);
       },
     };
   },
@@ -123,11 +124,13 @@ export const RETRIEVAL_TOOL_FACTORIES: Readonly<Record<string, RetrievalToolFact
 const retrievalConfig = (variant: RetrievalVariant, kwargs: Kwargs): RetrievalConfig =>
   resolveRetrievalConfig(variant.name as RetrievalConfigName, RetrievalConfigKwargsSchema.parse(kwargs));
 
+/** Whether this build can give the configuration the tool of that name. */
+const supported = (name: string, config: RetrievalConfig): boolean =>
+  Object.hasOwn(RETRIEVAL_TOOL_FACTORIES, name) && RETRIEVAL_TOOL_FACTORIES[name]!.supports(config);
+
 /** The tools a configuration names that this build cannot give it. */
-export const missingRetrievalTools = (variant: RetrievalVariant): string[] => {
-  const config = RETRIEVAL_CONFIGS[variant.name as RetrievalConfigName];
-  return variant.tools.filter((name) => !Object.hasOwn(RETRIEVAL_TOOL_FACTORIES, name) || !RETRIEVAL_TOOL_FACTORIES[name]!.supports(config));
-};
+export const missingRetrievalTools = (variant: RetrievalVariant): string[] =>
+  variant.tools.filter((name) => !supported(name, RETRIEVAL_CONFIGS[variant.name as RetrievalConfigName]));
 
 /** The configuration's retrieval tools, in the reference's order (those this build supports). */
 export const retrievalTools = (
@@ -138,7 +141,7 @@ export const retrievalTools = (
   const config = retrievalConfig(variant, kwargs);
   return Object.fromEntries(
     variant.tools
-      .filter((name) => Object.hasOwn(RETRIEVAL_TOOL_FACTORIES, name) && RETRIEVAL_TOOL_FACTORIES[name]!.supports(config))
+      .filter((name) => supported(name, config))
       .map((name) => [name, RETRIEVAL_TOOL_FACTORIES[name]!.build(config, documents)]),
   );
 };

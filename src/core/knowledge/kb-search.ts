@@ -49,6 +49,6 @@ export const runKbSearch = async <Prepared>(options: KbSearchOptions<Prepared>, 
   return formatKbSearchResults(results, options.lookup, { inputPreprocessingMs, retrievalMs, postprocessingMs });
 };
 
-/** The text of `grep(pattern)`. */
-export const runGrep = (index: GrepIndex, lookup: ReadonlyMap<string, KnowledgeDocument>, pattern: string): string =>
-  formatGrepResults(pattern, index.search(pattern), lookup);
+/** The text of `grep(pattern)`, over the `topK` documents with the most matches (the configuration's `grep_top_k`). */
+export const runGrep = (index: GrepIndex, lookup: ReadonlyMap<string, KnowledgeDocument>, pattern: string, topK?: number): string =>
+  formatGrepResults(pattern, index.search(pattern, topK), lookup);

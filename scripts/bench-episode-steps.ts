@@ -33,9 +33,10 @@ const TURNS = 40;
 const EPISODES = 9;
 
 /** Time of a synchronous section: no I/O happens in it, so this is its CPU time (at the timer's resolution). */
-const cpuMs = (run: () => void): number => {
+/** Milliseconds `run` takes; nothing it awaits does I/O, so this is CPU time. */
+const cpuMs = async (run: () => unknown): Promise<number> => {
   const start = performance.now();
-  run();
+  await run();
   return performance.now() - start;
 };
 
@@ -55,7 +56,7 @@ const scriptedAnswer = (role: 'agent' | 'user', turn: number, lastRole: string, 
   return response(null, [call]);
 };
 
-export const benchEpisodeSteps = (loaded: LoadedDomain): string => {
+export const benchEpisodeSteps = async (loaded: LoadedDomain): Promise<string> => {
   const task = loaded.data.tasks[0]!;
   const users = (loaded.data.db as { users: Record<string, { reservations: string[] }> }).users;
   const [userId, user] = Object.entries(users)[0]!;
@@ -68,12 +69,12 @@ export const benchEpisodeSteps = (loaded: LoadedDomain): string => {
   const request: number[][] = Array.from({ length: TURNS }, () => []);
   for (let e = 0; e < EPISODES; e++) {
     const store = new EpisodeStore(sqliteStorage());
-    const live = startEpisode({ simulationId: `bench-${e}`, task, agent: 'llm_agent', trial: 0, seed: 300, maxSteps: 1000 }, deps);
+    const live = await startEpisode({ simulationId: `bench-${e}`, task, agent: 'llm_agent', trial: 0, seed: 300, maxSteps: 1000 }, deps);
     store.save(live);
     for (let turn = 0; turn < TURNS && live.pending !== null; turn++) {
-      request[turn]!.push(cpuMs(() => turnRequest(live, deps)));
+      request[turn]!.push(await cpuMs(() => turnRequest(live, deps)));
       const answer = scriptedAnswer(live.pending, turn, live.state.trajectory.at(-1)!.role, userId, user.reservations);
-      apply[turn]!.push(cpuMs(() => store.save(applyTurn(live, answer, deps))));
+      apply[turn]!.push(await cpuMs(async () => store.save(await applyTurn(live, answer, deps))));
     }
   }
   const at = (samples: number[][], turn: number) => median(samples[turn - 1]!).toFixed(2);

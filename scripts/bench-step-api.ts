@@ -45,7 +45,7 @@ const stepEpisode = async (client: ApiClient, episodeId: string, steps: number):
 };
 
 /** The same step in-process: the engine applies the agent's tool call and persists it. */
-const inProcessSteps = (loaded: LoadedDomain, count: number): number[] => {
+const inProcessSteps = async (loaded: LoadedDomain, count: number): Promise<number[]> => {
   const task = loaded.data.tasks.find((t) => t.id === 'create_task_1')!;
   let clockMs = Date.UTC(2026, 0, 1);
   const model = { client: { generate: () => Promise.reject(new Error('turns are scripted')) }, model: 'bench', llmArgs: {} };
@@ -54,11 +54,11 @@ const inProcessSteps = (loaded: LoadedDomain, count: number): number[] => {
   const samples: number[] = [];
   for (let e = 0; samples.length < count; e++) {
     const store = new EpisodeStore(sqliteStorage());
-    const live = startEpisode({ simulationId: `bench-${e}`, task, agent: 'external', trial: 0, seed: 300, maxSteps: 1000 }, deps);
-    store.save(applyTurn(live, answer('Hi, could you list the users?'), deps));
+    const live = await startEpisode({ simulationId: `bench-${e}`, task, agent: 'external', trial: 0, seed: 300, maxSteps: 1000 }, deps);
+    store.save(await applyTurn(live, answer('Hi, could you list the users?'), deps));
     for (let n = 0; n < STEPS_PER_EPISODE && samples.length < count; n++) {
       const start = performance.now();
-      store.save(applyTurn(live, answer(null, [{ id: `call_${n}`, name: 'get_users', arguments: '{}' }]), deps));
+      store.save(await applyTurn(live, answer(null, [{ id: `call_${n}`, name: 'get_users', arguments: '{}' }]), deps));
       samples.push(performance.now() - start);
     }
   }
@@ -72,7 +72,7 @@ export const benchStepApi = async (loaded: LoadedDomain): Promise<string[]> => {
     await stepEpisode(client, await createEpisode(client, 2), 2); // warm-up: the worker's first requests load its code and data
     const http: number[] = [];
     while (http.length < SEQUENTIAL_STEPS) http.push(...(await stepEpisode(client, await createEpisode(client, STEPS_PER_EPISODE), STEPS_PER_EPISODE)));
-    const local = inProcessSteps(loaded, SEQUENTIAL_STEPS);
+    const local = await inProcessSteps(loaded, SEQUENTIAL_STEPS);
     const lines = [
       `step API, one episode at a time (${http.length} mock tool-call steps): over HTTP ${percentiles(http)} | ` +
         `in-process engine ${percentiles(local)} | added by the API ${ms(quantile(http, 0.5) - quantile(local, 0.5))} at p50`,

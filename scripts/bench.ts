@@ -88,7 +88,7 @@ const benchDomain = async (name: string): Promise<void> => {
       `check-data ${tasks.length} tasks ${checkSeconds.toFixed(1)} s (${passed} ok)`,
   );
   live.length = 0;
-  if (name === 'airline') console.log(benchEpisodeSteps(loaded));
+  if (name === 'airline') console.log(await benchEpisodeSteps(loaded));
 };
 
 /** A domain is benchmarked when its data folder was fetched. */

@@ -6,7 +6,7 @@ import type { Task } from '../../src/core/schemas/task.ts';
 import type { KnowledgeDb } from './data_model.ts';
 import { GOLDEN_RETRIEVAL, TASK_SPECIFIC_POLICY, goldenPolicy } from './policy.ts';
 import { DEFAULT_RETRIEVAL_CONFIG, RETRIEVAL_CONFIG_NAMES, resolveVariant } from './retrieval.ts';
-import { missingRetrievalTools, retrievalTools } from './retrieval-tools.ts';
+import { retrievalTools } from './retrieval-tools.ts';
 import { knowledgeTools } from './tools.ts';
 import { z } from 'zod';
 import { RetrievalConfigKwargsSchema } from '../../src/core/knowledge/configs.ts';
@@ -37,18 +37,12 @@ export const knowledgeAssembly: EpisodeAssembly<KnowledgeDb, KnowledgeDb> = {
     return overrides.success ? null : z.prettifyError(overrides.error);
   },
   refusal: (name) => {
-    let missing: string[];
     try {
-      missing = missingRetrievalTools(resolveVariant(name));
+      resolveVariant(name);
+      return null;
     } catch (error) {
       return (error as Error).message;
     }
-    if (missing.length === 0) return null;
-    const runnable = RETRIEVAL_CONFIG_NAMES.filter((n) => missingRetrievalTools(resolveVariant(n)).length === 0);
-    return (
-      `retrieval configuration '${name}' needs the ${missing.join(', ')} tool(s), which tau2-edge does not provide yet; ` +
-      `available: ${runnable.join(', ')}`
-    );
   },
   assemble: (data, { task, retrievalConfig, retrievalConfigKwargs }) => {
     const variant = resolveVariant(retrievalConfig);

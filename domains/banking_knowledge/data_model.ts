@@ -65,11 +65,15 @@ export interface KnowledgeBase {
 }
 
 /**
- * What the agent toolkit remembers between calls outside the DB (the reference keeps it on the toolkit object):
- * the discoverable tools unlocked so far. It travels with the DB so that an episode's state stays one value,
- * but it is not part of `TransactionalDB` and never part of the DB verdict.
+ * What the agent toolkit remembers between calls outside the DB (the reference keeps it on the toolkit object
+ * and in its sandbox): the discoverable tools unlocked so far and, in a write-mode shell, the files the agent
+ * changed (a ShellState as JSON text). It travels with the DB so that an episode's state stays one value, but
+ * it is not part of `TransactionalDB` and never part of the DB verdict.
  */
-export const ToolkitMemorySchema = z.object({ unlocked_agent_tools: z.array(z.string()).default(() => []) });
+export const ToolkitMemorySchema = z.object({
+  unlocked_agent_tools: z.array(z.string()).default(() => []),
+  shell_state: z.string().optional(),
+});
 export type ToolkitMemory = z.infer<typeof ToolkitMemorySchema>;
 
 /** The DB a banking environment holds: the transactional tables plus the toolkit's memory. */

@@ -1,38 +1,45 @@
 // Where the agent's retrieval tools plug in: one factory per reference tool name (KB_search, KB_search_bm25,
 // KB_search_dense, grep, shell), building the tool for a configuration's settings and the knowledge base
-// (reference: retrieval_mixins.py). A configuration runs only when every tool it names has a factory that
-// supports it. The synchronous retrievers are in: BM25 `KB_search` without a reranker, and `grep`. Dense
-// search, the LLM reranker and the shell await model calls or a shell and wait for asynchronous tool calls.
+// (reference: retrieval_mixins.py). grep runs at once; the others await (an embeddings endpoint, the reranker's
+// model, the shell) and do that work in `prepare`, with the host's tool services.
 import type { KnowledgeDocument } from '../../src/core/environment/domain.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
-import type { ToolSpec } from '../../src/core/environment/toolkit.ts';
+import type { ToolParameters, ToolSpec } from '../../src/core/environment/toolkit.ts';
+import type { ToolServices } from '../../src/core/environment/tool-services.ts';
 import { pyTypeName } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
-import { RETRIEVAL_CONFIGS, RetrievalConfigKwargsSchema, resolveRetrievalConfig } from '../../src/core/knowledge/configs.ts';
-import type { RetrievalConfig, RetrievalConfigName } from '../../src/core/knowledge/configs.ts';
+import { RetrievalConfigKwargsSchema, resolveRetrievalConfig } from '../../src/core/knowledge/configs.ts';
+import type { KbSearchSpec, RetrievalConfig, RetrievalConfigName } from '../../src/core/knowledge/configs.ts';
 import { createBm25Index } from '../../src/core/knowledge/bm25.ts';
 import type { Bm25Index } from '../../src/core/knowledge/bm25.ts';
+import { createDenseIndex } from '../../src/core/knowledge/dense.ts';
+import type { DenseIndex } from '../../src/core/knowledge/dense.ts';
+import type { Embedder } from '../../src/core/knowledge/embedder.ts';
 import { createGrepIndex } from '../../src/core/knowledge/grep.ts';
 import type { GrepIndex } from '../../src/core/knowledge/grep.ts';
 import { documentLookup, inIndexOrder } from '../../src/core/knowledge/documents.ts';
-import { formatKbSearchResults } from '../../src/core/knowledge/format.ts';
-import { runGrep } from '../../src/core/knowledge/kb-search.ts';
+import { bm25Stages, denseStages, runGrep, runKbSearch } from '../../src/core/knowledge/kb-search.ts';
+import type { SearchStages } from '../../src/core/knowledge/kb-search.ts';
+import { rerankPointwise } from '../../src/core/knowledge/reranker.ts';
+import { EMPTY_SHELL_STATE, createShell, formatShellResult } from '../../src/core/knowledge/shell.ts';
+import type { ShellState } from '../../src/core/knowledge/shell.ts';
 import type { KnowledgeDb } from './data_model.ts';
 import type { RetrievalVariant } from './retrieval.ts';
 
 type Kwargs = Readonly<Record<string, PyValue>>;
 
 export interface RetrievalToolFactory {
-  /** Whether this build can give the configuration this tool. */
-  readonly supports: (config: RetrievalConfig) => boolean;
   readonly build: (config: RetrievalConfig, documents: readonly KnowledgeDocument[]) => ToolSpec<KnowledgeDb>;
 }
 
 /** Indexes are built once per knowledge base (per process or isolate) and shared by every episode. */
 interface KnowledgeIndexes {
+  readonly ordered: readonly KnowledgeDocument[];
   readonly lookup: ReadonlyMap<string, KnowledgeDocument>;
   readonly bm25: () => Bm25Index;
   readonly grep: (caseSensitive: boolean) => GrepIndex;
+  /** Per embedder: its vectors differ by model and, in a hosted service, by whose endpoint computed them. */
+  readonly dense: (embedder: Embedder, services: ToolServices) => Promise<DenseIndex>;
 }
 
 const indexCache = new WeakMap<readonly KnowledgeDocument[], KnowledgeIndexes>();
@@ -43,7 +50,9 @@ const indexesOf = (documents: readonly KnowledgeDocument[]): KnowledgeIndexes =>
   const ordered = inIndexOrder(documents);
   let bm25: Bm25Index | null = null;
   const greps = new Map<boolean, GrepIndex>();
+  const denses = new WeakMap<Embedder, Promise<DenseIndex>>();
   const indexes: KnowledgeIndexes = {
+    ordered,
     lookup: documentLookup(ordered),
     bm25: () => (bm25 ??= createBm25Index(ordered)),
     grep: (caseSensitive) => {
@@ -51,47 +60,104 @@ const indexesOf = (documents: readonly KnowledgeDocument[]): KnowledgeIndexes =>
       if (!index) greps.set(caseSensitive, (index = createGrepIndex(ordered, { caseSensitive })));
       return index;
     },
+    dense: (embedder, services) => {
+      let index = denses.get(embedder);
+      if (!index) {
+        index = createDenseIndex(ordered, embedder, services.embeddingStore);
+        denses.set(embedder, index);
+        // A failed build (the endpoint down) is tried again by the next search.
+        index.catch(() => denses.delete(embedder));
+      }
+      return index;
+    },
   };
   indexCache.set(documents, indexes);
   return indexes;
 };
 
-/** The text argument a retriever reads; anything else fails as the reference's `.strip()` / `re` calls do. */
+/** The text argument a retriever reads; anything else fails as the reference's string handling does. */
 const textArg = (value: PyValue | undefined, failure: (type: string) => string): string => {
   if (typeof value !== 'string') throw new ToolError(failure(pyTypeName(value ?? null)));
   return value;
 };
 
-/** Milliseconds for the timing line the reference appends to each KB_search result. */
-const nowMs = (): number => performance.now();
+const queryArg = (query: PyValue | undefined): string => textArg(query, (type) => `'${type}' object has no attribute 'strip'`);
+
+/** `results[:k]` of the reference: an int (a bool is one) or None; anything else cannot slice. */
+const sliceArg = (k: PyValue | undefined): number | undefined => {
+  if (k === null || k === undefined) return undefined;
+  if (typeof k === 'boolean') return Number(k);
+  if (typeof k === 'number' && Number.isInteger(k)) return k;
+  throw new ToolError('slice indices must be integers or None or have an __index__ method');
+};
+
+const stagesFor = async (spec: KbSearchSpec, indexes: KnowledgeIndexes, services: ToolServices): Promise<SearchStages<unknown>> => {
+  if (spec.kind === 'bm25') return bm25Stages(indexes.bm25(), spec.topK) as SearchStages<unknown>;
+  const index = await indexes.dense(services.embedder(spec.embedder!), services);
+  return denseStages(index, spec.topK) as SearchStages<unknown>;
+};
+
+/** One search of a KB_search pipeline, with its reranker when the configuration has one. */
+const kbSearch = async (spec: KbSearchSpec, indexes: KnowledgeIndexes, services: ToolServices, query: string, k?: number): Promise<string> => {
+  const minScore = spec.rerankMinScore;
+  return runKbSearch(
+    {
+      stages: await stagesFor(spec, indexes, services),
+      lookup: indexes.lookup,
+      nowMs: services.nowMs,
+      ...(minScore === null ? {} : { rerank: (q, results) => rerankPointwise(services.model, q, results, indexes.lookup, { minScore }) }),
+    },
+    query,
+    k,
+  );
+};
+
+const QUERY = { description: 'The search query to find relevant documents', title: 'Query', type: 'string' };
+const QUERY_ONLY: ToolParameters = { properties: { query: QUERY }, required: ['query'], title: 'parameters', type: 'object' };
+const QUERY_AND_K: ToolParameters = {
+  properties: {
+    query: { description: 'The search query to find relevant documents.', title: 'Query', type: 'string' },
+    k: { default: 10, description: 'Maximum number of documents to return (default 10).', title: 'K', type: 'integer' },
+  },
+  required: ['query'],
+  title: 'parameters',
+  type: 'object',
+};
+
+/** A search tool: the search is the awaited work, and its text is the result. */
+const searchTool = (
+  description: string,
+  parameters: ToolParameters,
+  search: (args: Kwargs, services: ToolServices) => Promise<string>,
+): ToolSpec<KnowledgeDb> => ({
+  type: 'read',
+  description,
+  parameters,
+  prepare: (_db, args, services) => search(args, services),
+  run: (_db, _args, text) => text as string,
+});
 
 const KB_SEARCH: RetrievalToolFactory = {
-  supports: (config) => config.kbSearch?.kind === 'bm25' && config.kbSearch.rerankMinScore === null,
   build: (config, documents) => {
-    const { lookup, bm25 } = indexesOf(documents);
-    const topK = config.kbSearch!.topK;
-    return {
-      type: 'read',
-      description: 'Search the knowledge base for relevant documents.',
-      parameters: {
-        properties: { query: { description: 'The search query to find relevant documents', title: 'Query', type: 'string' } },
-        required: ['query'],
-        title: 'parameters',
-        type: 'object',
-      },
-      run: (_db, { query }) => {
-        const text = textArg(query, (type) => `'${type}' object has no attribute 'strip'`);
-        const start = nowMs();
-        const results = bm25().search(text, topK);
-        const retrievalMs = nowMs() - start;
-        return formatKbSearchResults(results, lookup, { inputPreprocessingMs: 0, retrievalMs, postprocessingMs: 0 });
-      },
-    };
+    const indexes = indexesOf(documents);
+    return searchTool('Search the knowledge base for relevant documents.', QUERY_ONLY, ({ query }, services) =>
+      kbSearch(config.kbSearch!, indexes, services, queryArg(query)),
+    );
   },
 };
 
+/** KB_search_bm25 / KB_search_dense of the all-tools configurations: the tool's `k` cuts the pipeline's results. */
+const kbSearchWithK = (pick: (config: RetrievalConfig) => KbSearchSpec | null, description: string): RetrievalToolFactory => ({
+  build: (config, documents) => {
+    const indexes = indexesOf(documents);
+    return searchTool(description, QUERY_AND_K, ({ query, k }, services) => {
+      const text = queryArg(query);
+      return kbSearch(pick(config)!, indexes, services, text, sliceArg(k));
+    });
+  },
+});
+
 const GREP: RetrievalToolFactory = {
-  supports: (config) => config.grep !== null,
   build: (config, documents) => {
     const { lookup, grep } = indexesOf(documents);
     const { topK, caseSensitive } = config.grep!;
@@ -119,29 +185,68 @@ const GREP: RetrievalToolFactory = {
   },
 };
 
-export const RETRIEVAL_TOOL_FACTORIES: Readonly<Record<string, RetrievalToolFactory>> = { KB_search: KB_SEARCH, grep: GREP };
+/** What a shell command gave: the text the agent reads and, in write mode, the files as they now are. */
+interface ShellOutcome {
+  readonly text: string;
+  readonly state: ShellState | null;
+}
+
+const SHELL: RetrievalToolFactory = {
+  build: (config, documents) => {
+    const { ordered } = indexesOf(documents);
+    const { mode, format } = config.shell!;
+    return {
+      type: 'read',
+      description:
+        'Execute a shell command in the knowledge base directory.\n\n' +
+        'Use standard Unix utilities to explore and search the knowledge base files.\n' +
+        'Common commands: ls, cat, grep, head, tail, find, wc, awk, sed, etc.',
+      parameters: {
+        properties: {
+          command: {
+            description: 'The shell command to execute (e.g., "ls -la", "grep -r \'credit card\' .", "cat INDEX.txt")',
+            title: 'Command',
+            type: 'string',
+          },
+        },
+        required: ['command'],
+        title: 'parameters',
+        type: 'object',
+      },
+      // Write-mode changes live in the toolkit's memory beside the DB, so they persist and resume with the episode.
+      prepare: async (db, { command }): Promise<ShellOutcome> => {
+        const text = textArg(command, (type) => `expected string or bytes-like object, got '${type}'`);
+        const saved = db.toolkit_memory.shell_state;
+        const shell = createShell(ordered, { mode, format, state: saved === undefined ? EMPTY_SHELL_STATE : (JSON.parse(saved) as ShellState) });
+        const result = await shell.run(text);
+        return { text: formatShellResult(text, result), state: mode === 'write' ? shell.state() : null };
+      },
+      run: (db, _args, prepared) => {
+        const { text, state } = prepared as ShellOutcome;
+        if (state !== null) db.toolkit_memory.shell_state = JSON.stringify(state);
+        return text;
+      },
+    };
+  },
+};
+
+export const RETRIEVAL_TOOL_FACTORIES: Readonly<Record<string, RetrievalToolFactory>> = {
+  KB_search: KB_SEARCH,
+  KB_search_bm25: kbSearchWithK((config) => config.kbSearchBm25, 'Search the knowledge base using BM25 sparse retrieval.'),
+  KB_search_dense: kbSearchWithK((config) => config.kbSearchDense, 'Search the knowledge base using dense embedding retrieval.'),
+  grep: GREP,
+  shell: SHELL,
+};
 
 const retrievalConfig = (variant: RetrievalVariant, kwargs: Kwargs): RetrievalConfig =>
   resolveRetrievalConfig(variant.name as RetrievalConfigName, RetrievalConfigKwargsSchema.parse(kwargs));
 
-/** Whether this build can give the configuration the tool of that name. */
-const supported = (name: string, config: RetrievalConfig): boolean =>
-  Object.hasOwn(RETRIEVAL_TOOL_FACTORIES, name) && RETRIEVAL_TOOL_FACTORIES[name]!.supports(config);
-
-/** The tools a configuration names that this build cannot give it. */
-export const missingRetrievalTools = (variant: RetrievalVariant): string[] =>
-  variant.tools.filter((name) => !supported(name, RETRIEVAL_CONFIGS[variant.name as RetrievalConfigName]));
-
-/** The configuration's retrieval tools, in the reference's order (those this build supports). */
+/** The configuration's retrieval tools, in the reference's order. */
 export const retrievalTools = (
   variant: RetrievalVariant,
   kwargs: Kwargs,
   documents: readonly KnowledgeDocument[],
 ): Record<string, ToolSpec<KnowledgeDb>> => {
   const config = retrievalConfig(variant, kwargs);
-  return Object.fromEntries(
-    variant.tools
-      .filter((name) => supported(name, config))
-      .map((name) => [name, RETRIEVAL_TOOL_FACTORIES[name]!.build(config, documents)]),
-  );
+  return Object.fromEntries(variant.tools.map((name) => [name, RETRIEVAL_TOOL_FACTORIES[name]!.build(config, documents)]));
 };

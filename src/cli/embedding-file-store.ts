@@ -7,7 +7,8 @@ import { bytesToVector, vectorToBytes } from '../core/knowledge/embedding-store.
 import type { EmbeddingStore } from '../core/knowledge/embedding-store.ts';
 import { dataDir } from './data.ts';
 
-export const defaultEmbeddingCacheDir = (): string => path.join(dataDir(), '..', '.embeddings_cache');
+/** TAU2_EMBEDDINGS_CACHE_DIR, else data/.embeddings_cache. */
+export const defaultEmbeddingCacheDir = (): string => process.env.TAU2_EMBEDDINGS_CACHE_DIR ?? path.join(dataDir(), '..', '.embeddings_cache');
 
 const isMissing = (err: unknown): boolean => (err as { code?: unknown }).code === 'ENOENT';
 
@@ -16,8 +17,8 @@ export const fileEmbeddingStore = (dir: string = defaultEmbeddingCacheDir()): Em
   const fileOf = (key: string): string => {
     const first = key.indexOf('/');
     const last = key.lastIndexOf('/');
-    const model = key.slice(first + 1, last).replace(/[^\w.-]/g, '_');
-    return path.join(dir, key.slice(0, first), model, `${key.slice(last + 1)}.f64`);
+    const [provider, model] = [key.slice(0, first), key.slice(first + 1, last)].map((part) => part.replace(/[^\w.@-]/g, '_'));
+    return path.join(dir, provider!, model!, `${key.slice(last + 1)}.f64`);
   };
   return {
     getMany: (keys) =>

@@ -9,6 +9,7 @@ import { pendingUnits, runBatch, runTasks } from '../core/runner/batch.ts';
 import { systemClock } from '../core/orchestrator/clock.ts';
 import { loadDomain } from './data.ts';
 import { clientFor } from './models.ts';
+import { cliToolServices } from './tool-services.ts';
 import { endpointClient } from '../core/llm/endpoint-client.ts';
 import { gitCommit } from './git-commit.ts';
 import type { ProgressDisplay } from './progress-display.ts';
@@ -70,6 +71,7 @@ export const runInProcess = async (
           }
         : clients,
       clock: systemClock,
+      toolServices: cliToolServices(client, options.llmBaseUrl ?? undefined),
       newId: options.verboseLogs ? scopedNewId(randomUUID) : randomUUID,
       ...(options.verboseLogs ? { aroundUnit: (unit, run) => inSimulationScope(unit.task.id, run) } : {}),
       onUnexpectedToolError: (toolName, error) => log('ERROR', `unexpected exception in tool ${toolName}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`),

@@ -14,6 +14,8 @@ import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import type { Task } from '../../src/core/schemas/task.ts';
 import { Environment } from '../../src/core/environment/environment.ts';
+import { RETRIEVAL_CONFIG_NAMES, resolveVariant } from '../../domains/banking_knowledge/retrieval.ts';
+import { isRerankRequest, rerankReply } from '../support/fake-reranker.ts';
 
 const { data } = await loadDomain('banking_knowledge');
 const task = (id: string): Task => data.tasks.find((t) => t.id === id)!;
@@ -35,7 +37,7 @@ const user = (request: CapturedRequest): FakeReply => {
 };
 
 /** Searches the agent makes before the gold actions (set by a test of a retrieval configuration). */
-let searches: { name: string; arguments: Record<string, string> }[] = [];
+let searches: { name: string; arguments: Record<string, unknown> }[] = [];
 
 /** The agent makes the searches, then plays the named task's gold actions one per turn (none for the idle task), then answers. */
 const agent = (request: CapturedRequest): FakeReply => {
@@ -53,21 +55,27 @@ let fake: FakeOpenAI;
 let dir: string;
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  fake.setHandler((request) => (isUserSimulator(request) ? user(request) : isAgent(request) ? agent(request) : text('ok')));
+  fake.setHandler((request) =>
+    isUserSimulator(request) ? user(request) : isAgent(request) ? agent(request) : isRerankRequest(request) ? rerankReply(request) : text('ok'),
+  );
   dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-banking-'));
+  // Embeddings go to the fake (OpenAI's through --llm-base-url, OpenRouter's here) and are cached in the test's folder.
+  process.env.OPENROUTER_BASE_URL = fake.baseURL;
+  process.env.TAU2_EMBEDDINGS_CACHE_DIR = path.join(dir, 'embeddings');
 });
 afterAll(async () => {
+  delete process.env.OPENROUTER_BASE_URL;
+  delete process.env.TAU2_EMBEDDINGS_CACHE_DIR;
   await fake.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 describe('run flags for banking_knowledge', () => {
-  it('the default configuration (alltools) needs retrieval tools not provided yet: refused, naming the flag and what runs', () => {
-    expect(() => parseRunFlags(['--domain', 'banking_knowledge'])).toThrow(
-      /^--retrieval-config: retrieval configuration 'alltools' needs the KB_search_bm25, KB_search_dense, shell tool\(s\), which tau2-edge does not provide yet; available: no_knowledge, full_kb, golden_retrieval, bm25_grep, bm25, grep_only$/,
-    );
-    expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25_reranker'])).toThrow(/^--retrieval-config: .*'bm25_reranker' needs the KB_search tool/);
-    expect(parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25']).config.retrieval_config).toBe('bm25');
+  it('the default configuration is alltools; every configuration is accepted', () => {
+    expect(parseRunFlags(['--domain', 'banking_knowledge']).config.retrieval_config).toBeNull();
+    for (const name of RETRIEVAL_CONFIG_NAMES) {
+      expect(parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', name]).config.retrieval_config).toBe(name);
+    }
   });
 
   it('takes the reference names as choices, and its kwargs as JSON', () => {
@@ -128,10 +136,52 @@ describe('tau2-edge run --in-process --domain banking_knowledge --retrieval-conf
     const [sim] = results.simulations;
     expect(sim!.reward_info?.reward.value).toBe(1);
     const toolTexts = (sim!.messages ?? []).filter((m) => m.role === 'tool').map((m) => (m as { content: string | null }).content ?? '');
-    expect(toolTexts[0]).toMatch(/^1\. .*\n   ID: doc_[\s\S]*\n\n\[Timing: retrieval=\d+ms, total=\d+ms\]$/);
+    expect(toolTexts[0]).toMatch(/^1\. .*\n   ID: doc_[\s\S]*\n\n\[Timing: retrieval=\d+ms(, reranking=\d+ms)?, total=\d+ms\]$/);
     expect(toolTexts[1]).toMatch(/^1\. .*\n   ID: doc_/);
     expect(toolTexts[1]).toContain('open_bank_account_4821');
   });
+
+  /** One call of each retrieval tool a configuration gives, with what its answer must show. */
+  const SEARCHES: Record<string, { arguments: Record<string, unknown>; shows: RegExp }[]> = {
+    KB_search: [{ arguments: { query: 'open a checking account' }, shows: /^1\. .*\n   ID: doc_[\s\S]*\[Timing: retrieval=\d+ms/ }],
+    KB_search_bm25: [{ arguments: { query: 'open a checking account', k: 3 }, shows: /^1\. [\s\S]*\n3\. [\s\S]*\[Timing: / }],
+    KB_search_dense: [{ arguments: { query: 'open a checking account' }, shows: /^1\. .*\n   ID: doc_[\s\S]*\[Timing: retrieval=\d+ms/ }],
+    grep: [{ arguments: { pattern: 'open_bank_account_4821' }, shows: /open_bank_account_4821/ }],
+    shell: [{ arguments: { command: 'grep -l open_bank_account_4821 *.md | head -3' }, shows: /^doc_.*\.md\n/ }],
+  };
+  const WRITE = { arguments: { command: 'echo checked > notes.md && cat notes.md' }, shows: /^checked\n$/ };
+
+  for (const name of RETRIEVAL_CONFIG_NAMES) {
+    it(`${name}: a scripted run searches with every retrieval tool the configuration gives, then acts; graded 1.0`, async () => {
+      const calls = resolveVariant(name).tools.flatMap((tool) => SEARCHES[tool]!.map((s) => ({ name: tool, ...s })));
+      if (name === 'terminal_use_write') calls.push({ name: 'shell', ...WRITE });
+      searches = calls;
+      const embedded = fake.embeddingRequests.length;
+      const rated = fake.requests.filter(isRerankRequest).length;
+      const file = path.join(dir, `banking-${name}.json`);
+      try {
+        const { code, text: out, errors } = await capture(['run', '--in-process', '--domain', 'banking_knowledge', '--retrieval-config', name,
+          '--task-ids', 'task_075', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
+        expect(code, `${out}${errors}`).toBe(0);
+      } finally {
+        searches = [];
+      }
+      const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+      expect(results.info.retrieval_config).toBe(name);
+      const [sim] = results.simulations;
+      expect(sim!.reward_info?.reward.value).toBe(1);
+      const tools = (sim!.messages ?? []).filter((m) => m.role === 'tool') as { content: string | null; error: boolean }[];
+      calls.forEach((call, i) => {
+        expect(tools[i]!.error, tools[i]!.content ?? '').toBe(false);
+        expect(tools[i]!.content).toMatch(call.shows);
+      });
+      // Dense configurations embed their queries (and, on the first build, the documents) on the fake endpoint.
+      const dense = /embeddings|alltools/.test(name);
+      expect(fake.embeddingRequests.length > embedded).toBe(dense);
+      // Reranking configurations have the fake rater rate what the search found.
+      expect(fake.requests.filter(isRerankRequest).length > rated).toBe(name.includes('reranker'));
+    });
+  }
 
   it('retrieval_config_kwargs outside the reference settings are refused before anything starts', () => {
     expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25', '--retrieval-config-kwargs', '{"bogus": 1}'])).toThrow(/^--retrieval-config-kwargs: [\s\S]*bogus/);

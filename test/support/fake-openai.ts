@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fakeVector } from './fake-embeddings.ts';
 
 export interface FakeUsage {
   readonly prompt_tokens: number;
@@ -56,6 +57,8 @@ export interface FakeOpenAI {
   readonly baseURL: string;
   /** Every chat-completions request, in arrival order. */
   readonly requests: CapturedRequest[];
+  /** Every embeddings request's texts, in arrival order (answered with `fakeVector`s). */
+  readonly embeddingRequests: { readonly model: string; readonly input: readonly string[] }[];
   /** Appends replies to the shared queue, answered first-in first-out. */
   enqueue(...replies: FakeReply[]): void;
   /** Appends replies to a queue used only for requests `matcher` accepts; routed queues are tried first. */
@@ -227,8 +230,17 @@ export const withFaults = (inner: FakeHandler, plan: FaultPlan): FaultyHandler =
   return { handler, stats: () => ({ requests, faults: { ...faults }, unretried: pendingRetry.size }) };
 };
 
+/** The embeddings route: the fake embedder's vectors (see fake-embeddings.ts) for an OpenAI embeddings request. */
+const answerEmbeddings = (res: ServerResponse, bodyText: string, log: FakeOpenAI['embeddingRequests']): void => {
+  const body = JSON.parse(bodyText) as { model: string; input: string[] };
+  log.push({ model: body.model, input: body.input });
+  const data = body.input.map((input, index) => ({ object: 'embedding', index, embedding: fakeVector(input) }));
+  send(res, 200, JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+};
+
 export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
   const requests: CapturedRequest[] = [];
+  const embeddingRequests: FakeOpenAI['embeddingRequests'] = [];
   const shared: FakeReply[] = [];
   const routes: Array<{ matcher: RequestMatcher; queue: FakeReply[] }> = [];
   let handler: FakeHandler | null = null;
@@ -261,6 +273,7 @@ export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
     void (async () => {
       const bodyText = await readBody(req);
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      if (req.method === 'POST' && path.endsWith('/embeddings')) return answerEmbeddings(res, bodyText, embeddingRequests);
       if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
         return send(res, 404, JSON.stringify({ error: { message: `fake-openai: no route ${req.method} ${path}` } }));
       }
@@ -290,6 +303,7 @@ export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddingRequests,
     enqueue: (...replies) => void shared.push(...replies),
     enqueueFor: (matcher, ...replies) => {
       const route = routes.find((r) => r.matcher === matcher);

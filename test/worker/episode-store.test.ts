@@ -59,13 +59,13 @@ describe('EpisodeStore', () => {
       const simulation = await runInDurableObject(stub, async (_instance: EpisodeDO, state) => {
         const store = new EpisodeStore(state.storage);
         const reload = (): LiveEpisode => store.load(task, deps.domain, deps.data, envOptions(spec, deps))!;
-        let live = startEpisode({ ...spec, simulationId: 'sim-1' }, deps);
+        let live = await startEpisode({ ...spec, simulationId: 'sim-1' }, deps);
         store.save(live);
         let turns = 0;
         while (live.pending !== null) {
           live = reload();
           const result = await answer(live, deps);
-          store.save(applyTurn(live, result, deps));
+          store.save(await applyTurn(live, result, deps));
           turns++;
         }
         expect(turns).toBeGreaterThan(1);
@@ -84,7 +84,7 @@ describe('EpisodeStore', () => {
     const stub = env.EPISODE.getByName('store-test/banking/task_075');
     const [started, reloaded] = await runInDurableObject(stub, async (_instance: EpisodeDO, state) => {
       const store = new EpisodeStore(state.storage);
-      const live = startEpisode({ ...spec, simulationId: 'sim-1' }, deps);
+      const live = await startEpisode({ ...spec, simulationId: 'sim-1' }, deps);
       store.save(live);
       return [live.environment.policy, store.load(task, deps.domain, deps.data, envOptions(spec, deps))!.environment.policy];
     });

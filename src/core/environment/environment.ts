@@ -9,7 +9,9 @@ import { applyChanges, dbEquals, diffFromBase, mutateDb, partialStateOf } from '
 import type { DbChange } from './db-state.ts';
 import type { AnyDomain, DomainData } from './domain.ts';
 import { UNPARSED_ARGUMENTS_KEY, bindArguments, mutatesState, toolParams, toolSchemas } from './toolkit.ts';
-import type { ToolArgs, ToolSchema, Toolkit } from './toolkit.ts';
+import type { ToolArgs, ToolSchema, ToolSpec, Toolkit } from './toolkit.ts';
+import type { ToolServices } from './tool-services.ts';
+import { InfraError } from '../llm/types.ts';
 import { toJsonStr } from './serialize.ts';
 import type { ToolResult } from './serialize.ts';
 import { replayPairs } from './replay.ts';
@@ -38,7 +40,12 @@ export interface EnvironmentOptions {
   readonly now: () => string;
   /** Called when a tool fails with something other than a ToolError (a bug, not a refusal). */
   readonly onUnexpectedToolError?: (toolName: string, error: unknown) => void;
+  /** What tools whose work awaits may call (see ToolSpec.prepare); an episode without such tools needs none. */
+  readonly services?: ToolServices;
 }
+
+/** The awaited part of a call (ToolSpec.prepare): its value, or the failure its ToolMessage reports. */
+export type PreparedCall = { readonly value: unknown } | { readonly failure: unknown };
 
 type Side = 'agent' | 'user';
 
@@ -164,33 +171,65 @@ export class Environment {
     this.current = { ...this.current, slots };
   }
 
-  private useTool(side: Side, name: string, args: ToolArgs): string {
-    const toolkit = this.toolkitOf(side);
-    const spec = Object.hasOwn(toolkit.tools, name) ? toolkit.tools[name] : undefined;
-    if (!spec) throw new ToolError(`Tool '${name}' not found.`);
-    const bound = bindArguments(`${toolkit.className}.${name}`, toolParams(spec), args);
-    return this.withDb(side, (db) => spec.run(db, bound)).text;
-  }
-
-  /** Routes a call by requestor (reference `make_tool_call`); returns the serialized result. No sync. */
-  makeToolCall(name: string, requestor: Requestor, args: ToolArgs): string {
+  /** The toolkit side, tool and bound arguments of a call, routed by requestor (reference `make_tool_call`). */
+  private resolveCall(name: string, requestor: Requestor, args: ToolArgs): { side: Side; spec: ToolSpec<unknown>; bound: ToolArgs } {
     if (Object.hasOwn(args, UNPARSED_ARGUMENTS_KEY)) {
       throw new ToolError(`Tool call arguments are not a valid JSON object: ${String(args[UNPARSED_ARGUMENTS_KEY])}`);
     }
-    if (requestor === 'user') {
-      if (this.solo) throw new ToolError('User tool calls are not allowed in solo mode');
-      return this.useTool('user', name, args);
-    }
-    if (this.solo && this.hasUserTool(name)) return this.useTool('user', name, args);
-    return this.useTool('agent', name, args);
+    if (requestor === 'user' && this.solo) throw new ToolError('User tool calls are not allowed in solo mode');
+    const side: Side = requestor === 'user' || (this.solo && this.hasUserTool(name)) ? 'user' : 'agent';
+    const toolkit = this.toolkitOf(side);
+    const spec = Object.hasOwn(toolkit.tools, name) ? toolkit.tools[name] : undefined;
+    if (!spec) throw new ToolError(`Tool '${name}' not found.`);
+    return { side, spec, bound: bindArguments(`${toolkit.className}.${name}`, toolParams(spec), args) };
   }
 
-  /** Executes a tool call and returns the ToolMessage the requestor sees (reference `get_response`). */
-  getResponse(call: ToolCall): ToolMessage {
+  /** Runs a resolved call on its side's DB; a tool whose work awaits needs that work done (`prepared`). */
+  private runTool(side: Side, spec: Pick<ToolSpec<unknown>, 'run' | 'prepare'>, bound: ToolArgs, prepared?: PreparedCall): { text: string; value: PyValue | undefined } {
+    if (spec.prepare && prepared === undefined) throw new Error('This tool awaits: it runs only as a live call, after prepareCall');
+    if (prepared !== undefined && 'failure' in prepared) throw prepared.failure;
+    return this.withDb(side, (db) => spec.run(db, bound, prepared === undefined ? undefined : prepared.value));
+  }
+
+  /** Routes a call by requestor (reference `make_tool_call`); returns the serialized result. No sync. */
+  makeToolCall(name: string, requestor: Requestor, args: ToolArgs, prepared?: PreparedCall): string {
+    const { side, spec, bound } = this.resolveCall(name, requestor, args);
+    return this.runTool(side, spec, bound, prepared).text;
+  }
+
+  /**
+   * Does the awaited part of a call to a tool whose work awaits, for `getResponse`; undefined for any other
+   * call (and for one that does not resolve, which `getResponse` reports). A refusal is kept for its
+   * ToolMessage; an InfraError (a provider still failing after its retries) is thrown, so the episode fails as
+   * an infrastructure error and the agent never reads it.
+   */
+  async prepareCall(call: ToolCall): Promise<PreparedCall | undefined> {
+    let resolved: { side: Side; spec: ToolSpec<unknown>; bound: ToolArgs };
+    try {
+      resolved = this.resolveCall(call.name, call.requestor, call.arguments);
+    } catch {
+      return undefined;
+    }
+    const { side, spec, bound } = resolved;
+    if (!spec.prepare) return undefined;
+    if (!this.options.services) throw new Error(`Tool '${call.name}' needs the host's tool services, which this episode was not given`);
+    try {
+      return { value: await spec.prepare(this.current.slots[this.slotOf(side)], bound, this.options.services) };
+    } catch (error) {
+      if (error instanceof InfraError) throw error;
+      return { failure: error };
+    }
+  }
+
+  /**
+   * Executes a tool call and returns the ToolMessage the requestor sees (reference `get_response`). A call to a
+   * tool whose work awaits takes what `prepareCall` gave for it.
+   */
+  getResponse(call: ToolCall, prepared?: PreparedCall): ToolMessage {
     let content: string;
     let error = false;
     try {
-      content = this.makeToolCall(call.name, call.requestor, call.arguments);
+      content = this.makeToolCall(call.name, call.requestor, call.arguments, prepared);
       this.syncTools();
     } catch (err) {
       if (!isToolError(err)) this.options.onUnexpectedToolError?.(call.name, err);
@@ -215,10 +254,10 @@ export class Environment {
     const tool = Object.hasOwn(toolkit.tools, call.func_name) ? toolkit.tools[call.func_name] : undefined;
     const fn = Object.hasOwn(toolkit.functions, call.func_name) ? toolkit.functions[call.func_name] : undefined;
     const params = tool ? toolParams(tool) : fn?.params;
-    const run = tool?.run ?? fn?.run;
-    if (!params || !run) throw new Error(`'${toolkit.className}' object has no attribute '${call.func_name}'`);
+    const spec = tool ?? fn;
+    if (!params || !spec) throw new Error(`'${toolkit.className}' object has no attribute '${call.func_name}'`);
     const bound = bindArguments(`${toolkit.className}.${call.func_name}`, params, call.arguments);
-    const { value } = this.withDb(side, (db) => run(db, bound));
+    const { value } = this.runTool(side, spec, bound);
     this.syncTools();
     return value;
   }

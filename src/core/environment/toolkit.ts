@@ -4,6 +4,7 @@ import { ToolError } from './errors.ts';
 import type { PyValue } from '../py/index.ts';
 import type { ToolType } from '../schemas/simulation.ts';
 import type { ToolResult } from './serialize.ts';
+import type { ToolServices } from './tool-services.ts';
 
 export type ToolArgs = Readonly<Record<string, PyValue>>;
 
@@ -31,7 +32,13 @@ export interface ToolSpec<Db> {
   readonly discoverable?: boolean;
   readonly description: string;
   readonly parameters: ToolParameters;
-  readonly run: (db: Db, args: ToolArgs) => ToolResult;
+  /**
+   * For a tool whose work awaits (a model, an embeddings endpoint, the shell): that work, done first on the DB
+   * as it stands. `run` then gets what it resolved to as `prepared` and applies it to the DB, so a DB is never
+   * held across an await. Such a tool runs only as a live call (`Environment.prepareCall`), never in replays.
+   */
+  readonly prepare?: (db: Db, args: ToolArgs, services: ToolServices) => Promise<unknown>;
+  readonly run: (db: Db, args: ToolArgs, prepared?: unknown) => ToolResult;
 }
 
 /** A non-tool toolkit method, reachable only from initialization actions and env assertions. */

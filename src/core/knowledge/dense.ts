@@ -16,7 +16,7 @@ export interface DenseIndex {
   readonly dimension: number;
   /** How many document embeddings this build had to request (0 when the store had them all). */
   readonly embeddedOnBuild: number;
-  /** The query's vector (remembered for the index's lifetime, as the reference caches query embeddings). */
+  /** The query's vector (the latest QUERY_CACHE_SIZE are remembered, as the reference caches query embeddings). */
   embedQuery(query: string): Promise<Float64Array>;
   rank(queryVector: Float64Array, topK?: number): RankedDocument[];
   search(query: string, topK?: number): Promise<RankedDocument[]>;
@@ -31,7 +31,7 @@ const embedMissing = async (
   embedder: Embedder,
   store: EmbeddingStore,
 ): Promise<{ vectors: Float64Array[]; embedded: number }> => {
-  const keys = docs.map((doc) => embeddingKey(embedder.spec, doc.content));
+  const keys = docs.map((doc) => embeddingKey(embedder.spec, doc.content, embedder.endpoint));
   const stored = await store.getMany(keys);
   const missing = docs.flatMap((doc, i) => (stored[i] === undefined ? [i] : []));
   if (missing.length > 0) {
@@ -50,6 +50,9 @@ const embedMissing = async (
   return { vectors: stored as Float64Array[], embedded: missing.length };
 };
 
+/** Query vectors kept per index: an index lives as long as its isolate, so its cache is bounded. */
+export const QUERY_CACHE_SIZE = 1_000;
+
 export const createDenseIndex = async (
   docs: readonly KnowledgeDocument[],
   embedder: Embedder,
@@ -67,6 +70,7 @@ export const createDenseIndex = async (
       const [raw] = await embedder.embed([queryText(embedder.spec, query)]);
       if (raw === undefined) throw new Error('embedder returned no vector for the query');
       vector = Float64Array.from(raw);
+      if (queries.size >= QUERY_CACHE_SIZE) queries.delete(queries.keys().next().value!);
       queries.set(query, vector);
     }
     return vector;

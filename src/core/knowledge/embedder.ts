@@ -10,6 +10,11 @@ export interface EmbedderSpec {
 
 export interface Embedder {
   readonly spec: EmbedderSpec;
+  /**
+   * Where the vectors come from when that is not the provider's own API (a host or proxy with the same model
+   * name); null otherwise. Part of every cache key, so vectors from one endpoint never stand in for another's.
+   */
+  readonly endpoint: string | null;
   /** One vector per text, in order. Failures are InfraErrors (retried by the embedder first). */
   embed(texts: readonly string[]): Promise<number[][]>;
 }

@@ -9,9 +9,9 @@ export interface EmbeddingStore {
   putMany(entries: readonly { readonly key: string; readonly vector: Float64Array }[]): Promise<void>;
 }
 
-/** `<provider>/<model>/<sha256 of the text>`. */
-export const embeddingKey = (spec: EmbedderSpec, text: string): string =>
-  `${spec.provider}/${spec.model}/${sha256Hex(text)}`;
+/** `<provider>/<model>/<sha256 of the text>`, the provider as `<provider>@<endpoint>` for another endpoint. */
+export const embeddingKey = (spec: EmbedderSpec, text: string, endpoint: string | null = null): string =>
+  `${spec.provider}${endpoint === null ? '' : `@${endpoint}`}/${spec.model}/${sha256Hex(text)}`;
 
 /** An in-memory store, for one isolate's lifetime or a test. */
 export const memoryEmbeddingStore = (): EmbeddingStore & { readonly size: () => number } => {

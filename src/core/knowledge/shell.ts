@@ -79,8 +79,19 @@ const missingCommands = () => {
     );
 };
 
+/** The exported files per knowledge base and format, shared read-only by every shell over them. */
+const exports = new WeakMap<readonly KnowledgeDocument[], Map<KbFileFormat, ReadonlyMap<string, string>>>();
+
+const exportedFiles = (docs: readonly KnowledgeDocument[], format: KbFileFormat): ReadonlyMap<string, string> => {
+  let byFormat = exports.get(docs);
+  if (!byFormat) exports.set(docs, (byFormat = new Map()));
+  let files = byFormat.get(format);
+  if (!files) byFormat.set(format, (files = exportKbFiles(docs, format)));
+  return files;
+};
+
 export const createShell = (docs: readonly KnowledgeDocument[], options: ShellOptions): KnowledgeShell => {
-  const base = exportKbFiles(docs, options.format ?? DEFAULT_KB_FILE_FORMAT);
+  const base = exportedFiles(docs, options.format ?? DEFAULT_KB_FILE_FORMAT);
   let current = ShellStateSchema.parse(options.state ?? EMPTY_SHELL_STATE);
   const fs = buildFs(base, current);
   const bash = new Bash({

@@ -33,9 +33,10 @@ export interface AiSdkEmbedderConfig {
 
 export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
   const { spec, apiKey } = config;
+  const baseURL = config.baseURL ?? EMBEDDING_BASE_URLS[spec.provider];
   const provider = createOpenAICompatible({
     name: spec.provider,
-    baseURL: config.baseURL ?? EMBEDDING_BASE_URLS[spec.provider],
+    baseURL,
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
   });
@@ -45,6 +46,7 @@ export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
 
   return {
     spec,
+    endpoint: baseURL === EMBEDDING_BASE_URLS[spec.provider] ? null : new URL(baseURL).host,
     async embed(texts) {
       if (texts.length === 0) throw new Error('No text to embed.');
       let made = 0;

@@ -12,6 +12,7 @@ import { isSoloAgent } from '../schemas/episode.ts';
 import type { EpisodeState } from '../schemas/episode.ts';
 import { isoTimestamp } from './clock.ts';
 import type { Clock } from './clock.ts';
+import type { ToolServices } from '../environment/tool-services.ts';
 
 export interface EpisodeDeps {
   readonly domain: AnyDomain;
@@ -22,6 +23,8 @@ export interface EpisodeDeps {
   readonly userModel: ModelConfig | null;
   readonly clock: Clock;
   readonly onUnexpectedToolError?: (toolName: string, error: unknown) => void;
+  /** For tools whose work awaits (dense retrieval, the reranker); absent where no such tool is offered. */
+  readonly toolServices?: ToolServices;
 }
 
 export const nowIso = (deps: Pick<EpisodeDeps, 'clock'>): (() => string) => () => isoTimestamp(deps.clock.nowMs());
@@ -47,6 +50,7 @@ export const envOptions = (state: Pick<EpisodeState, 'agent'>, deps: EpisodeDeps
   solo: isSolo(state),
   now: nowIso(deps),
   onUnexpectedToolError: deps.onUnexpectedToolError,
+  services: deps.toolServices,
 });
 
 export const agentOf = (state: EpisodeState, environment: Environment, deps: EpisodeDeps): Participant =>

@@ -82,12 +82,16 @@ export const applyMessage = (
   return finishStep(state, next, environment, deps);
 };
 
-/** The environment's hop: runs the last message's tool calls and routes the results back to the caller. */
-export const applyToolCalls = (state: EpisodeState, environment: Environment, deps: EpisodeDeps): EpisodeState => {
+/**
+ * The environment's hop: runs the last message's tool calls, in order (each sees the changes of those before
+ * it), awaiting the tools whose work awaits, and routes the results back to the caller.
+ */
+export const applyToolCalls = async (state: EpisodeState, environment: Environment, deps: EpisodeDeps): Promise<EpisodeState> => {
   if (state.done) throw new Error('Episode is already done');
   const from = state.from_role;
   const calls = (lastMessage(state) as ParticipantMessage).tool_calls ?? [];
-  const results: ToolMessage[] = calls.map((call) => environment.getResponse(call));
+  const results: ToolMessage[] = [];
+  for (const call of calls) results.push(environment.getResponse(call, await environment.prepareCall(call)));
   return finishStep(
     state,
     {

@@ -10,6 +10,7 @@ import type { AnyDomain, DomainData } from '../environment/domain.ts';
 import { domainPolicy } from '../environment/environment.ts';
 import { effectiveRetrievalConfig, runPolicy } from '../environment/episode-domain.ts';
 import type { LlmClient } from '../llm/types.ts';
+import type { ToolServices } from '../environment/tool-services.ts';
 import type { UserGuidelines } from '../user/user-simulator.ts';
 import { isValidTaskFor } from '../agents/agent.ts';
 import { selectTasks } from '../tasks.ts';
@@ -32,6 +33,8 @@ export interface BatchDeps {
   readonly onSimulation?: (simulation: SimulationRun, done: number, total: number) => void;
   readonly onAttemptError?: (task: Task, trial: number, error: unknown, attempt: number) => void;
   readonly onUnexpectedToolError?: (toolName: string, error: unknown) => void;
+  /** For tools whose work awaits (dense retrieval, the reranker). */
+  readonly toolServices?: ToolServices;
   /** Wraps each unit's run (all its attempts), e.g. so that a host can tie its own logs to the unit. */
   readonly aroundUnit?: <T>(unit: SimulationSpec, run: () => Promise<T>) => Promise<T>;
   /** Once aborted, no further simulation starts; those in flight finish and the results cover them. */
@@ -117,7 +120,7 @@ export const pendingUnits = (config: RunConfig, tasks: readonly Task[]): Simulat
 /** What every simulation of a run needs: the run's models (agent, user unless solo, judge) on the given clients. */
 export const simulationDepsFor = (
   config: RunConfig,
-  deps: Pick<BatchDeps, 'domain' | 'data' | 'guidelines' | 'clients' | 'clock' | 'newId' | 'onUnexpectedToolError'>,
+  deps: Pick<BatchDeps, 'domain' | 'data' | 'guidelines' | 'clients' | 'clock' | 'newId' | 'onUnexpectedToolError' | 'toolServices'>,
 ): SimulationDeps => {
   const model = (client: LlmClient, name: string, args: Record<string, PyValue>) => ({ client, model: name, llmArgs: args });
   return {
@@ -133,6 +136,7 @@ export const simulationDepsFor = (
     clock: deps.clock,
     newId: deps.newId,
     onUnexpectedToolError: deps.onUnexpectedToolError,
+    toolServices: deps.toolServices,
   };
 };
 

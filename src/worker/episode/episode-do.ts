@@ -6,6 +6,7 @@
 // before the next turn is asked for; a watchdog alarm asks again when no answer came, so a turn lost in a crash
 // is produced anew. At the end it evaluates, writes the simulation to D1 once and tells its run.
 import { DurableObject } from 'cloudflare:workers';
+import pLimit from 'p-limit';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
@@ -61,6 +62,11 @@ export class EpisodeDO extends DurableObject<Env> {
   /** When the armed alarm fires (null: none armed by this instance) and when the waited-for turn was asked for. */
   private alarmAt: number | null = null;
   private askedAt: number | null = null;
+  /**
+   * Submissions are applied one at a time: a tool call may await a model or an endpoint while it runs, and a
+   * submission arriving meanwhile must see the outcome stored, not the turn half applied.
+   */
+  private readonly oneAtATime = pLimit(1);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -127,11 +133,14 @@ export class EpisodeDO extends DurableObject<Env> {
    * With `produceNext`, the caller produces the next turn itself: it gets that turn back (`pending`) instead of
    * the turn being sent to the queue (the watchdog still covers it).
    */
-  async submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean } = {}): Promise<TurnOutcome & { pending?: PendingTurn }> {
+  submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean } = {}): Promise<TurnOutcome & { pending?: PendingTurn }> {
+    return this.oneAtATime(() => this.submitTurnNow(step, result, options));
+  }
+
+  private async submitTurnNow(step: number, result: TurnResult, options: { produceNext?: boolean }): Promise<TurnOutcome & { pending?: PendingTurn }> {
     // A finished episode keeps nothing but its phase.
     if (this.phase() === 'finished' || this.phase() === undefined) return this.refused('not_running');
     const context = await this.loadContext();
-    // From here to the stored outcome nothing awaits, so concurrent submissions are applied one after the other.
     const resultText = JSON.stringify(result);
     const pendingStep = this.store.nextStep();
     // Every step below the pending one has its answer recorded; the pending one and later ones have none.
@@ -141,7 +150,7 @@ export class EpisodeDO extends DurableObject<Env> {
     const live = this.loadLive(context);
     // An external participant's turns come through submitExternalTurn only.
     if (!live || live.pending === null || step !== pendingStep || live.pending === this.externalRole(context)) return this.refused('not_pending');
-    const next = this.apply(context, live, step, result, resultText);
+    const next = await this.apply(context, live, step, result, resultText);
     return this.continueAfter(context, next, options.produceNext === true);
   }
 
@@ -151,12 +160,15 @@ export class EpisodeDO extends DurableObject<Env> {
    * participant may not send is refused as invalid and changes nothing. With `produceNext`, the built-in turn
    * that follows (the user's reply) comes back as `pending` for the caller to produce.
    */
-  async submitExternalTurn(n: number, message: TurnResponse, options: { produceNext?: boolean } = {}): Promise<ExternalTurnOutcome & { pending?: PendingTurn }> {
+  submitExternalTurn(n: number, message: TurnResponse, options: { produceNext?: boolean } = {}): Promise<ExternalTurnOutcome & { pending?: PendingTurn }> {
+    return this.oneAtATime(() => this.submitExternalTurnNow(n, message, options));
+  }
+
+  private async submitExternalTurnNow(n: number, message: TurnResponse, options: { produceNext?: boolean }): Promise<ExternalTurnOutcome & { pending?: PendingTurn }> {
     if (this.phase() === 'finished' || this.phase() === undefined) return { status: 'refused', reason: 'not_running', pending_step: null };
     const context = await this.loadContext();
     const role = this.externalRole(context);
     if (role === null) return { status: 'refused', reason: 'not_external', pending_step: null };
-    // From here to the stored outcome nothing awaits, so concurrent submissions are applied one after the other.
     const resultText = JSON.stringify(message);
     const count = this.store.externalTurnCount();
     const live = this.phase() === 'running' ? this.loadLive(context) : null;
@@ -174,7 +186,7 @@ export class EpisodeDO extends DurableObject<Env> {
     }
     const step = this.store.nextStep();
     this.store.recordExternalTurn(n, step, live.state.trajectory.length);
-    const next = this.apply(context, live, step, message, resultText);
+    const next = await this.apply(context, live, step, message, resultText);
     const { pending } = await this.continueAfter(context, next, options.produceNext === true);
     if (pending !== undefined) return { status: 'applied', step: n, pending };
     // Its turn again at once (its tool results are in): what it sees now saves the caller a call.
@@ -213,13 +225,13 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   /** Stores the answer to turn `step` and its outcome; a failure to apply it is a failed attempt. */
-  private apply(context: EpisodeContext, live: LiveEpisode, step: number, result: TurnResult, resultText: string): TurnOutcome & { status: 'applied' } {
+  private async apply(context: EpisodeContext, live: LiveEpisode, step: number, result: TurnResult, resultText: string): Promise<TurnOutcome & { status: 'applied' }> {
     let next: TurnOutcome & { status: 'applied' };
     if (result.kind === 'error') {
       next = { status: 'applied', step, next: this.failAttempt(context, new Error(result.message)), next_step: null };
     } else {
       try {
-        this.store.save(applyTurn(live, result, context.deps));
+        this.store.save(await applyTurn(live, result, context.deps));
         next = { status: 'applied', step, next: live.pending === null ? 'finishing' : 'turn', next_step: live.pending === null ? null : step + 1 };
       } catch (error) {
         next = { status: 'applied', step, next: this.failAttempt(context, error), next_step: null };
@@ -279,9 +291,9 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   /** Starts the current attempt's episode up to its first turn and asks for it. */
-  private initialize(context: EpisodeContext): Promise<void> {
+  private async initialize(context: EpisodeContext): Promise<void> {
     try {
-      this.live = startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
+      this.live = await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
       this.store.save(this.live);
     } catch (error) {
       this.failAttempt(context, error);

@@ -16,14 +16,18 @@ import type { LiveEpisode } from './store.ts';
 import { turnResponse } from './turn.ts';
 import type { TurnResponse } from './turn.ts';
 
-/** Runs the environment's hops up to the next participant turn or the end, and notes whose turn it is. */
-const advance = (live: LiveEpisode, deps: EpisodeDeps): LiveEpisode => {
-  while (!live.state.done && turnRole(live.state) === null) live.state = applyToolCalls(live.state, live.environment, deps);
+/**
+ * Runs the environment's hops up to the next participant turn or the end, and notes whose turn it is. While a
+ * hop awaits (a tool that calls a model or an endpoint), no turn is waited for.
+ */
+const advance = async (live: LiveEpisode, deps: EpisodeDeps): Promise<LiveEpisode> => {
+  live.pending = null;
+  while (!live.state.done && turnRole(live.state) === null) live.state = await applyToolCalls(live.state, live.environment, deps);
   live.pending = live.state.done ? null : turnRole(live.state);
   return live;
 };
 
-export const startEpisode = (spec: EpisodeSpec, deps: EpisodeDeps): LiveEpisode => {
+export const startEpisode = (spec: EpisodeSpec, deps: EpisodeDeps): Promise<LiveEpisode> => {
   const prepared = prepareEpisode(spec, deps);
   return advance({ ...prepared, persistedSlots: baseSlots(deps.data), pending: null }, deps);
 };
@@ -51,7 +55,7 @@ export const acceptTurn = (live: LiveEpisode, result: TurnResponse, deps: Episod
 };
 
 /** Applies the answer to the turn waited for; throws (a failed attempt) when it is not a valid message. */
-export const applyTurn = (live: LiveEpisode, result: TurnResponse, deps: EpisodeDeps): LiveEpisode => {
+export const applyTurn = (live: LiveEpisode, result: TurnResponse, deps: EpisodeDeps): Promise<LiveEpisode> => {
   if (live.pending === null) throw new Error('No turn is waited for');
   const { participant } = participantOf(live.state, live.pending, live.environment, deps);
   const message = participant.accept(turnResponse(result));

@@ -50,6 +50,7 @@ describe('runKbSearch', () => {
   it('times the query embedding of dense search as input preprocessing', async () => {
     const embedder = {
       spec: { provider: 'openai', model: 'm' } as const,
+      endpoint: null,
       embed: async (texts: readonly string[]) => texts.map((t) => [t.length % 7, 1, t.includes('fee') ? 3 : 0]),
     };
     const dense = await createDenseIndex(docs.slice(0, 20), embedder, memoryEmbeddingStore());

@@ -1,0 +1,16 @@
+// What a tool may ask of its host beyond the DB, for the tools whose work awaits (dense retrieval, the LLM
+// reranker): an embeddings endpoint, a model and a clock. Passed in like every other I/O of the engine.
+import type { LlmClient } from '../llm/types.ts';
+import type { Embedder, EmbedderSpec } from '../knowledge/embedder.ts';
+import type { EmbeddingStore } from '../knowledge/embedding-store.ts';
+
+export interface ToolServices {
+  /** The embedder of a dense retriever's model; the same object for the same model (indexes are kept per embedder). */
+  readonly embedder: (spec: EmbedderSpec) => Embedder;
+  /** Where document embeddings are kept between index builds. */
+  readonly embeddingStore: EmbeddingStore;
+  /** The client of the model calls a tool makes (the reranker's), on the run's provider path and under its caps. */
+  readonly model: LlmClient;
+  /** Milliseconds from any origin, for the timings a tool reports. */
+  readonly nowMs: () => number;
+}

@@ -12,6 +12,7 @@ const countingEmbedder = (): Embedder & { texts: string[] } => {
   const texts: string[] = [];
   return {
     spec: { provider: 'openai', model: 'text-embedding-3-large' },
+    endpoint: null,
     texts,
     embed: async (batch) => {
       texts.push(...batch);

@@ -1,18 +1,21 @@
 // The engine's dependencies inside the Worker: domain data from the isolate's cache, the tenant's provider
-// for every role, the system clock and random ids.
+// for every role and for the tools that call one, the system clock and random ids.
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { systemClock } from '../../core/orchestrator/clock.ts';
 import { simulationDepsFor } from '../../core/runner/batch.ts';
 import type { SimulationDeps } from '../../core/runner/simulation.ts';
 import { loadDomain } from '../data/domains.ts';
 import { providerFor } from '../runs/models.ts';
+import { workerToolServices } from './tool-services.ts';
 
 export const episodeDeps = async (env: Env, config: RunConfig, tenant: string): Promise<SimulationDeps> => {
   const loaded = await loadDomain(env.ASSETS, config.domain);
-  const { client } = await providerFor(env, tenant);
+  const provider = await providerFor(env, tenant);
+  const { client } = provider;
   return simulationDepsFor(config, {
     ...loaded,
     clients: { agent: client, user: client, judge: client },
+    toolServices: workerToolServices(env, provider),
     clock: systemClock,
     newId: () => crypto.randomUUID(),
     onUnexpectedToolError: (toolName, error) => console.error(`unexpected_tool_exception in ${toolName}`, error),

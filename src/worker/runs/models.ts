@@ -2,7 +2,8 @@
 // provider) has its calls sent to its endpoint with its key; everyone else's go to the configured endpoint
 // (OPENAI_BASE_URL) with the operator's key. `anthropic/…` and `gemini/…` models go to those providers with the
 // tenant's key for them, else the operator's. A caller picks models but never where the operator's key is sent.
-// Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
+// Embeddings (dense retrieval) go to the same OpenAI-compatible endpoint with the same key, whichever embedding
+// model a configuration names. Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
 // TENANT_CACHE_MS, so a change or deletion takes effect within that.
 // A role's `api_base` (litellm's per-call endpoint) follows the bring-your-own endpoint rules, checked when the
 // run is launched and again at each call. The key sent with it is the tenant's own OpenAI-compatible key; the
@@ -19,11 +20,15 @@ import { apiBaseModelIssue, apiBaseOf, withApiBase } from '../../core/llm/api-ba
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
 import { OPERATOR_TENANT } from '../api/auth.ts';
+import { createAiSdkEmbedder } from '../../core/llm/embedder.ts';
+import type { Embedder, EmbedderSpec } from '../../core/knowledge/embedder.ts';
 
 /** A model client and the endpoint its calls go to (the provider gate's name). */
 export interface Provider {
   readonly client: LlmClient;
   readonly endpoint: string;
+  /** Embeddings on the same OpenAI-compatible endpoint with the same key, for either embedding model. */
+  readonly embedder: (spec: EmbedderSpec) => Embedder;
 }
 
 /** Where a tenant's `openai` credential points without a base_url of its own. */
@@ -31,6 +36,14 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const TENANT_CACHE_MS = 30_000;
 
 const clients = new Map<string, LlmClient>();
+const embedders = new Map<string, Embedder>();
+
+const embedderFor = (baseURL: string, apiKey: string | undefined) => (spec: EmbedderSpec): Embedder => {
+  const id = `${baseURL}\n${apiKey ?? ''}\n${spec.provider}/${spec.model}`;
+  let cached = embedders.get(id);
+  if (!cached) embedders.set(id, (cached = createAiSdkEmbedder({ spec, baseURL, ...(apiKey === undefined ? {} : { apiKey }) })));
+  return cached;
+};
 const tenantProviders = new Map<string, { readonly until: number; readonly provider: Promise<Provider> }>();
 
 const clientFor = (baseURL: string, apiKey: string | undefined): LlmClient => {
@@ -106,7 +119,11 @@ const resolve = async (env: Env, tenant: string): Promise<Provider> => {
   const credential = await findCredential(env.DB, tenant, 'openai');
   if (!credential) {
     const client = withApiBase(providerClient(env), apiBaseClient(env, tenant, undefined));
-    return { client: await withNative(env, tenant, client), endpoint: endpointOf(env.OPENAI_BASE_URL) };
+    return {
+      client: await withNative(env, tenant, client),
+      endpoint: endpointOf(env.OPENAI_BASE_URL),
+      embedder: embedderFor(env.OPENAI_BASE_URL, env.OPENAI_API_KEY),
+    };
   }
   const baseURL = credential.baseUrl ?? OPENAI_BASE_URL;
   // Checked again at use: the operator may have withdrawn ALLOW_LOCAL_PROVIDERS since the credential was stored.
@@ -114,7 +131,7 @@ const resolve = async (env: Env, tenant: string): Promise<Provider> => {
   if (issue) throw new Error(`The tenant's provider endpoint is not allowed: ${issue}`);
   const apiKey = await decryptSecret(env, credential.keyCiphertext, credentialContext(tenant, 'openai'));
   const client = withApiBase(clientFor(baseURL, apiKey), apiBaseClient(env, tenant, apiKey));
-  return { client: await withNative(env, tenant, client), endpoint: endpointOf(baseURL) };
+  return { client: await withNative(env, tenant, client), endpoint: endpointOf(baseURL), embedder: embedderFor(baseURL, apiKey) };
 };
 
 /** The provider the tenant's model calls go to. */

@@ -21,6 +21,7 @@ import { createAiSdkClient } from '../../../src/core/llm/ai-sdk-client.ts';
 import { memoryEmbeddingStore } from '../../../src/core/knowledge/embedding-store.ts';
 import type { Embedder } from '../../../src/core/knowledge/embedder.ts';
 import type { ToolServices } from '../../../src/core/environment/tool-services.ts';
+import { InfraError } from '../../../src/core/llm/types.ts';
 
 interface Fixture {
   configs: Record<string, { tool_names: string[]; retrieval_schemas: unknown[] }>;
@@ -94,5 +95,16 @@ describe('banking_knowledge retrieval tools', () => {
     const env = new Environment(episode.domain, episode.data, { now: () => '2026-01-01T00:00:00', services });
     const message = env.getResponse({ id: 'x', name: 'KB_search_bm25', arguments: { query: 'fee' }, requestor: 'assistant' });
     expect(message).toMatchObject({ error: true, content: 'Error: This tool awaits: it runs only as a live call, after prepareCall' });
+  });
+
+  it('a provider failing after its retries fails the call as an infrastructure error, never as an answer the agent reads', async () => {
+    const episode = view('openai_embeddings');
+    const down: ToolServices = {
+      ...services,
+      embedder: (spec) => ({ spec, endpoint: 'down.test', embed: () => Promise.reject(new InfraError('embedding call failed after 3 attempts: HTTP 503', { retryable: true })) }),
+    };
+    const env = new Environment(episode.domain, episode.data, { now: () => '2026-01-01T00:00:00', services: down });
+    const call = { id: 'x', name: 'KB_search', arguments: { query: 'fee' }, requestor: 'assistant' as const };
+    await expect(env.prepareCall(call)).rejects.toBeInstanceOf(InfraError);
   });
 });

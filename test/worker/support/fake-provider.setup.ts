@@ -1,6 +1,6 @@
 // Global setup of the worker tests (runs in Node): a scripted OpenAI-compatible provider on 127.0.0.1 whose
 // replies depend only on the request, so concurrent episodes, the core engine and a resumed episode all get
-// the same conversation. Its base URL becomes the Worker's OPENAI_BASE_URL (see vitest.config.ts). A second
+// the same conversation; it also answers embeddings and the retrieval reranker's ratings. Its base URL becomes the Worker's OPENAI_BASE_URL (see vitest.config.ts). A second
 // server is a remote agent endpoint: it plays the scripted agent for callers carrying AGENT_ENDPOINT_KEY. A third
 // is a role's own provider (api_base in llm_args): it plays the agent for the operator's or the tenant's key.
 import type { TestProject } from 'vitest/node';
@@ -8,6 +8,7 @@ import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-o
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
 import { AGENT_ENDPOINT_KEY, NATIVE, OPERATOR_PROVIDER_KEY, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
 import { startFakeNative } from '../../support/fake-native.ts';
+import { isRerankRequest, rerankReply } from '../../support/fake-reranker.ts';
 import type { NativeReply, NativeRequest } from '../../support/fake-native.ts';
 
 declare module 'vitest' {
@@ -66,6 +67,7 @@ const refusedOnce = new Set<string>();
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const reply = async (request: CapturedRequest): Promise<FakeReply> => {
+  if (isRerankRequest(request)) return rerankReply(request);
   const model = (request.body as { model?: unknown } | undefined)?.model;
   const messages = wireMessages(request);
   switch (model) {

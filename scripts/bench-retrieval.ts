@@ -1,6 +1,8 @@
 // Retrieval benchmarks over the 698 banking_knowledge documents: p50 latency of one search per retriever
 // (BM25, grep, dense through the AI SDK against a local fake embeddings endpoint with 3072-dimension vectors,
-// the simulated shell) and the heap each index holds in an isolate. Queries are the parity fixture's.
+// the simulated shell) and the heap each index holds in an isolate; then p50 of one retrieval tool call per
+// configuration, as an episode makes it (the environment's awaited hop, the fake endpoint's 64-dimension
+// vectors, the reranker's ratings from a fake rater over local HTTP). Queries are the parity fixture's.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createBm25Index } from '../src/core/knowledge/bm25.ts';
@@ -13,6 +15,15 @@ import { createAiSdkEmbedder } from '../src/core/llm/embedder.ts';
 import { startFakeEmbeddings } from '../test/support/fake-embeddings.ts';
 import { knowledgeDocuments } from '../test/support/knowledge.ts';
 import type { RetrievalFixture } from '../test/support/knowledge.ts';
+import { startFakeOpenAI } from '../test/support/fake-openai.ts';
+import { isRerankRequest, rerankReply } from '../test/support/fake-reranker.ts';
+import { loadDomain } from '../src/cli/data.ts';
+import { episodeDomain } from '../src/core/environment/episode-domain.ts';
+import { Environment } from '../src/core/environment/environment.ts';
+import type { ToolServices } from '../src/core/environment/tool-services.ts';
+import { createAiSdkClient } from '../src/core/llm/ai-sdk-client.ts';
+import type { Embedder } from '../src/core/knowledge/embedder.ts';
+import { RETRIEVAL_CONFIG_NAMES, resolveVariant } from '../domains/banking_knowledge/retrieval.ts';
 
 const SHELL_COMMANDS = [
   'ls | head -n 20',
@@ -94,5 +105,66 @@ export const benchRetrieval = async (): Promise<string[]> => {
   lines.push(
     line('shell', await timed(commands, (c) => shell.run(c)), `per episode shell ${mb(shells.bytes / shells.value.length)} (file tree over the shared documents)`),
   );
+  return lines;
+};
+
+const CALLS_PER_TOOL = 10;
+
+/** p50 of one retrieval tool call per configuration, each configuration's tools called in turn. */
+export const benchRetrievalConfigs = async (): Promise<string[]> => {
+  const { domain, data } = await loadDomain('banking_knowledge');
+  const fixture = JSON.parse(
+    await readFile(path.join(import.meta.dirname, '../test/fixtures/knowledge-retrieval.json'), 'utf8'),
+  ) as RetrievalFixture;
+  const queries = fixture.bm25.map((c) => c.query).filter((q) => q.trim() !== '').slice(0, CALLS_PER_TOOL);
+  const patterns = fixture.grep.map((c) => c.pattern).slice(0, CALLS_PER_TOOL);
+  // Query vectors are cached per index, as the reference caches them: each configuration's queries are its own.
+  let config = '';
+  const query = (i: number) => ({ query: `${queries[i]!} ${config}` });
+  const argsOf: Record<string, (i: number) => Record<string, string>> = {
+    KB_search: query,
+    KB_search_bm25: query,
+    KB_search_dense: query,
+    grep: (i) => ({ pattern: patterns[i]! }),
+    shell: (i) => ({ command: SHELL_COMMANDS[i % SHELL_COMMANDS.length]! }),
+  };
+  const fake = await startFakeOpenAI();
+  fake.setHandler((request) => {
+    if (isRerankRequest(request)) return rerankReply(request);
+    throw new Error('only the reranker calls a model here');
+  });
+  const embedders = new Map<string, Embedder>();
+  const services: ToolServices = {
+    embedder: (spec) => {
+      if (!embedders.has(spec.model)) embedders.set(spec.model, createAiSdkEmbedder({ spec, baseURL: fake.baseURL, apiKey: 'bench' }));
+      return embedders.get(spec.model)!;
+    },
+    embeddingStore: memoryEmbeddingStore(),
+    model: createAiSdkClient({ baseURL: fake.baseURL, apiKey: 'bench' }),
+    nowMs: () => performance.now(),
+  };
+  const lines: string[] = [];
+  try {
+    for (const name of RETRIEVAL_CONFIG_NAMES) {
+      config = name;
+      const { tools } = resolveVariant(name);
+      if (tools.length === 0) {
+        lines.push(`retrieval config ${name.padEnd(31)} no retrieval tools`);
+        continue;
+      }
+      const view = episodeDomain(domain, data, data.tasks[0]!, { retrievalConfig: name, retrievalConfigKwargs: null });
+      const env = new Environment(view.domain, view.data, { now: () => new Date().toISOString(), services });
+      // The first call of each tool builds its index (dense: embeds the documents); it is left out.
+      for (const tool of tools) {
+        const call = { id: 'warm', name: tool, arguments: argsOf[tool]!(0), requestor: 'assistant' as const };
+        env.getResponse(call, await env.prepareCall(call));
+      }
+      const calls = tools.flatMap((tool) => Array.from({ length: CALLS_PER_TOOL }, (_, i) => ({ id: `c${i}`, name: tool, arguments: argsOf[tool]!(i), requestor: 'assistant' as const })));
+      const latency = await timed(calls, async (call) => env.getResponse(call, await env.prepareCall(call)));
+      lines.push(`retrieval config ${name.padEnd(31)} p50 ${latency.toFixed(2)} ms per tool call (${tools.join(', ')})`);
+    }
+  } finally {
+    await fake.close();
+  }
   return lines;
 };

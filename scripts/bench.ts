@@ -18,7 +18,7 @@ import type { Task } from '../src/core/schemas/task.ts';
 import { playGoldRun } from '../src/core/evaluator/gold-run.ts';
 import { benchEpisodeSteps } from './bench-episode-steps.ts';
 import { benchStepApi } from './bench-step-api.ts';
-import { benchRetrieval } from './bench-retrieval.ts';
+import { benchRetrieval, benchRetrievalConfigs } from './bench-retrieval.ts';
 import { benchViewer } from './bench-viewer.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -105,6 +105,9 @@ console.log('tau2-edge benchmarks (targets: < 1 MB per live episode, <= 2 ms per
 for (const name of Object.keys(domains)) {
   if (await hasData(name)) await benchDomain(name);
 }
-if (await hasData('banking_knowledge')) for (const line of await benchRetrieval()) console.log(line);
+if (await hasData('banking_knowledge')) {
+  for (const line of await benchRetrieval()) console.log(line);
+  for (const line of await benchRetrievalConfigs()) console.log(line);
+}
 if (await hasData('mock')) for (const line of await benchStepApi(await loadDomain('mock'))) console.log(line);
 for (const line of await benchViewer()) console.log(line);

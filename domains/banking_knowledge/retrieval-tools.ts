@@ -22,7 +22,8 @@ import { bm25Stages, denseStages, runGrep, runKbSearch } from '../../src/core/kn
 import type { SearchStages } from '../../src/core/knowledge/kb-search.ts';
 import { rerankPointwise } from '../../src/core/knowledge/reranker.ts';
 import { EMPTY_SHELL_STATE, createShell, formatShellResult } from '../../src/core/knowledge/shell.ts';
-import type { ShellState } from '../../src/core/knowledge/shell.ts';
+import type { KnowledgeShell, ShellState } from '../../src/core/knowledge/shell.ts';
+import type { KbFileFormat } from '../../src/core/knowledge/kb-files.ts';
 import type { KnowledgeDb } from './data_model.ts';
 import type { RetrievalVariant } from './retrieval.ts';
 
@@ -40,7 +41,15 @@ interface KnowledgeIndexes {
   readonly grep: (caseSensitive: boolean) => GrepIndex;
   /** Per embedder: its vectors differ by model and, in a hosted service, by whose endpoint computed them. */
   readonly dense: (embedder: Embedder, services: ToolServices) => Promise<DenseIndex>;
+  /**
+   * Runs `work` on a read-only shell. Commands cannot change a read-only shell's files and each runs afresh in
+   * the knowledge-base directory, so idle shells are reused (building one costs more than most commands).
+   */
+  readonly withReadShell: <T>(format: KbFileFormat, work: (shell: KnowledgeShell) => Promise<T>) => Promise<T>;
 }
+
+/** Idle read-only shells kept per knowledge base and format. */
+const IDLE_READ_SHELLS = 8;
 
 const indexCache = new WeakMap<readonly KnowledgeDocument[], KnowledgeIndexes>();
 
@@ -51,6 +60,7 @@ const indexesOf = (documents: readonly KnowledgeDocument[]): KnowledgeIndexes =>
   let bm25: Bm25Index | null = null;
   const greps = new Map<boolean, GrepIndex>();
   const denses = new WeakMap<Embedder, Promise<DenseIndex>>();
+  const idleShells = new Map<KbFileFormat, KnowledgeShell[]>();
   const indexes: KnowledgeIndexes = {
     ordered,
     lookup: documentLookup(ordered),
@@ -69,6 +79,16 @@ const indexesOf = (documents: readonly KnowledgeDocument[]): KnowledgeIndexes =>
         index.catch(() => denses.delete(embedder));
       }
       return index;
+    },
+    withReadShell: async (format, work) => {
+      let idle = idleShells.get(format);
+      if (!idle) idleShells.set(format, (idle = []));
+      const shell = idle.pop() ?? createShell(ordered, { mode: 'read', format });
+      try {
+        return await work(shell);
+      } finally {
+        if (idle.length < IDLE_READ_SHELLS) idle.push(shell);
+      }
     },
   };
   indexCache.set(documents, indexes);
@@ -193,7 +213,7 @@ interface ShellOutcome {
 
 const SHELL: RetrievalToolFactory = {
   build: (config, documents) => {
-    const { ordered } = indexesOf(documents);
+    const { ordered, withReadShell } = indexesOf(documents);
     const { mode, format } = config.shell!;
     return {
       type: 'read',
@@ -216,10 +236,11 @@ const SHELL: RetrievalToolFactory = {
       // Write-mode changes live in the toolkit's memory beside the DB, so they persist and resume with the episode.
       prepare: async (db, { command }): Promise<ShellOutcome> => {
         const text = textArg(command, (type) => `expected string or bytes-like object, got '${type}'`);
+        if (mode === 'read') return { text: formatShellResult(text, await withReadShell(format, (shell) => shell.run(text))), state: null };
         const saved = db.toolkit_memory.shell_state;
         const shell = createShell(ordered, { mode, format, state: saved === undefined ? EMPTY_SHELL_STATE : (JSON.parse(saved) as ShellState) });
         const result = await shell.run(text);
-        return { text: formatShellResult(text, result), state: mode === 'write' ? shell.state() : null };
+        return { text: formatShellResult(text, result), state: shell.state() };
       },
       run: (db, _args, prepared) => {
         const { text, state } = prepared as ShellOutcome;

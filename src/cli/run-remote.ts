@@ -12,8 +12,11 @@ import { localCredentialsKey, startLocalWorker } from './local-worker.ts';
 import type { LocalWorker } from './local-worker.ts';
 import type { ProgressDisplay } from './progress-display.ts';
 
-/** The native providers' keys and API roots (see cli/models.ts), passed on as they are. */
-const NATIVE_PROVIDER_VARS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_GENERATIVE_AI_BASE_URL'] as const;
+/** The native providers' keys and API roots (see cli/models.ts) and OpenRouter's (Qwen embeddings), passed on as they are. */
+const PASSED_PROVIDER_VARS = [
+  'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_GENERATIVE_AI_BASE_URL',
+  'OPENROUTER_API_KEY', 'OPENROUTER_BASE_URL',
+] as const;
 
 /**
  * The settings a local worker gets: the provider endpoint (the --llm-base-url flag, else OPENAI_BASE_URL), the
@@ -26,7 +29,7 @@ export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv
   const baseUrl = llmBaseUrl ?? env.OPENAI_BASE_URL;
   if (baseUrl) vars.OPENAI_BASE_URL = baseUrl;
   if (env.OPENAI_API_KEY) vars.OPENAI_API_KEY = env.OPENAI_API_KEY;
-  for (const name of NATIVE_PROVIDER_VARS) if (env[name]) vars[name] = env[name];
+  for (const name of PASSED_PROVIDER_VARS) if (env[name]) vars[name] = env[name];
   return vars;
 };
 

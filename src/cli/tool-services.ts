@@ -1,6 +1,7 @@
-// The tool services of a run in this process: embeddings on OpenAI (OPENAI_BASE_URL or --llm-base-url, key
-// OPENAI_API_KEY) or OpenRouter (OPENROUTER_BASE_URL, key OPENROUTER_API_KEY), as the reference calls them;
-// document vectors in the file cache; the reranker on the run's model client.
+// The tool services of a run in this process: embeddings on the OpenAI-compatible endpoint (--llm-base-url or
+// OPENAI_BASE_URL, key OPENAI_API_KEY), Qwen's on OpenRouter (OPENROUTER_BASE_URL, key OPENROUTER_API_KEY) when
+// either is set, as the reference calls them (the local worker follows the same rule); document vectors in the
+// file cache; the reranker on the run's model client.
 import type { ToolServices } from '../core/environment/tool-services.ts';
 import type { Embedder, EmbedderSpec } from '../core/knowledge/embedder.ts';
 import { EMBEDDING_BASE_URLS, createAiSdkEmbedder } from '../core/llm/embedder.ts';
@@ -8,11 +9,11 @@ import type { LlmClient } from '../core/llm/types.ts';
 import { fileEmbeddingStore } from './embedding-file-store.ts';
 
 const endpointOf = (spec: EmbedderSpec, llmBaseUrl: string | undefined, env: NodeJS.ProcessEnv): { baseURL: string; apiKey?: string } => {
-  const [baseURL, apiKey] =
-    spec.provider === 'openai'
-      ? [llmBaseUrl ?? env.OPENAI_BASE_URL, env.OPENAI_API_KEY]
-      : [env.OPENROUTER_BASE_URL, env.OPENROUTER_API_KEY];
-  return { baseURL: baseURL ?? EMBEDDING_BASE_URLS[spec.provider], ...(apiKey === undefined ? {} : { apiKey }) };
+  const openRouter = spec.provider === 'openrouter' && Boolean(env.OPENROUTER_API_KEY || env.OPENROUTER_BASE_URL);
+  const [baseURL, apiKey] = openRouter
+    ? [env.OPENROUTER_BASE_URL ?? EMBEDDING_BASE_URLS.openrouter, env.OPENROUTER_API_KEY]
+    : [llmBaseUrl ?? env.OPENAI_BASE_URL ?? EMBEDDING_BASE_URLS.openai, env.OPENAI_API_KEY];
+  return { baseURL, ...(apiKey === undefined ? {} : { apiKey }) };
 };
 
 export const cliToolServices = (model: LlmClient, llmBaseUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): ToolServices => {

@@ -5,6 +5,9 @@ declare global {
     API_KEY?: string;
     /** Sent to OPENAI_BASE_URL only. */
     OPENAI_API_KEY?: string;
+    /** With it, the operator's Qwen embeddings go to OpenRouter (OPENROUTER_BASE_URL, else its public API). */
+    OPENROUTER_API_KEY?: string;
+    OPENROUTER_BASE_URL?: string;
     /** 32 random bytes, base64: encrypts tenants' own provider keys at rest (bring-your-own provider). */
     CREDENTIALS_KEY?: string;
   }

@@ -77,7 +77,7 @@ describe('banking_knowledge runs on the Worker', () => {
 
   // Tools whose work awaits run inside the episode object: embeddings and the reranker's ratings come from the
   // tenant's provider (the scripted fake), each call under the provider's cap, and the shell runs in the episode.
-  const playGold = async (episode: string, from: number, tools: string[][]): Promise<{ texts: string[]; reward: unknown }> => {
+  const playGold = async (episode: string, from: number, tools: [string, string][][]): Promise<{ texts: string[]; reward: unknown }> => {
     const texts: string[] = [];
     let n = from;
     for (const calls of tools) {

@@ -3,7 +3,7 @@
 // (OPENAI_BASE_URL) with the operator's key. `anthropic/…` and `gemini/…` models go to those providers with the
 // tenant's key for them, else the operator's. A caller picks models but never where the operator's key is sent.
 // Embeddings (dense retrieval) go to the same OpenAI-compatible endpoint with the same key, whichever embedding
-// model a configuration names. Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
+// model a configuration names; only the operator's Qwen embeddings may go to OpenRouter (OPENROUTER_API_KEY). Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
 // TENANT_CACHE_MS, so a change or deletion takes effect within that.
 // A role's `api_base` (litellm's per-call endpoint) follows the bring-your-own endpoint rules, checked when the
 // run is launched and again at each call. The key sent with it is the tenant's own OpenAI-compatible key; the
@@ -20,7 +20,7 @@ import { apiBaseModelIssue, apiBaseOf, withApiBase } from '../../core/llm/api-ba
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
 import { OPERATOR_TENANT } from '../api/auth.ts';
-import { createAiSdkEmbedder } from '../../core/llm/embedder.ts';
+import { EMBEDDING_BASE_URLS, createAiSdkEmbedder } from '../../core/llm/embedder.ts';
 import type { Embedder, EmbedderSpec } from '../../core/knowledge/embedder.ts';
 
 /** A model client and the endpoint its calls go to (the provider gate's name). */
@@ -56,6 +56,15 @@ const clientFor = (baseURL: string, apiKey: string | undefined): LlmClient => {
   }
   return cached;
 };
+
+/**
+ * The operator's embeddings: OpenAI's models on OPENAI_BASE_URL; Qwen's on OpenRouter when the operator set
+ * OPENROUTER_API_KEY or OPENROUTER_BASE_URL (as the reference calls it), else on OPENAI_BASE_URL too.
+ */
+const operatorEmbedder = (env: Env) => (spec: EmbedderSpec): Embedder =>
+  spec.provider === 'openrouter' && (env.OPENROUTER_API_KEY || env.OPENROUTER_BASE_URL)
+    ? embedderFor(env.OPENROUTER_BASE_URL ?? EMBEDDING_BASE_URLS.openrouter, env.OPENROUTER_API_KEY)(spec)
+    : embedderFor(env.OPENAI_BASE_URL, env.OPENAI_API_KEY)(spec);
 
 /** The operator's provider: OPENAI_BASE_URL with OPENAI_API_KEY. */
 export const providerClient = (env: Env): LlmClient => clientFor(env.OPENAI_BASE_URL, env.OPENAI_API_KEY);
@@ -122,7 +131,7 @@ const resolve = async (env: Env, tenant: string): Promise<Provider> => {
     return {
       client: await withNative(env, tenant, client),
       endpoint: endpointOf(env.OPENAI_BASE_URL),
-      embedder: embedderFor(env.OPENAI_BASE_URL, env.OPENAI_API_KEY),
+      embedder: operatorEmbedder(env),
     };
   }
   const baseURL = credential.baseUrl ?? OPENAI_BASE_URL;

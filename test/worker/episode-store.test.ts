@@ -18,6 +18,9 @@ import { applyTurn, startEpisode, turnRequest } from '../../src/worker/episode/m
 import type { TurnResponse } from '../../src/worker/episode/turn.ts';
 import { turnResult } from '../../src/worker/turns/consumer.ts';
 import type { EpisodeDO } from '../../src/worker/episode/episode-do.ts';
+import { workerToolServices } from '../../src/worker/episode/tool-services.ts';
+import { providerFor } from '../../src/worker/runs/models.ts';
+import { OPERATOR_TENANT } from '../../src/worker/api/auth.ts';
 
 const depsFor = async (taskId: string) => {
   const loaded = await loadDomain(env.ASSETS, 'mock');
@@ -92,5 +95,31 @@ describe('EpisodeStore', () => {
     const doc = loaded.data.documents!.find((d) => d.id === task.required_documents![0] || d.title === task.required_documents![0])!;
     expect(started).toContain(`## ${doc.title}\n\n${doc.content}`);
     expect(reloaded).toBe(started);
+  });
+
+  it('a write-mode shell\'s files are part of the stored episode: read back, the next command sees them', async () => {
+    const loaded = await loadDomain(env.ASSETS, 'banking_knowledge');
+    const task = loaded.data.tasks.find((t) => t.id === 'task_005')!;
+    const idle = { client: { generate: () => Promise.reject(new Error('turns are given here')) }, model: 'none', llmArgs: {} };
+    // The shell calls no provider; the episode still has the tool services every episode on the Worker gets.
+    const toolServices = workerToolServices(env, await providerFor(env, OPERATOR_TENANT));
+    const deps: SimulationDeps = { ...loaded, agentModel: idle, userModel: idle, clock: { nowMs: () => Date.UTC(2026, 0, 1) }, newId: () => 'sim-1', judge: { recorded: null }, toolServices };
+    const spec = { task, agent: 'llm_agent' as const, trial: 0, seed: 7, retrievalConfig: 'terminal_use_write' };
+    const shell = (command: string, id: string): TurnResponse => ({ kind: 'response', content: null, tool_calls: [{ id, name: 'shell', arguments: JSON.stringify({ command }) }] });
+    const said = (content: string): TurnResponse => ({ kind: 'response', content, tool_calls: [] });
+    const stub = env.EPISODE.getByName('store-test/banking/shell');
+    const seen = await runInDurableObject(stub, async (_instance: EpisodeDO, state) => {
+      const store = new EpisodeStore(state.storage);
+      const reload = (): LiveEpisode => store.load(task, deps.domain, deps.data, envOptions(spec, deps))!;
+      const live = await startEpisode({ ...spec, simulationId: 'sim-1' }, deps);
+      store.save(live);
+      store.save(await applyTurn(reload(), said('Hi, I need help.'), deps)); // the user opens
+      store.save(await applyTurn(reload(), shell('echo kept > notes.md', 'c1'), deps));
+      store.save(await applyTurn(reload(), said('Anything else?'), deps)); // the agent speaks, the user answers next
+      store.save(await applyTurn(reload(), said('Yes, one more thing.'), deps));
+      const last = await applyTurn(reload(), shell('cat notes.md', 'c2'), deps);
+      return last.state.trajectory.filter((m) => m.role === 'tool').map((m) => (m as { content: string }).content);
+    });
+    expect(seen).toEqual(['(no output)', 'kept\n']);
   });
 });

@@ -62,6 +62,13 @@ export interface ShellOptions {
 }
 
 
+/**
+ * Bounds on one command, beyond the interpreter's own step limits: the reference's 30 s, and the memory a hosted
+ * episode may hold (its files are part of the episode's state): output and the file tree (the knowledge base is
+ * about 3 MB) stay within a few times the knowledge base.
+ */
+export const SHELL_LIMITS = { maxExecutionTimeMs: 30_000, maxOutputSize: 16 * 2 ** 20, maxFileSystemBytes: 32 * 2 ** 20 } as const;
+
 /** The reference's answer for a command still running after its 30 s limit. */
 export const TIMED_OUT: ShellResult = { exitCode: 124, stdout: '', stderr: 'Command timed out after 30 seconds' };
 
@@ -90,21 +97,35 @@ const exportedFiles = (docs: readonly KnowledgeDocument[], format: KbFileFormat)
   return files;
 };
 
+/** What a write-mode shell may write beyond the knowledge base: its files are stored with the episode. */
+export const WRITE_BUDGET_BYTES = 256 * 1024;
+
+/** The answer when a command's writes would pass the budget: as bash reports a full disk. Nothing is kept. */
+export const DISK_FULL: ShellResult = { exitCode: 1, stdout: '', stderr: 'bash: line 1: write error: No space left on device\n' };
+
+const writtenBytes = (state: ShellState): number =>
+  Object.entries(state.written).reduce((sum, [name, content]) => sum + name.length + new TextEncoder().encode(content).length, 0);
+
 export const createShell = (docs: readonly KnowledgeDocument[], options: ShellOptions): KnowledgeShell => {
   const base = exportedFiles(docs, options.format ?? DEFAULT_KB_FILE_FORMAT);
   let current = ShellStateSchema.parse(options.state ?? EMPTY_SHELL_STATE);
-  const fs = buildFs(base, current);
-  const bash = new Bash({
-    fs: guarded(fs, options.mode),
-    cwd: KB_DIR,
-    commands: [...SHELL_COMMANDS],
-    customCommands: [gnuLs, gnuUniq, ...missingCommands()],
-    env: { HOME: '/home/kb_user', USER: 'kb_user', LOGNAME: 'kb_user', PATH: '/usr/bin:/bin' },
-  });
+  const open = (state: ShellState) => {
+    const fs = buildFs(base, state);
+    const bash = new Bash({
+      fs: guarded(fs, options.mode),
+      cwd: KB_DIR,
+      commands: [...SHELL_COMMANDS],
+      customCommands: [gnuLs, gnuUniq, ...missingCommands()],
+      env: { HOME: '/home/kb_user', USER: 'kb_user', LOGNAME: 'kb_user', PATH: '/usr/bin:/bin' },
+      executionLimits: SHELL_LIMITS,
+    });
+    return { fs, bash };
+  };
+  let tree = open(current);
 
   const execute = async (command: string): Promise<ShellResult> => {
     try {
-      const result = await bash.exec(command);
+      const result = await tree.bash.exec(command);
       // A runaway command hits an interpreter limit; in the reference it runs into the 30 s timeout.
       if (result.stderr.includes('increase executionLimits.')) return TIMED_OUT;
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
@@ -125,7 +146,15 @@ export const createShell = (docs: readonly KnowledgeDocument[], options: ShellOp
       const blocked = escapePattern(command);
       if (blocked !== null) return { exitCode: 1, stdout: '', stderr: refusalMessage(blocked) };
       const result = await execute(command);
-      if (options.mode === 'write') current = await diffState(fs, base);
+      if (options.mode === 'write') {
+        const next = await diffState(tree.fs, base);
+        if (writtenBytes(next) > WRITE_BUDGET_BYTES) {
+          // The files go back to what they were before this command.
+          tree = open(current);
+          return DISK_FULL;
+        }
+        current = next;
+      }
       return { exitCode: result.exitCode, stdout: sanitizeListing(result.stdout), stderr: sanitizeListing(result.stderr) };
     },
   };

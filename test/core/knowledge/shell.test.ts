@@ -7,6 +7,8 @@ import {
   SHELL_COMMANDS,
   ShellStateSchema,
   createShell,
+  DISK_FULL,
+  WRITE_BUDGET_BYTES,
   formatShellResult,
 } from '../../../src/core/knowledge/shell.ts';
 import type { KnowledgeDocument } from '../../../src/core/knowledge/documents.ts';
@@ -229,5 +231,20 @@ describe('write mode', () => {
     // `2>/dev/null` passes the reference's checks (no space before the slash); `> /dev/null` does not.
     expect(await shell.run('grep -c x ok.md missing.md 2>/dev/null')).toMatchObject({ stdout: 'ok.md:1\n', stderr: '' });
     expect((await shell.run('grep x ok.md > /dev/null')).stderr).toContain("contains 'absolute path: /dev/null'");
+  });
+});
+
+describe('bounds of a hosted shell', () => {
+  it('a command whose writes pass the budget fails as a full disk and keeps none of them; smaller writes go on', async () => {
+    const shell = createShell(docs, { mode: 'write' });
+    expect(await shell.run('echo note > notes.md')).toMatchObject({ exitCode: 0 });
+    const before = shell.state();
+    // Each copy doubles the file: 64 bytes grow past the budget in a few steps of one command.
+    const grow = `printf '%064d' 0 > big.md; for i in $(seq 1 14); do cat big.md big.md > b2.md; mv b2.md big.md; done`;
+    expect(await shell.run(grow)).toEqual(DISK_FULL);
+    expect(shell.state()).toEqual(before);
+    expect((await shell.run('ls')).stdout).not.toContain('big.md');
+    expect(await shell.run('cat notes.md && echo more >> notes.md && cat notes.md')).toMatchObject({ exitCode: 0, stdout: 'note\nnote\nmore\n' });
+    expect(JSON.stringify(shell.state()).length).toBeLessThan(WRITE_BUDGET_BYTES);
   });
 });

@@ -20,6 +20,14 @@ const refused = async (body: unknown, path: string, reason: RegExp) => {
   expect(await runCount()).toBe(before);
 };
 
+// task_005's gold actions, as its task file gives them.
+const ID = '9K2X7M4P1N8Q3R5T6A';
+const GOLD_005 = [
+  ['transfer_to_human_agents', { summary: '' }],
+  ['log_verification', { name: ID, user_id: ID, address: ID, email: ID, phone_number: ID, date_of_birth: ID, time_verified: '2025-11-14 03:40:00 EST' }],
+  ['change_user_email', { user_id: '6680a37184', new_email: 'kenji.tanaka@gmail.com' }],
+] as const;
+
 const banking = (overrides: Record<string, unknown> = {}) => ({ ...scriptedRun(), domain: 'banking_knowledge', ...overrides });
 
 describe('banking_knowledge runs on the Worker', () => {
@@ -56,15 +64,8 @@ describe('banking_knowledge runs on the Worker', () => {
     const tools = (episode.observation.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
     expect(tools).toContain('unlock_discoverable_agent_tool');
     expect(tools).not.toContain('KB_search');
-    // task_005's gold actions, as its task file gives them.
-    const ID = '9K2X7M4P1N8Q3R5T6A';
-    const gold = [
-      ['transfer_to_human_agents', { summary: '' }],
-      ['log_verification', { name: ID, user_id: ID, address: ID, email: ID, phone_number: ID, date_of_birth: ID, time_verified: '2025-11-14 03:40:00 EST' }],
-      ['change_user_email', { user_id: '6680a37184', new_email: 'kenji.tanaka@gmail.com' }],
-    ] as const;
     let n = 0;
-    for (const [name, args] of gold) {
+    for (const [name, args] of GOLD_005) {
       const message = { role: 'assistant', tool_calls: [{ id: `call_${n}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }] };
       const response = await call(`/v1/episodes/${episode.episode_id}/step`, { body: { step: n, message } });
       expect(response.status, await response.clone().text()).toBe(200);
@@ -88,13 +89,7 @@ describe('banking_knowledge runs on the Worker', () => {
       texts.push(...step.observation.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)));
       n += 1;
     }
-    const ID = '9K2X7M4P1N8Q3R5T6A';
-    const gold = [
-      ['transfer_to_human_agents', { summary: '' }],
-      ['log_verification', { name: ID, user_id: ID, address: ID, email: ID, phone_number: ID, date_of_birth: ID, time_verified: '2025-11-14 03:40:00 EST' }],
-      ['change_user_email', { user_id: '6680a37184', new_email: 'kenji.tanaka@gmail.com' }],
-    ] as const;
-    for (const [name, args] of gold) {
+    for (const [name, args] of GOLD_005) {
       const message = { role: 'assistant', tool_calls: [{ id: `call_${n}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }] };
       expect((await call(`/v1/episodes/${episode}/step`, { body: { step: n, message } })).status).toBe(200);
       n += 1;

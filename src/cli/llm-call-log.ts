@@ -1,4 +1,4 @@
-// `--verbose-logs`: every model call of a simulation written as JSON, where and as the reference writes it
+// `--verbose-logs` (and `review --log-llm`): every model call written as JSON, where and as the reference writes it
 // (utils/llm_utils.py _write_llm_log): <save dir>/artifacts/task_<task id>/sim_<simulation id>/llm_debug/
 // <YYYYMMDD_HHMMSS_mmm>_<call name>_<call id>.json with the request (wire messages, content split into lines,
 // tools, tool_choice, kwargs) and the response. `--llm-log-mode latest` keeps only the newest call of each
@@ -102,17 +102,26 @@ const writeCall = async (dir: string, mode: LlmLogMode, callName: string, data: 
   await writeFile(path.join(dir, `${fileStamp(at)}_${callName}_${callId}.json`), dumpsPy(call as unknown as PyValue, { indent: 2 }));
 };
 
-/** A client that logs each call of a scoped simulation under `saveDir` (calls outside a scope are not logged). */
-export const loggedClient = (client: LlmClient, callName: string, saveDir: string, mode: LlmLogMode): LlmClient => ({
+/** A client that logs each call into the folder `dirOf` names at the time (none: not logged). */
+const logging = (client: LlmClient, callName: string, mode: LlmLogMode, dirOf: () => string | null): LlmClient => ({
   async generate(request) {
     const sent = new Date();
     const response = await client.generate(request);
-    const current = scope.getStore();
-    if (current?.simulationId) {
-      const dir = path.join(saveDir, 'artifacts', `task_${current.taskId}`, `sim_${current.simulationId}`, 'llm_debug');
+    const dir = dirOf();
+    if (dir !== null) {
       const data = { request: requestData(request, sent), response: responseData(response, new Date()) };
       await writeCall(dir, mode, callName, data, new Date());
     }
     return response;
   },
 });
+
+/** A client that logs each call of a scoped simulation under `saveDir` (calls outside a scope are not logged). */
+export const loggedClient = (client: LlmClient, callName: string, saveDir: string, mode: LlmLogMode): LlmClient =>
+  logging(client, callName, mode, () => {
+    const current = scope.getStore();
+    return current?.simulationId ? path.join(saveDir, 'artifacts', `task_${current.taskId}`, `sim_${current.simulationId}`, 'llm_debug') : null;
+  });
+
+/** A client that logs every call into `dir` itself (`review --log-llm`: <results folder>/llm_logs). */
+export const folderLoggedClient = (client: LlmClient, callName: string, dir: string): LlmClient => logging(client, callName, 'all', () => dir);

@@ -1,7 +1,7 @@
 // `tau2-edge review` sends the reviewer model the reference's requests, byte for byte, and writes the same
 // reviewed results file, on the same simulations and scripted answers (test/fixtures/review-expected.json).
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,6 +101,30 @@ describe('tau2-edge review', () => {
     expect(result.lines).toContain("  Filtered to 2/21 simulations for task_ids: ['0']");
     const sims = (JSON.parse(await readFile(output, 'utf8')) as { simulations: { task_id: string }[] }).simulations;
     expect(sims.map((s) => s.task_id)).toEqual(['0', '0']);
+  });
+
+  it('--log-llm writes each call into llm_logs/ beside the results file, by the reference\'s call names', async () => {
+    const { calls } = expected.full;
+    fake.enqueue(...calls.slice(0, 4).map((c) => text(c.reply, { usage: expected.usage })));
+    const folder = path.join(dir, 'logged');
+    await mkdir(folder, { recursive: true });
+    const copy = path.join(folder, 'results.json');
+    await writeFile(copy, await readFile(input, 'utf8'));
+    const result = await capture(['review', copy, '--task-ids', '0', '--log-llm', '--review-model', expected.review_model, '--llm-base-url', fake.baseURL]);
+    expect(result.code, result.errors).toBe(0);
+    const logs = path.join(folder, 'llm_logs');
+    expect(result.lines).toContain(`  LLM logs will be saved to: ${logs}`);
+    const files = (await readdir(logs)).sort();
+    expect(files.map((f) => f.replace(/^\d{8}_\d{6}_\d{3}_/, '').replace(/_[0-9a-f]{8}\.json$/, '')).sort()).toEqual(
+      ['classify_authentication', 'classify_authentication', 'llm_judge_review', 'llm_judge_review'],
+    );
+    const logged = JSON.parse(await readFile(path.join(logs, files.find((f) => f.includes('llm_judge_review'))!), 'utf8')) as {
+      call_name: string; request: { model: string; messages: { role: string }[] }; response: { content: string };
+    };
+    expect(logged.call_name).toBe('llm_judge_review');
+    expect(logged.request.model).toBe(expected.review_model);
+    expect(logged.request.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(typeof logged.response.content).toBe('string');
   });
 
   it('--show-details (or --verbose) prints each review as it finishes: summary, errors, authentication', async () => {

@@ -1,7 +1,7 @@
 // `tau2-edge review PATH`: the LLM conversation review of a results file's simulations, as the reference's
 // `tau2 review` (reference: src/tau2/scripts/review_conversation.py): each simulation's review attached where
 // the reference attaches it, saved as results_reviewed.json beside the input (or -o), with the summary.
-import { access, readdir } from 'node:fs/promises';
+import { access, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Option } from 'commander';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ import { loadResults, saveResults } from '../results-file.ts';
 import { reviewResults } from '../review-results.ts';
 import { reviewDetails, reviewSummary } from '../review-summary.ts';
 import { summaryTable } from '../summary.ts';
+import { folderLoggedClient } from '../llm-call-log.ts';
 
 const MAX_CONCURRENCY = 256;
 
@@ -41,6 +42,7 @@ interface ReviewFlagValues {
   readonly llmBaseUrl?: string;
   readonly showDetails?: boolean;
   readonly verbose?: boolean;
+  readonly logLlm?: boolean;
 }
 
 const exists = (p: string): Promise<boolean> => access(p).then(() => true, () => false);
@@ -66,6 +68,7 @@ interface ReviewOptions {
   readonly limit: number | null;
   readonly taskIds: readonly string[] | null;
   readonly showDetails: boolean;
+  readonly logLlm: boolean;
 }
 
 const reviewFile = async (file: string, reviewedFile: string, options: ReviewOptions, out: Out): Promise<void> => {
@@ -81,8 +84,15 @@ const reviewFile = async (file: string, reviewedFile: string, options: ReviewOpt
   out(`\n📂 Loading results from: ${file}`);
   const { results, notes } = selectForReview(await loadResults(file), { taskIds: options.taskIds, limit: options.limit });
   for (const note of notes) out(note);
+  let { reviewer } = options;
+  if (options.logLlm) {
+    const dir = path.join(path.dirname(file), 'llm_logs');
+    await mkdir(dir, { recursive: true });
+    out(`  LLM logs will be saved to: ${dir}`);
+    reviewer = { ...reviewer, forCall: (callName, client) => folderLoggedClient(client, callName, dir) };
+  }
   out(`\n🔍 Reviewing ${results.simulations.length} simulation(s) ...`);
-  const reviewed = await reviewResults(results, options.mode, options.reviewer, options.concurrency, {
+  const reviewed = await reviewResults(results, options.mode, reviewer, options.concurrency, {
     onReviewed: (simulation, outcome) => {
       if (options.showDetails) for (const line of reviewDetails(simulation.id, simulation.task_id, outcome)) out(line);
     },
@@ -123,6 +133,7 @@ export const reviewCommand = (ctx: CliContext) =>
         .option('--limit <n>', 'review only the first N simulations', int)
         .option('--task-ids <ids...>', 'review only the simulations of these tasks')
         .option('--review-model <model>', 'the reviewer model', DEFAULT_REVIEW_MODEL)
+        .option('--log-llm', 'write each review call (request and response) into llm_logs/ beside the results file')
         .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)'),
     async (target: string, values: ReviewFlagValues) => {
       const flags = parseOrExplain(ReviewFlagsSchema, {
@@ -149,6 +160,7 @@ export const reviewCommand = (ctx: CliContext) =>
         limit: flags['--limit'] ?? null,
         taskIds: flags['--task-ids'] ?? null,
         showDetails: values.showDetails === true || values.verbose === true,
+        logLlm: values.logLlm === true,
       };
       if (files.length > 1) {
         ctx.out(`\n📁 Found ${files.length} results files to review:`);

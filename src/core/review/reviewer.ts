@@ -27,7 +27,12 @@ export const DEFAULT_REVIEW_MODEL = 'claude-opus-4-5';
 export interface Reviewer {
   readonly client: LlmClient;
   readonly model: string;
+  /** Wraps the client for each call, given the reference's name of the call (`review --log-llm` logs through it). */
+  readonly forCall?: (callName: ReviewCallName, client: LlmClient) => LlmClient;
 }
+
+/** The reference's names of the reviewer's calls. */
+export type ReviewCallName = 'llm_judge_review' | 'llm_judge_user_only_review' | 'classify_authentication';
 
 /** What the review needs from the results file besides the simulation. */
 export interface ReviewContext {
@@ -43,8 +48,9 @@ export type SimulationReview =
 const fill = (template: string, values: Readonly<Record<string, string>>): string =>
   template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 
-const ask = async (reviewer: Reviewer, system: string, user: string) => {
-  const response = await reviewer.client.generate({
+const ask = async (reviewer: Reviewer, callName: ReviewCallName, system: string, user: string) => {
+  const client = reviewer.forCall ? reviewer.forCall(callName, reviewer.client) : reviewer.client;
+  const response = await client.generate({
     model: reviewer.model,
     messages: [
       { role: 'system', content: system },
@@ -90,7 +96,7 @@ const fullReview = async (messages: readonly Message[], task: Task, context: Rev
     natural_language_assertions: criteria.nl_assertions === null || criteria.nl_assertions.length === 0 ? '' : pyStr(criteria.nl_assertions),
     conversation: displayMessages(messages),
   });
-  const { content, cost } = await ask(reviewer, FULL_REVIEW_SYSTEM_PROMPT, prompt);
+  const { content, cost } = await ask(reviewer, 'llm_judge_review', FULL_REVIEW_SYSTEM_PROMPT, prompt);
   try {
     return parseReview(answerText(content), cost);
   } catch (error) {
@@ -108,7 +114,7 @@ const userOnlyReview = async (messages: readonly Message[], task: Task, context:
     user_instructions: renderUserScenario(task.user_scenario),
     conversation: displayMessages(userVisibleMessages(messages)),
   });
-  const { content, cost } = await ask(reviewer, system, prompt);
+  const { content, cost } = await ask(reviewer, 'llm_judge_user_only_review', system, prompt);
   try {
     return parseUserOnlyReview(answerText(content), cost);
   } catch (error) {
@@ -121,7 +127,7 @@ const userOnlyReview = async (messages: readonly Message[], task: Task, context:
 };
 
 const classifyAuthentication = async (messages: readonly Message[], reviewer: Reviewer): Promise<AuthenticationClassification> => {
-  const { content, cost } = await ask(reviewer, AUTH_SYSTEM_PROMPT, fill(AUTH_USER_TEMPLATE, { conversation: displayMessages(messages) }));
+  const { content, cost } = await ask(reviewer, 'classify_authentication', AUTH_SYSTEM_PROMPT, fill(AUTH_USER_TEMPLATE, { conversation: displayMessages(messages) }));
   return parseAuthentication(answerText(content), cost);
 };
 

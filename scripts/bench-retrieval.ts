@@ -23,7 +23,8 @@ import { Environment } from '../src/core/environment/environment.ts';
 import type { ToolServices } from '../src/core/environment/tool-services.ts';
 import { createAiSdkClient } from '../src/core/llm/ai-sdk-client.ts';
 import type { Embedder } from '../src/core/knowledge/embedder.ts';
-import { RETRIEVAL_CONFIG_NAMES, resolveVariant } from '../domains/banking_knowledge/retrieval.ts';
+import { resolveVariant } from '../domains/banking_knowledge/retrieval.ts';
+import { RETRIEVAL_CONFIG_NAMES } from '../src/core/knowledge/configs.ts';
 
 const SHELL_COMMANDS = [
   'ls | head -n 20',

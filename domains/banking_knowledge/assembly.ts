@@ -5,11 +5,11 @@ import type { DomainData, EpisodeAssembly } from '../../src/core/environment/dom
 import type { Task } from '../../src/core/schemas/task.ts';
 import type { KnowledgeDb } from './data_model.ts';
 import { GOLDEN_RETRIEVAL, TASK_SPECIFIC_POLICY, goldenPolicy } from './policy.ts';
-import { DEFAULT_RETRIEVAL_CONFIG, RETRIEVAL_CONFIG_NAMES, resolveVariant } from './retrieval.ts';
+import { resolveVariant } from './retrieval.ts';
 import { retrievalTools } from './retrieval-tools.ts';
 import { knowledgeTools } from './tools.ts';
 import { z } from 'zod';
-import { RetrievalConfigKwargsSchema } from '../../src/core/knowledge/configs.ts';
+import { DEFAULT_RETRIEVAL_CONFIG, RETRIEVAL_CONFIG_NAMES, RetrievalConfigKwargsSchema } from '../../src/core/knowledge/configs.ts';
 
 /** The discoverable tools the task's gold actions call: their reads are logged, so the DB check can require them. */
 export const readLogAllowlist = (task: Task): Set<string> => {

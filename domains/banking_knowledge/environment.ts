@@ -11,7 +11,7 @@ import { KNOWLEDGE_FILES } from './files.ts';
 import { loadPolicies } from './policy.ts';
 import { knowledgeAssembly } from './assembly.ts';
 import { BANKING_GOLD_ACTION_REFUSALS } from './known-issues.ts';
-import { DEFAULT_RETRIEVAL_CONFIG } from './retrieval.ts';
+import { DEFAULT_RETRIEVAL_CONFIG } from '../../src/core/knowledge/configs.ts';
 import { knowledgeTools } from './tools.ts';
 import { knowledgeUserTools } from './user_tools.ts';
 

@@ -14,7 +14,8 @@ import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import type { Task } from '../../src/core/schemas/task.ts';
 import { Environment } from '../../src/core/environment/environment.ts';
-import { RETRIEVAL_CONFIG_NAMES, resolveVariant } from '../../domains/banking_knowledge/retrieval.ts';
+import { resolveVariant } from '../../domains/banking_knowledge/retrieval.ts';
+import { RETRIEVAL_CONFIG_NAMES } from '../../src/core/knowledge/configs.ts';
 import { isRerankRequest, rerankReply } from '../support/fake-reranker.ts';
 
 const { data } = await loadDomain('banking_knowledge');

@@ -2,7 +2,8 @@
 // every retrieval configuration and the toolkits (reference: src/tau2/domains/banking_knowledge/environment.py).
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { defineDomain } from '../../src/core/environment/domain.ts';
-import type { DataSource, KnowledgeDocument } from '../../src/core/environment/domain.ts';
+import type { DataSource } from '../../src/core/environment/domain.ts';
+import type { KnowledgeDocument } from '../../src/core/knowledge/documents.ts';
 import { freezeBase } from '../../src/core/environment/db-state.ts';
 import { TaskSchema } from '../../src/core/schemas/task.ts';
 import { DocumentSchema, KnowledgeDbSchema, transactionalPart } from './data_model.ts';

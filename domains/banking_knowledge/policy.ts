@@ -2,7 +2,8 @@
 // (reference: load_prompt_template, format_full_knowledge_base, the prompt builders and build_policy in
 // retrieval.py). Plain text substitution is byte-exact here: no document holds a backslash, which Python's
 // `re.sub` would otherwise interpret in the inlined knowledge base.
-import type { DataSource, KnowledgeDocument } from '../../src/core/environment/domain.ts';
+import type { DataSource } from '../../src/core/environment/domain.ts';
+import type { KnowledgeDocument } from '../../src/core/knowledge/documents.ts';
 import type { Task } from '../../src/core/schemas/task.ts';
 import { KNOWLEDGE_FILES } from './files.ts';
 import { RETRIEVAL_VARIANTS } from './retrieval.ts';

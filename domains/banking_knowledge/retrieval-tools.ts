@@ -2,7 +2,7 @@
 // KB_search_dense, grep, shell), building the tool for a configuration's settings and the knowledge base
 // (reference: retrieval_mixins.py). grep runs at once; the others await (an embeddings endpoint, the reranker's
 // model, the shell) and do that work in `prepare`, with the host's tool services.
-import type { KnowledgeDocument } from '../../src/core/environment/domain.ts';
+import type { KnowledgeDocument } from '../../src/core/knowledge/documents.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
 import type { ToolParameters, ToolSpec } from '../../src/core/environment/toolkit.ts';
 import type { ToolServices } from '../../src/core/environment/tool-services.ts';

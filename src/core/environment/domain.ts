@@ -3,13 +3,7 @@ import type { Task, TaskSplits } from '../schemas/task.ts';
 import type { Toolkit } from './toolkit.ts';
 import type { ToolType } from '../schemas/simulation.ts';
 import type { PyValue } from '../py/index.ts';
-
-/** A document of a domain's knowledge base. */
-export interface KnowledgeDocument {
-  readonly id: string;
-  readonly title: string;
-  readonly content: string;
-}
+import type { KnowledgeDocument } from '../knowledge/documents.ts';
 
 /** Reads a reference data file by its path relative to the data root (e.g. `domains/mock/db.json`). */
 export interface DataSource {

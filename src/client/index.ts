@@ -42,7 +42,7 @@ import type {
   RunEpisodes,
   RunEpisodesQuery,
   RunList,
-  RunListQuery,
+  RunListFilter,
   RunStatusEvent,
   RunUsage,
   Schedule,
@@ -82,7 +82,7 @@ export interface ApiClient {
   dbDiff(id: string): Promise<DbDiff>;
   cancel(id: string): Promise<Run>;
   /** The newest runs first (at most `limit`), optionally only those of a status, a domain or a model. */
-  listRuns(limit: number, filter?: Partial<Pick<RunListQuery, 'status' | 'domain' | 'model'>>): Promise<RunList['runs']>;
+  listRuns(limit: number, filter?: RunListFilter): Promise<RunList['runs']>;
   /** Runs the run's infrastructure-error simulations again. */
   rerunInfraErrors(id: string): Promise<Rerun>;
   /** The caller's scheduled evaluations. */

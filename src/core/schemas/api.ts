@@ -115,7 +115,11 @@ export const RunListQuerySchema = z.object({
   domain: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
   /** Runs whose agent or user model is this one. */
   model: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
+  /** Runs of this retrieval configuration (banking_knowledge). */
+  retrieval_config: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
 });
+/** What a run listing can be narrowed to (every query field but the page size). */
+export type RunListFilter = Partial<Omit<RunListQuery, 'limit'>>;
 export type RunListQuery = z.infer<typeof RunListQuerySchema>;
 export const RunListSchema = z.object({ runs: z.array(RunFieldsSchema) });
 

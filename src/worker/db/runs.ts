@@ -5,7 +5,7 @@ import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { RunConfigSchema } from '../../core/schemas/run-config.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import type { RunListQuery, RunStatus } from '../../core/schemas/api.ts';
+import type { RunListFilter, RunStatus } from '../../core/schemas/api.ts';
 import { runs } from './schema.ts';
 
 export type RunRow = typeof runs.$inferSelect;
@@ -30,8 +30,11 @@ export const findRun = async (d1: D1Database, id: string, tenant?: string): Prom
 export const findRunByIdempotencyKey = async (d1: D1Database, key: string): Promise<RunRow | null> =>
   (await drizzle(d1).select().from(runs).where(eq(runs.idempotencyKey, key)).get()) ?? null;
 
-/** The tenant's newest runs, optionally only those of a status, a domain, or with a model as agent or user. */
-export const listRuns = (d1: D1Database, tenant: string, limit: number, filter: Partial<Pick<RunListQuery, 'status' | 'domain' | 'model'>> = {}): Promise<RunRow[]> => {
+/**
+ * The tenant's newest runs, optionally only those of a status, a domain, a retrieval configuration, or with a
+ * model as agent or user.
+ */
+export const listRuns = (d1: D1Database, tenant: string, limit: number, filter: RunListFilter = {}): Promise<RunRow[]> => {
   const field = (name: string) => sql`json_extract(${runs.config}, ${`$.${name}`})`;
   return drizzle(d1)
     .select()
@@ -42,6 +45,7 @@ export const listRuns = (d1: D1Database, tenant: string, limit: number, filter: 
         filter.status === undefined ? undefined : eq(runs.status, filter.status),
         filter.domain === undefined ? undefined : sql`${field('domain')} = ${filter.domain}`,
         filter.model === undefined ? undefined : or(sql`${field('llm_agent')} = ${filter.model}`, sql`${field('llm_user')} = ${filter.model}`),
+        filter.retrieval_config === undefined ? undefined : sql`${field('retrieval_config')} = ${filter.retrieval_config}`,
       ),
     )
     .orderBy(desc(runs.createdAt), desc(runs.id))

@@ -12,14 +12,13 @@ import { z } from 'zod';
 import { ApiRequestError } from '../client/index.ts';
 import { RunRequestSchema, RunStatusSchema } from '../core/schemas/api.ts';
 import { MAX_NAME_LENGTH } from '../core/schemas/run-config.ts';
-import type { Run } from '../core/schemas/api.ts';
+import type { Run, RunListFilter } from '../core/schemas/api.ts';
 import { compareModes } from '../core/metrics/mode-comparison.ts';
 import { isSoloAgent } from '../core/schemas/episode.ts';
 import { issueTypeOf } from '../../domains/issue-types.ts';
 import type { PageContext } from './layout.ts';
 import type { ViewerSource } from './source.ts';
 import { runsPage } from './pages/runs.ts';
-import type { RunsFilter } from './pages/runs.ts';
 import { RUNS_LISTED } from './pages/runs.ts';
 import { runPage } from './pages/run.ts';
 import type { RunPageData } from './pages/run.ts';
@@ -51,6 +50,7 @@ const RunsFilterSchema = z.object({
   domain: optionalName,
   status: z.union([RunStatusSchema, z.literal('')]).optional().transform((v) => v || undefined),
   model: optionalName,
+  retrieval_config: optionalName,
 });
 
 /** Every path the viewer answers; its middleware is scoped to these, so a host's other routes (the API) keep theirs. */
@@ -65,7 +65,7 @@ const contextOf = (viewer: ViewerRequest | undefined, nonce: string | undefined)
 });
 
 /** Each listed run with its metrics (pass^1 and cost are not in the listing). */
-const runsWithMetrics = async (source: ViewerSource, filter: RunsFilter = {}): Promise<Run[]> =>
+const runsWithMetrics = async (source: ViewerSource, filter: RunListFilter = {}): Promise<Run[]> =>
   Promise.all((await source.listRuns(RUNS_LISTED, filter)).map((r) => source.run(r.id)));
 
 /** For telecom: the other mode's newest finished run of the same domain, compared with this one. */
@@ -86,6 +86,17 @@ const modeComparison = async (source: ViewerSource, run: Run, data: Pick<RunPage
     // No task evaluated in both modes: nothing to compare.
     return null;
   }
+};
+
+/** For a run with a retrieval configuration: the newest completed run of each other configuration of its domain. */
+const otherConfigs = async (source: ViewerSource, run: Run, config: string | null): Promise<RunPageData['otherConfigs']> => {
+  if (!config) return [];
+  const newest = new Map<string, RunPageData['otherConfigs'][number]>();
+  for (const other of await source.listRuns(RUNS_SHOWN, { domain: run.config.domain, status: 'completed' })) {
+    const name = other.config.retrieval_config;
+    if (name && name !== config && !newest.has(name)) newest.set(name, other);
+  }
+  return [...newest.values()];
 };
 
 /** The runs page again, with why the launch was refused. */
@@ -144,7 +155,7 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
 
   app.get('/', async (c) => {
     const parsed = RunsFilterSchema.safeParse(c.req.query());
-    const filter: RunsFilter = parsed.success ? parsed.data : {};
+    const filter: RunListFilter = parsed.success ? parsed.data : {};
     const { source } = c.get('viewer');
     // The filter's choices come from every recent run; the table from the runs the API selects.
     const [all, shown] = await Promise.all([source.listRuns(RUNS_SHOWN), runsWithMetrics(source, filter)]);
@@ -159,8 +170,9 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     const id = c.req.param('id');
     // The page needs no message: the light results, and the usage summed by the source.
     const [run, results, usage] = await Promise.all([source.run(id), source.results(id, { messages: false }), source.usage(id)]);
-    const data: RunPageData = { run, results, usage, modes: null, eventsUrl: source.eventsUrl(id), nowMs: Date.now() };
-    return c.html(runPage(pageContext(c), { ...data, modes: await modeComparison(source, run, data) }));
+    const data: RunPageData = { run, results, usage, modes: null, otherConfigs: [], eventsUrl: source.eventsUrl(id), nowMs: Date.now() };
+    const [modes, others] = await Promise.all([modeComparison(source, run, data), otherConfigs(source, run, results.info.retrieval_config ?? null)]);
+    return c.html(runPage(pageContext(c), { ...data, modes, otherConfigs: others }));
   });
 
   app.get('/simulations/:id', async (c) => {
@@ -181,7 +193,11 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     if (ids.a === undefined || ids.b === undefined) return c.html(comparePage(pageContext(c), { runs, ...ids }, null));
     const light = { messages: false };
     const [runA, runB, resultsA, resultsB] = await Promise.all([source.run(ids.a), source.run(ids.b), source.results(ids.a, light), source.results(ids.b, light)]);
-    const view = { labels: { a: runLabel(runA), b: runLabel(runB) }, comparison: compareRuns(resultsA, resultsB) };
+    const view = {
+      labels: { a: runLabel(runA), b: runLabel(runB) },
+      configs: { a: resultsA.info.retrieval_config ?? null, b: resultsB.info.retrieval_config ?? null },
+      comparison: compareRuns(resultsA, resultsB),
+    };
     return c.html(comparePage(pageContext(c), { runs, ...ids }, view));
   });
 

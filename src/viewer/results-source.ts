@@ -32,6 +32,8 @@ export const runOfResults = (id: string, { results }: LoadedResults): Run => {
     max_steps: info.max_steps,
     max_errors: info.max_errors,
     ...(info.seed === null ? {} : { seed: info.seed }),
+    retrieval_config: info.retrieval_config ?? null,
+    retrieval_config_kwargs: info.retrieval_config_kwargs ?? null,
   });
   const sims = results.simulations;
   const infra = sims.filter((s) => s.termination_reason === 'infrastructure_error').length;
@@ -74,6 +76,7 @@ export const resultsSource = (files: readonly LoadedResults[], dbDiffOf: DbDiffO
           (run) =>
             (filter.status === undefined || run.status === filter.status) &&
             (filter.domain === undefined || run.config.domain === filter.domain) &&
+            (filter.retrieval_config === undefined || run.config.retrieval_config === filter.retrieval_config) &&
             (filter.model === undefined || run.config.llm_agent === filter.model || run.config.llm_user === filter.model),
         )
         .slice(0, limit),

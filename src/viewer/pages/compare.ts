@@ -1,4 +1,5 @@
-// The compare page: pick two runs; then both pass^k curves on one chart and each task's delta.
+// The compare page: pick two runs (each named with its retrieval configuration, if any); then both runs'
+// configurations, both pass^k curves on one chart and each task's delta.
 import { html } from 'hono/html';
 import type { Run, RunList } from '../../core/schemas/api.ts';
 import { layout } from '../layout.ts';
@@ -14,7 +15,8 @@ export interface ComparePick {
   readonly b: string | undefined;
 }
 
-export const runLabel = (run: Pick<Run, 'id' | 'config'>): string => `${run.id.slice(0, 12)} · ${run.config.domain} · ${run.config.llm_agent}`;
+export const runLabel = (run: Pick<Run, 'id' | 'config'>): string =>
+  [run.id.slice(0, 12), run.config.domain, ...(run.config.retrieval_config ? [run.config.retrieval_config] : []), run.config.llm_agent].join(' · ');
 
 const picker = (pick: ComparePick): Markup => html`<form class="filters" method="get" action="/compare" aria-label="Runs to compare">
   ${(['a', 'b'] as const).map(
@@ -34,6 +36,8 @@ const deltaRow = (t: TaskDelta): Markup =>
 
 export interface CompareView {
   readonly labels: { readonly a: string; readonly b: string };
+  /** Each run's retrieval configuration as its results record it (null: none). */
+  readonly configs: { readonly a: string | null; readonly b: string | null };
   readonly comparison: RunComparison;
 }
 
@@ -49,6 +53,10 @@ ${view
   <div class="card">Avg reward A<b data-field="avg-a">${fixed(view.comparison.a.avgReward)}</b></div>
   <div class="card">Avg reward B<b data-field="avg-b">${fixed(view.comparison.b.avgReward)}</b></div>
   <div class="card">B − A<b data-field="avg-delta">${signed(view.comparison.b.avgReward - view.comparison.a.avgReward)}</b></div>
+  ${view.configs.a || view.configs.b
+    ? html`<div class="card">Retrieval config A<b data-field="config-a">${view.configs.a ?? 'none'}</b></div>
+  <div class="card">Retrieval config B<b data-field="config-b">${view.configs.b ?? 'none'}</b></div>`
+    : ''}
 </div>
 ${passHatKChart(
   [

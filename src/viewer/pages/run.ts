@@ -1,9 +1,11 @@
 // The run page: progress while it runs (updated live from the run's event stream), avg reward and pass^k for
 // every k with its chart, the reward breakdown per component and the termination reasons, a table of each
-// task's trials, tokens and cost, and for telecom the results per issue type and the solo-versus-default
-// comparison.
+// task's trials, tokens and cost, for telecom the results per issue type and the solo-versus-default
+// comparison, and for a run with a retrieval configuration, the runs of its domain's other configurations to
+// compare it with.
 import { html, raw } from 'hono/html';
-import type { Run, RunUsage } from '../../core/schemas/api.ts';
+import type { Run, RunList, RunUsage } from '../../core/schemas/api.ts';
+import { dumpsPy } from '../../core/py/index.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
 import type { ModeComparison } from '../../core/metrics/mode-comparison.ts';
 import { csrfField, layout } from '../layout.ts';
@@ -21,6 +23,8 @@ export interface RunPageData {
   readonly usage: RunUsage;
   /** The telecom solo-versus-default comparison, when the other mode's run exists. */
   readonly modes: { readonly other: Run; readonly comparison: ModeComparison } | null;
+  /** For a run with a retrieval configuration: the newest completed run of each other configuration of its domain. */
+  readonly otherConfigs: readonly RunList['runs'][number][];
   readonly eventsUrl: string | null;
   readonly nowMs: number;
 }
@@ -117,6 +121,23 @@ const modes = (data: RunPageData): Markup => {
 </section>`;
 };
 
+const otherConfigs = (data: RunPageData): Markup =>
+  data.otherConfigs.length === 0
+    ? html``
+    : html`<section aria-labelledby="configs-h">
+  <h2 id="configs-h">Other retrieval configurations</h2>
+  <ul id="other-configs">${data.otherConfigs.map(
+    (r) => html`<li data-retrieval-config="${r.config.retrieval_config}"><a href="/compare?a=${encodeURIComponent(data.run.id)}&amp;b=${encodeURIComponent(r.id)}">compare with ${r.config.retrieval_config}</a> (run ${r.id.slice(0, 12)}, ${r.config.llm_agent})</li>`,
+  )}</ul>
+</section>`;
+
+/** The configuration the results record, with its settings when any were given. */
+const retrieval = (results: Results): Markup => {
+  const { retrieval_config: config, retrieval_config_kwargs: kwargs } = results.info;
+  if (!config) return html``;
+  return html` · retrieval <b data-field="retrieval-config">${config}</b>${kwargs ? html` <code>${dumpsPy(kwargs)}</code>` : ''}`;
+};
+
 export const runBody = (ctx: PageContext, data: RunPageData): Markup => {
   const report = runReport(data.results);
   return html`<div id="run-body">
@@ -125,6 +146,7 @@ ${passHatK(report)}
 ${breakdown(report)}
 ${issueTypes(report)}
 ${modes(data)}
+${otherConfigs(data)}
 ${usage(data.usage)}
 ${tasks(report, data.run.id)}
 </div>`;
@@ -137,7 +159,7 @@ export const runPage = (ctx: PageContext, data: RunPageData): Markup => {
     ctx,
     `Run ${run.id.slice(0, 12)}`,
     html`<h1>Run <span data-field="run-id">${run.id}</span></h1>
-<p>${c.domain} · agent ${c.agent} (${c.llm_agent}) · user ${c.user} (${c.llm_user}) · ${c.num_trials} trial${c.num_trials === 1 ? '' : 's'} · created ${when(run.created_at)}
+<p>${c.domain}${retrieval(data.results)} · agent ${c.agent} (${c.llm_agent}) · user ${c.user} (${c.llm_user}) · ${c.num_trials} trial${c.num_trials === 1 ? '' : 's'} · created ${when(run.created_at)}
 · <a href="/compare?a=${encodeURIComponent(run.id)}">compare with…</a></p>
 ${runBody(ctx, data)}
 ${data.eventsUrl && run.status === 'running' ? html`<script nonce="${ctx.nonce}">${raw(liveScript(data.eventsUrl))}</script>` : ''}`,

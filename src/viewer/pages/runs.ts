@@ -1,7 +1,8 @@
-// The runs page: every run of the caller, newest first, with its status, domain, models, pass^1, cost and date;
-// filters by domain, status and model; and, on a live API, the form that launches a run.
+// The runs page: every run of the caller, newest first, with its status, domain, retrieval configuration, models,
+// pass^1, cost and date; filters by domain, status, model and retrieval configuration; and, on a live API, the
+// form that launches a run.
 import { html } from 'hono/html';
-import type { Run, RunList, RunListQuery } from '../../core/schemas/api.ts';
+import type { Run, RunList, RunListFilter } from '../../core/schemas/api.ts';
 
 type RunListing = RunList['runs'][number];
 import { csrfField, layout } from '../layout.ts';
@@ -11,27 +12,27 @@ import { fixed, usd, when } from '../format.ts';
 /** Runs the table shows, each read with its metrics (one API call each): the API's default page. */
 export const RUNS_LISTED = 50;
 
-export type RunsFilter = Partial<Pick<RunListQuery, 'status' | 'domain' | 'model'>>;
-
 const options = (values: readonly string[], selected: string | undefined): Markup =>
   html`<option value="">any</option>${values.map((v) => html`<option value="${v}" ${v === selected ? 'selected' : ''}>${v}</option>`)}`;
 
 const distinct = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
-const filters = (all: readonly RunListing[], filter: RunsFilter): Markup => html`<form class="filters" method="get" action="/" aria-label="Filter runs">
+const filters = (all: readonly RunListing[], filter: RunListFilter): Markup => html`<form class="filters" method="get" action="/" aria-label="Filter runs">
   <label>Domain <select name="domain">${options(distinct(all.map((r) => r.config.domain)), filter.domain)}</select></label>
   <label>Status <select name="status">${options(['running', 'completed', 'cancelled', 'failed'], filter.status)}</select></label>
   <label>Model <select name="model">${options(distinct(all.flatMap((r) => [r.config.llm_agent, r.config.llm_user])), filter.model)}</select></label>
+  <label>Retrieval config <select name="retrieval_config">${options(distinct(all.flatMap((r) => r.config.retrieval_config ?? [])), filter.retrieval_config)}</select></label>
   <button type="submit">Filter</button>
 </form>`;
 
 const row = (run: Run): Markup => {
   const c = run.config;
   const pass1 = run.metrics['pass_hat_1'];
-  return html`<tr data-run="${run.id}" data-status="${run.status}">
+  return html`<tr data-run="${run.id}" data-status="${run.status}" data-retrieval-config="${c.retrieval_config ?? ''}">
   <td><a href="/runs/${encodeURIComponent(run.id)}">${run.id.slice(0, 12)}</a></td>
   <td>${run.status}</td>
   <td>${c.domain}</td>
+  <td>${c.retrieval_config ?? '—'}</td>
   <td>${c.agent} · ${c.llm_agent}</td>
   <td>${c.user} · ${c.llm_user}</td>
   <td class="num">${run.counts.done}/${run.counts.total}</td>
@@ -57,16 +58,16 @@ ${error ? html`<p class="error-box" role="alert">${error}</p>` : ''}
 </form>`;
 
 /** `all`: the recent runs, whose domains and models the filter offers; `shown`: the runs the filter selects. */
-export const runsPage = (ctx: PageContext, all: readonly RunListing[], shown: readonly Run[], filter: RunsFilter, launchError: string | null = null): Markup => {
+export const runsPage = (ctx: PageContext, all: readonly RunListing[], shown: readonly Run[], filter: RunListFilter, launchError: string | null = null): Markup => {
   return layout(
     ctx,
     'Runs',
     html`<h1>Runs</h1>
 ${filters(all, filter)}
-<p class="muted" aria-live="polite">${shown.length} run${shown.length === 1 ? '' : 's'}${filter.domain || filter.status || filter.model ? ' match the filter' : ''}</p>
+<p class="muted" aria-live="polite">${shown.length} run${shown.length === 1 ? '' : 's'}${Object.values(filter).some(Boolean) ? ' match the filter' : ''}</p>
 <div class="table-wrap"><table id="runs">
   <caption class="muted">Newest first, at most ${RUNS_LISTED} (filter to find older ones); cost is the agent's total over the finished simulations.</caption>
-  <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Domain</th><th scope="col">Agent</th><th scope="col">User</th>
+  <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Domain</th><th scope="col">Retrieval config</th><th scope="col">Agent</th><th scope="col">User</th>
   <th scope="col" class="num">Done</th><th scope="col" class="num">pass^1</th><th scope="col" class="num">Cost</th><th scope="col">Date</th></tr></thead>
   <tbody>${shown.map(row)}</tbody>
 </table></div>

@@ -1,5 +1,5 @@
 // The web viewer in real Chromium against a local worker (wrangler dev, workerd, D1, Durable Objects) and the
-// scripted provider: sign-in, the runs page and its filters, a run page whose progress advances live, a
+// scripted provider: sign-in, the runs page and its filters (the retrieval configuration's among them), a run page whose progress advances live, a
 // trajectory, the comparison of two runs, launching and cancelling from the pages. Screenshots are written to
 // test-artifacts/screenshots.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -32,6 +32,9 @@ let dir: string;
 let completedId: string;
 let otherCompletedId: string;
 let runningId: string;
+/** banking_knowledge runs of two retrieval configurations. */
+let noKnowledgeId: string;
+let bm25Id: string;
 
 const runConfig = (agentModel: string, numTrials: number, taskIds: string[]) =>
   RunConfigSchema.parse({ domain: 'mock', llm_agent: agentModel, llm_user: 'fake-user', llm_judge: 'fake-user', num_trials: numTrials, task_ids: taskIds, max_concurrency: 1 });
@@ -66,7 +69,11 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     api = apiClient(worker.url, OPERATOR_KEY);
     completedId = (await api.createRun(runConfig('fake-agent', 2, ['create_task_1', 'update_task_1']))).run_id;
     otherCompletedId = (await api.createRun(runConfig(CREATING_AGENT, 1, ['create_task_1', 'update_task_1']))).run_id;
-    await Promise.all([waitCompleted(completedId), waitCompleted(otherCompletedId)]);
+    const banking = (retrievalConfig: string) =>
+      RunConfigSchema.parse({ ...runConfig('fake-agent', 1, ['task_004']), domain: 'banking_knowledge', retrieval_config: retrievalConfig });
+    noKnowledgeId = (await api.createRun(banking('no_knowledge'))).run_id;
+    bm25Id = (await api.createRun(banking('bm25'))).run_id;
+    await Promise.all([completedId, otherCompletedId, noKnowledgeId, bm25Id].map(waitCompleted));
     runningId = (await api.createRun(runConfig(SLOW_AGENT, 20, ['create_task_1']))).run_id;
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
@@ -98,6 +105,21 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     expect(statuses.length).toBeGreaterThan(0);
     expect(new Set(statuses)).toEqual(new Set(['running']));
     await expect(page.locator(`tr[data-run="${completedId}"]`).count()).resolves.toBe(0);
+  });
+
+  it('the retrieval configuration filter keeps the runs of that configuration only, each showing it', async () => {
+    await page.goto(`${worker.url}/`);
+    await page.getByLabel('Retrieval config').selectOption('bm25');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/retrieval_config=bm25/);
+    const rows = await page.locator('tbody tr[data-run]').evaluateAll((trs) => trs.map((r) => [r.getAttribute('data-run'), r.children[3]?.textContent]));
+    expect(rows).toEqual([[bm25Id, 'bm25']]);
+    await page.locator(`tr[data-run="${bm25Id}"] a`).first().click();
+    await page.waitForURL(`${worker.url}/runs/${bm25Id}`);
+    await expect(field('retrieval-config').textContent()).resolves.toBe('bm25');
+    await page.getByRole('link', { name: 'compare with no_knowledge' }).click();
+    await page.waitForURL(/\/compare\?a=/);
+    await expect(Promise.all([field('config-a').textContent(), field('config-b').textContent()])).resolves.toEqual(['bm25', 'no_knowledge']);
   });
 
   it('a running run page advances live from the event stream, without a reload', async () => {
@@ -209,7 +231,7 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     const audit = await browser.newContext({ bypassCSP: true, storageState: await page.context().storageState() });
     const auditPage = await audit.newPage();
     const sim = (await api.results(completedId)).simulations[0]!.id;
-    for (const route of ['/', `/runs/${completedId}`, `/runs/${runningId}`, `/simulations/${sim}`, `/compare?a=${completedId}&b=${otherCompletedId}`, '/schedules', '/login']) {
+    for (const route of ['/', `/runs/${completedId}`, `/runs/${runningId}`, `/simulations/${sim}`, `/compare?a=${completedId}&b=${otherCompletedId}`, `/compare?a=${noKnowledgeId}&b=${bm25Id}`, '/schedules', '/login']) {
       await auditPage.goto(`${worker.url}${route}`);
       const violations = await accessibilityViolations(auditPage);
       expect(violations.map((v) => `${route}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

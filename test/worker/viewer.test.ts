@@ -157,17 +157,21 @@ describe('web viewer: sign-in and sessions', () => {
   it('runs split by retrieval configuration: GET /v1/runs filters by it, the pages show it, filter by it and compare across it', async () => {
     const banking = (retrieval_config: string) => scriptedRun({ domain: 'banking_knowledge', retrieval_config, task_ids: ['task_004'] });
     const [nk, bm25, mock] = await Promise.all([startRun(banking('no_knowledge')), startRun(banking('bm25')), startRun(scriptedRun({ task_ids: ['create_task_1'] }))]);
-    await Promise.all([waitForRun(nk), waitForRun(bm25), waitForRun(mock)]);
+    // A run naming no configuration records the domain's default, as its results do.
+    const unnamed = await startRun(scriptedRun({ domain: 'banking_knowledge', task_ids: ['task_004'] }));
+    await Promise.all([waitForRun(nk), waitForRun(bm25), waitForRun(mock), waitForRun(unnamed)]);
     const ids = async (query: string) => ((await pyBody(await call(`/v1/runs?limit=200&${query}`))) as { runs: { id: string }[] }).runs.map((r) => r.id);
     expect(await ids('retrieval_config=bm25')).toEqual([bm25]);
     expect(await ids('retrieval_config=no_knowledge&domain=banking_knowledge')).toEqual([nk]);
     expect(await ids('retrieval_config=bm25&domain=mock')).toEqual([]);
+    expect(await ids('retrieval_config=alltools')).toEqual([unnamed]);
+    expect(((await pyBody(await call(`/v1/runs/${mock}`))) as { config: { retrieval_config: string | null } }).config.retrieval_config).toBeNull();
     expect((await call('/v1/runs?retrieval_config=')).status).toBe(400);
 
     const cookie = await signIn(API_KEY);
     const runs = await (await page('/', { headers: { cookie } })).text();
     expect(runs).toContain(`<tr data-run="${bm25}" data-status="completed" data-retrieval-config="bm25">`);
-    expect(runs).toMatch(/<select name="retrieval_config"><option value="">any<\/option><option value="bm25" >bm25<\/option><option value="no_knowledge" >/);
+    expect(runs).toMatch(/<select name="retrieval_config"><option value="">any<\/option><option value="alltools" >alltools<\/option><option value="bm25" >bm25<\/option><option value="no_knowledge" >/);
     const filtered = await (await page('/?retrieval_config=no_knowledge', { headers: { cookie } })).text();
     expect(filtered).toContain(`data-run="${nk}"`);
     expect(filtered).not.toContain(`data-run="${bm25}"`);

@@ -5,7 +5,7 @@ import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
 import { pendingUnits, runTasks } from '../../core/runner/batch.ts';
 import { MissingTasksError } from '../../core/tasks.ts';
-import { runRetrievalRefusal } from '../../core/environment/episode-domain.ts';
+import { effectiveRetrievalConfig, runRetrievalRefusal } from '../../core/environment/episode-domain.ts';
 import { loadDomain } from '../data/domains.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { encodeConfig, findRunByIdempotencyKey, insertRun, setRunStatus } from '../db/runs.ts';
@@ -77,11 +77,14 @@ export const launchRun = async (
   options: LaunchOptions,
 ): Promise<{ run: RunRow; created: boolean }> => {
   const now = new Date().toISOString();
+  // The run records the retrieval configuration its episodes use, as its results do: the domain's default when
+  // the request names none, so listing and filtering by configuration see it.
+  const recorded: RunConfig = { ...config, retrieval_config: effectiveRetrievalConfig(domains[config.domain]!, config.retrieval_config) };
   const row: RunRow = {
     id: crypto.randomUUID(),
     tenantId: options.tenant,
     status: 'running',
-    config: encodeConfig(config),
+    config: encodeConfig(recorded),
     total: episodes.length,
     scheduleId: options.scheduleId ?? null,
     idempotencyKey: options.idempotencyKey ?? null,

@@ -9,7 +9,7 @@ import type { ToolServices } from '../../src/core/environment/tool-services.ts';
 import { pyTypeName } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { RetrievalConfigKwargsSchema, resolveRetrievalConfig } from '../../src/core/knowledge/configs.ts';
-import type { KbSearchSpec, RetrievalConfig, RetrievalConfigName } from '../../src/core/knowledge/configs.ts';
+import type { KbSearchSpec, RetrievalConfig } from '../../src/core/knowledge/configs.ts';
 import { createBm25Index } from '../../src/core/knowledge/bm25.ts';
 import type { Bm25Index } from '../../src/core/knowledge/bm25.ts';
 import { createDenseIndex } from '../../src/core/knowledge/dense.ts';
@@ -260,7 +260,7 @@ export const RETRIEVAL_TOOL_FACTORIES: Readonly<Record<string, RetrievalToolFact
 };
 
 const retrievalConfig = (variant: RetrievalVariant, kwargs: Kwargs): RetrievalConfig =>
-  resolveRetrievalConfig(variant.name as RetrievalConfigName, RetrievalConfigKwargsSchema.parse(kwargs));
+  resolveRetrievalConfig(variant.name, RetrievalConfigKwargsSchema.parse(kwargs));
 
 /** The configuration's retrieval tools, in the reference's order. */
 export const retrievalTools = (

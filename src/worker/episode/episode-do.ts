@@ -15,7 +15,7 @@ import { envOptions } from '../../core/orchestrator/deps.ts';
 import { completeEpisode, infrastructureErrorRun } from '../../core/runner/simulation.ts';
 import type { SimulationDeps, SimulationSpec } from '../../core/runner/simulation.ts';
 import { jitterBackoff } from '../../core/llm/retry.ts';
-import { decodeLaunch, episodeKey, episodeSpec } from './launch.ts';
+import { decodeLaunch, episodeKey, episodeSpec, launchFromLegacy } from './launch.ts';
 import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
@@ -70,7 +70,7 @@ export class EpisodeDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = new EpisodeStore(ctx.storage);
+    this.store = new EpisodeStore(ctx.storage, { kv: ctx.storage.kv, launch: launchFromLegacy });
   }
 
   /**

@@ -1,7 +1,9 @@
 // What starts an episode: its run, the run's configuration and which task × trial it plays.
 import { z } from 'zod';
+import { RunConfigSchema } from '../../core/schemas/run-config.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import { decodeConfig } from '../db/runs.ts';
+import { parsePyJson } from '../../core/py/index.ts';
+import { decodeConfig, encodeConfig } from '../db/runs.ts';
 import type { DomainData } from '../../core/environment/domain.ts';
 import { workUnits } from '../../core/runner/batch.ts';
 import type { SimulationSpec } from '../../core/runner/simulation.ts';
@@ -66,6 +68,18 @@ const runConfigOf = (text: string): RunConfig => {
 export const decodeLaunch = (text: string): EpisodeLaunch => {
   const { config, ...episode } = EpisodeLaunchTextSchema.parse(JSON.parse(text));
   return { ...episode, config: runConfigOf(config) };
+};
+
+/**
+ * A launch as episodes stored it before the configuration travelled as the run's text: Python-JSON with the
+ * configuration as an object, the tenant defaulting to the operator.
+ */
+const LegacyLaunchSchema = EpisodeLaunchTextSchema.extend({ config: RunConfigSchema, tenant: z.string().default('operator') });
+
+/** The current launch text of a launch in the previous layout (the configuration as the run stores its text). */
+export const launchFromLegacy = (text: string): string => {
+  const { config, ...episode } = LegacyLaunchSchema.parse(parsePyJson(text));
+  return encodeLaunch({ ...episode, config: encodeConfig(config) });
 };
 
 /** The engine's spec of the episode: the run's work unit for this task and trial (same seed as a batch run). */

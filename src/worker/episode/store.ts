@@ -53,6 +53,15 @@ export interface EpisodeStorage {
   };
 }
 
+/** Where the previous layout kept an episode's values, and how its launch text becomes the current one. */
+export interface PreviousLayout {
+  readonly kv: {
+    get<T>(key: string): T | undefined;
+    delete(key: string): boolean;
+  };
+  readonly launch: (text: string) => string;
+}
+
 type Sql = EpisodeStorage['sql'];
 
 /**
@@ -106,10 +115,28 @@ export class EpisodeStore {
   /** The step index of the next turn (one past the last recorded turn), once read. */
   private next: number | null = null;
 
-  constructor(storage: EpisodeStorage) {
+  constructor(storage: EpisodeStorage, previous?: PreviousLayout) {
     this.sql = storage.sql;
     this.values = new CachedValues(storage.sql);
     this.createTables();
+    if (previous) this.moveLegacyValues(previous);
+  }
+
+  /**
+   * Episodes stored before their values had a table of their own kept them in the runtime's key-value storage,
+   * with the launch in its older form and the next turn's step as a value: they are moved here on first touch,
+   * so an episode in flight across that change resumes. The new values are written before the old ones are
+   * deleted, so a move cut short is done again in full. `next_step` is dropped: it was written with each turn
+   * record as one past it, which is what the records give now.
+   */
+  private moveLegacyValues({ kv, launch }: PreviousLayout): void {
+    // Every stored episode has a phase (a finished one nothing else).
+    if (kv.get('phase') === undefined) return;
+    for (const key of [...EPISODE_KEYS, 'cursor']) {
+      const value = kv.get<unknown>(key);
+      if (value !== undefined) this.values.put(key, key === 'launch' ? launch(value as string) : value);
+    }
+    for (const key of [...EPISODE_KEYS, 'cursor', 'next_step']) kv.delete(key);
   }
 
   /**

@@ -1,8 +1,10 @@
-// The production LlmClient: one chat-completions call through the Vercel AI SDK (`generateText` with
-// `@ai-sdk/openai-compatible`), sending the reference's exact payload (reference: llm_utils.generate).
-import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError, generateText, jsonSchema, tool } from 'ai';
+// The production LlmClient: one chat-completions call through the Vercel AI SDK's HTTP layer
+// (`@ai-sdk/provider-utils`), sending the reference's exact payload (reference: llm_utils.generate).
+import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError, jsonSchema, tool } from 'ai';
 import type { JSONSchema7, ModelMessage, ToolSet } from 'ai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createJsonErrorResponseHandler, generateId, postJsonToApi, withoutTrailingSlash } from '@ai-sdk/provider-utils';
+import type { ResponseHandler } from '@ai-sdk/provider-utils';
+import { z } from 'zod';
 import { UNPARSED_ARGUMENTS_KEY } from '../environment/toolkit.ts';
 import type { ToolSchema } from '../environment/toolkit.ts';
 import { dumpsPy, isPyFloat } from '../py/index.ts';
@@ -18,8 +20,6 @@ export interface AiSdkClientConfig {
   readonly baseURL: string;
   /** Sent as `Authorization: Bearer …`; never written into errors. Omit for local servers. */
   readonly apiKey?: string;
-  /** The AI SDK provider name (its provider-options namespace). */
-  readonly providerName?: string;
   readonly fetch?: typeof fetch;
   /** Retries after the first attempt; the reference's litellm `num_retries` is 3. */
   readonly maxRetries?: number;
@@ -32,8 +32,6 @@ export interface AiSdkClientConfig {
 }
 
 export const DEFAULT_MAX_RETRIES = 3;
-/** The provider option that carries a call's reference payload to the request-body hook. */
-const REFERENCE_BODY = 'tau2_reference_body';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -185,7 +183,7 @@ const contentText = (content: unknown): string | null => {
   return null;
 };
 
-const readToolCalls = (raw: unknown, sdkIds: readonly string[]): LlmToolCall[] => {
+const readToolCalls = (raw: unknown, newId: () => string): LlmToolCall[] => {
   if (raw === null || raw === undefined) return [];
   if (!Array.isArray(raw)) throw new MalformedResponseError('tool_calls is not a list');
   return raw.map((call, i): LlmToolCall => {
@@ -194,7 +192,7 @@ const readToolCalls = (raw: unknown, sdkIds: readonly string[]): LlmToolCall[] =
     const args = fn['arguments'];
     // The raw text is what keeps `2.0` a float; an object (non-standard providers) is all there is otherwise.
     const text = typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args);
-    const id = typeof call['id'] === 'string' && call['id'] !== '' ? call['id'] : (sdkIds[i] ?? `call_${i}`);
+    const id = typeof call['id'] === 'string' && call['id'] !== '' ? call['id'] : newId();
     return { id, name: fn['name'], arguments: text };
   });
 };
@@ -217,8 +215,11 @@ export interface ParsedCompletion {
   readonly rawData: Record<string, PyValue>;
 }
 
-/** Reads the provider's JSON body itself: the SDK's parsed view drops invalid tool calls' text and number kinds. */
-export const parseCompletionBody = (body: unknown, sdkToolCallIds: readonly string[] = []): ParsedCompletion => {
+/**
+ * Reads the provider's JSON body itself: the SDK's parsed view drops invalid tool calls' text and number kinds.
+ * A tool call without an id gets one as the SDK gives it.
+ */
+export const parseCompletionBody = (body: unknown, newId: () => string = generateId): ParsedCompletion => {
   if (!isRecord(body)) throw new MalformedResponseError('response body is not a JSON object');
   const choices = body['choices'];
   const first: unknown = Array.isArray(choices) ? choices[0] : undefined;
@@ -227,7 +228,7 @@ export const parseCompletionBody = (body: unknown, sdkToolCallIds: readonly stri
   const { usage, cached } = readUsage(body['usage']);
   return {
     content: contentText(message['content']),
-    toolCalls: readToolCalls(message['tool_calls'], sdkToolCallIds),
+    toolCalls: readToolCalls(message['tool_calls'], newId),
     usage,
     cachedTokens: cached,
     model: typeof body['model'] === 'string' ? body['model'] : null,
@@ -349,38 +350,47 @@ export const sdkCall = (request: LlmRequest) => {
   };
 };
 
+/** An error body as `@ai-sdk/openai-compatible` reads it: its message, else the status text. */
+const failedResponseHandler = createJsonErrorResponseHandler({
+  errorSchema: z.object({
+    error: z.object({ message: z.string(), type: z.string().nullish(), param: z.any().nullish(), code: z.union([z.string(), z.number()]).nullish() }),
+  }),
+  errorToMessage: (data) => data.error.message,
+});
+
+/** A 2xx body as JSON; text that is not JSON fails as the SDK's own handler fails it. */
+const jsonBody: ResponseHandler<unknown> = async ({ response, url, requestBodyValues }) => {
+  const responseBody = await response.text();
+  try {
+    return { value: JSON.parse(responseBody) as unknown };
+  } catch (cause) {
+    throw new APICallError({ message: 'Invalid JSON response', cause, statusCode: response.status, responseBody, url, requestBodyValues });
+  }
+};
+
+/**
+ * The OpenAI-compatible client. The reference's exact body is posted through the SDK's HTTP layer (its
+ * headers, its errors, which decide the retries) and the provider's JSON is read by `parseCompletionBody`:
+ * `generateText` would convert the conversation and tools, validate the response and trace the call, only for
+ * all of it to be replaced by that body and that parse (about a fifth of an episode's CPU on the Worker path).
+ */
 export const createAiSdkClient = (config: AiSdkClientConfig): LlmClient => {
   const apiKey = config.apiKey;
-  // One provider and one model object per model name for the client's life (building them compiles the SDK's
-  // response schemas, which costs more than the rest of a call). Each call's exact payload travels in its
-  // provider options, and the request-body hook puts it in place of the body the SDK built.
-  const providerName = config.providerName ?? 'tau2';
-  const provider = createOpenAICompatible({
-    name: providerName,
-    baseURL: config.baseURL,
-    ...(apiKey === undefined ? {} : { apiKey }),
-    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
-    transformRequestBody: (args) => (args[REFERENCE_BODY] as Record<string, unknown> | undefined) ?? args,
-  });
-  const models = new Map<string, ReturnType<typeof provider.chatModel>>();
-  const chatModel = (name: string) => {
-    let model = models.get(name);
-    if (model === undefined) models.set(name, (model = provider.chatModel(name)));
-    return model;
-  };
-
+  const url = new URL(`${withoutTrailingSlash(config.baseURL)}/chat/completions`).toString();
+  const headers = apiKey === undefined ? {} : { Authorization: `Bearer ${apiKey}` };
   return retryingClient(config, async (request, attemptTimeoutMs) => {
     const timeout = AbortSignal.timeout(attemptTimeoutMs);
     try {
-      const result = await generateText({
-        model: chatModel(request.model),
-        providerOptions: { [providerName]: { [REFERENCE_BODY]: referenceBody(request) } },
-        ...sdkCall(request),
-        maxRetries: 0,
+      const { value } = await postJsonToApi({
+        url,
+        headers,
+        body: referenceBody(request),
+        failedResponseHandler,
+        successfulResponseHandler: jsonBody,
         abortSignal: timeout,
-        include: { responseBody: true },
+        ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
       });
-      return parseCompletionBody(result.response.body, result.toolCalls.map((c) => c.toolCallId));
+      return parseCompletionBody(value);
     } catch (err) {
       throw attemptFailure(err, timeout, attemptTimeoutMs, apiKey);
     }

@@ -29,6 +29,7 @@ import { limits } from '../limits.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { providerFor } from '../runs/models.ts';
 import { writeSimulation } from '../db/simulations.ts';
+import { CONTINUE_MS, produceTurnsIfFree } from '../turns/consumer.ts';
 
 
 /** Where an episode stands (plain values: an RPC result cannot carry PyFloats). */
@@ -67,6 +68,8 @@ export class EpisodeDO extends DurableObject<Env> {
    * submission arriving meanwhile must see the outcome stored, not the turn half applied.
    */
   private readonly oneAtATime = pLimit(1);
+  /** The production of built-in turns running in this object (see sendTurn), or null. */
+  private producing: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -337,7 +340,29 @@ export class EpisodeDO extends DurableObject<Env> {
     // The watchdog is armed once, not at every turn: when it fires early, it waits for the turn asked for last.
     this.askedAt = Date.now();
     if (this.alarmAt === null || this.alarmAt <= this.askedAt) await this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
-    if (send) await this.env.TURNS.send({ episode: (await this.loadContext()).key, step: this.store.nextStep() });
+    if (send) await this.sendTurn(await this.loadContext());
+  }
+
+  /**
+   * Hands the built-in turn waited for to a producer: this object itself when it runs no production yet and a
+   * slot of the provider's cap is free at once (no queue message, consumer invocation or RPC per turn), else
+   * the queue. The watchdog covers both.
+   */
+  private async sendTurn(context: EpisodeContext): Promise<void> {
+    const turn = this.producing === null ? this.describePending(context, this.live ?? null) : null;
+    if (turn !== null) {
+      const started = produceTurnsIfFree(this.env, this, turn, Date.now() + CONTINUE_MS);
+      const production: Promise<void> = started
+        .then((run) => run?.done)
+        .catch((error: unknown) => console.warn(`turn ${context.key}#${turn.step} not produced here: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          if (this.producing === production) this.producing = null;
+        });
+      this.producing = production;
+      this.ctx.waitUntil(production);
+      if ((await started.catch(() => null)) !== null) return;
+    }
+    await this.env.TURNS.send({ episode: context.key, step: this.store.nextStep() });
   }
 
   private async evaluate(context: EpisodeContext, state: EpisodeState): Promise<void> {
@@ -393,6 +418,8 @@ export class EpisodeDO extends DurableObject<Env> {
 
   private async notifyRun(context: EpisodeContext): Promise<void> {
     await this.env.RUN.getByName(context.launch.run_id).episodeFinished(context.key);
+    // A production here ends once the last turn is applied; its lease is released before the reset below.
+    await this.producing;
     // The watchdog of an episode graded without an alarm is still armed.
     if (this.alarmAt !== null) {
       await this.ctx.storage.deleteAlarm();

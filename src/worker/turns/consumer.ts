@@ -7,13 +7,11 @@ import { parsePyJson, dumpsPy } from '../../core/py/index.ts';
 import type { PyInput, PyValue } from '../../core/py/index.ts';
 import type { ChatMessage, LlmClient, LlmResponse } from '../../core/llm/types.ts';
 import type { ToolSchema } from '../../core/environment/toolkit.ts';
-import type { PendingTurn, TurnResult } from '../episode/turn.ts';
+import type { PendingTurn, TurnOutcome, TurnResult } from '../episode/turn.ts';
 import { providerFor } from '../runs/models.ts';
 import type { Provider } from '../runs/models.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { agentEndpointClient } from '../agent-endpoint.ts';
-
-type EpisodeStub = ReturnType<Env['EPISODE']['getByName']>;
 
 export interface TurnMessage {
   readonly episode: string;
@@ -72,7 +70,7 @@ export const callModel = async (client: LlmClient, turn: PendingTurn): Promise<T
 };
 
 /** How long one message keeps producing an episode's consecutive turns before handing back to the queue. */
-const CONTINUE_MS = 60_000;
+export const CONTINUE_MS = 60_000;
 
 /**
  * Produces the turn of the message and, while its episode keeps waiting for turns, the following ones: each
@@ -87,35 +85,58 @@ export const produceTurn = async (env: Env, { episode, step }: TurnMessage): Pro
   await produceTurns(env, stub, turn, Date.now() + CONTINUE_MS);
 };
 
+/** Where produced turns are handed back: an episode's stub, or the episode object itself. */
+export interface TurnSink {
+  submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean }): Promise<TurnOutcome & { pending?: PendingTurn }>;
+}
+
 /**
  * Produces `first` and, until `deadline`, the built-in turns the episode hands back after it: the queue
  * consumer's loop, also run by the step API to produce the user's reply to an external agent.
  */
-export const produceTurns = async (env: Env, stub: EpisodeStub, first: PendingTurn, deadline: number): Promise<void> => {
-  let turn: PendingTurn | null = first;
-  const { episode, step } = first;
+export const produceTurns = async (env: Env, episode: TurnSink, first: PendingTurn, deadline: number): Promise<void> => {
   let provider: Provider;
   try {
-    provider = await providerFor(env, turn.tenant);
+    provider = await providerFor(env, first.tenant);
   } catch (error) {
     // No usable provider (e.g. a tenant endpoint no longer allowed): the turn fails like a provider failure.
-    await stub.submitTurn(turn.step, failed(error), { produceNext: false });
+    await episode.submitTurn(first.step, failed(error), { produceNext: false });
     return;
   }
-  await withProviderLease(env, provider.endpoint, `${episode}#${step}#${crypto.randomUUID()}`, async () => {
-    while (turn !== null) {
-      const current: PendingTurn = turn;
-      // A remote agent's turn goes to its endpoint; one that cannot be called (no longer allowed) fails the turn
-      // as a provider failure would.
-      const result =
-        current.agent_endpoint === null
-          ? await callModel(provider.client, current)
-          : await agentEndpointClient(env, current.run_id, current.agent_endpoint).then((client) => callModel(client, current), failed);
-      const produceNext = Date.now() < deadline;
-      const outcome = await stub.submitTurn(turn.step, result, { produceNext });
-      turn = produceNext && outcome.status === 'applied' && outcome.pending !== undefined ? outcome.pending : null;
-    }
-  });
+  await withProviderLease(env, provider.endpoint, leaseHolder(first), () => produceLeased(env, episode, provider, first, deadline));
+};
+
+/**
+ * Produces like `produceTurns` only when a slot of the provider's cap is free at once: the running production
+ * (its lease released at its end), or null with nothing done (the caller sends the turn to the queue, which
+ * also reports an unusable provider).
+ */
+export const produceTurnsIfFree = async (env: Env, episode: TurnSink, first: PendingTurn, deadline: number): Promise<{ readonly done: Promise<void> } | null> => {
+  const provider = await providerFor(env, first.tenant).catch(() => null);
+  if (provider === null) return null;
+  const gate = providerGate(env, provider.endpoint);
+  const holder = leaseHolder(first);
+  if (!(await gate.stub.acquire(holder, gate.cap))) return null;
+  return { done: produceLeased(env, episode, provider, first, deadline).finally(() => gate.stub.release(holder)) };
+};
+
+const leaseHolder = ({ episode, step }: PendingTurn): string => `${episode}#${step}#${crypto.randomUUID()}`;
+
+/** The loop of the two above, under a lease they hold. */
+const produceLeased = async (env: Env, episode: TurnSink, provider: Provider, first: PendingTurn, deadline: number): Promise<void> => {
+  let turn: PendingTurn | null = first;
+  while (turn !== null) {
+    const current: PendingTurn = turn;
+    // A remote agent's turn goes to its endpoint; one that cannot be called (no longer allowed) fails the turn
+    // as a provider failure would.
+    const result =
+      current.agent_endpoint === null
+        ? await callModel(provider.client, current)
+        : await agentEndpointClient(env, current.run_id, current.agent_endpoint).then((client) => callModel(client, current), failed);
+    const produceNext = Date.now() < deadline;
+    const outcome = await episode.submitTurn(current.step, result, { produceNext });
+    turn = produceNext && outcome.status === 'applied' && outcome.pending !== undefined ? outcome.pending : null;
+  }
 };
 
 export const consumeTurns = async (batch: MessageBatch<TurnMessage>, env: Env): Promise<void> => {

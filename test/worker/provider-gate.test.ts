@@ -4,8 +4,9 @@ import { env } from 'cloudflare:workers';
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { LEASE_TTL_MS, ProviderGateDO } from '../../src/worker/runs/provider-gate.ts';
-import { getRun, startRun } from './support/api.ts';
+import { getRun, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
+import { episodeKey } from '../../src/worker/episode/launch.ts';
 
 describe('ProviderGateDO', () => {
   it('grants at most `cap` holders, renews a holder, and frees a slot on release', async () => {
@@ -81,5 +82,21 @@ describe('concurrency', () => {
     expect(peakRunning).toBeGreaterThan(4);
     expect(peakLeases).toBeLessThanOrEqual(4);
     expect(peakLeases).toBeGreaterThan(0);
+  });
+
+  it('with every slot of the cap taken, an episode waits (nothing produced in place) and its queued turn is produced once a slot frees', async () => {
+    const gate = env.PROVIDER_GATE.getByName(new URL(env.OPENAI_BASE_URL).host);
+    const holders = ['held-0', 'held-1', 'held-2', 'held-3'];
+    for (const holder of holders) expect(await gate.acquire(holder, 4)).toBe(true);
+    const runId = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
+    const episode = env.EPISODE.getByName(episodeKey(runId, { task_id: 'create_task_1', trial: 0 }));
+    const waiting = await episode.pendingTurn();
+    expect(waiting).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await episode.pendingTurn())?.step).toBe(waiting!.step);
+    await gate.release(holders[0]!);
+    const run = await waitForRun(runId);
+    expect(run.counts).toMatchObject({ done: 1, infra_error: 0 });
+    for (const holder of holders.slice(1)) await gate.release(holder);
   });
 });

@@ -20,8 +20,8 @@ import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
 import type { LiveEpisode } from './store.ts';
-import { acceptTurn, applyTurn, expireTurn, participantObservation, startEpisode, turnRequest } from './machine.ts';
-import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, ParticipantGiven, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
+import { acceptTurn, applyTurn, asPendingTurn, expireTurn, participantObservation, startEpisode, turnCall } from './machine.ts';
+import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, LocalTurn, ParticipantGiven, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { participantOf } from '../../core/orchestrator/step.ts';
@@ -127,7 +127,8 @@ export class EpisodeDO extends DurableObject<Env> {
   async pendingTurn(): Promise<PendingTurn | null> {
     if (this.phase() !== 'running') return null;
     const context = await this.loadContext();
-    return this.describePending(context, this.loadLive(context));
+    const turn = this.describePending(context, this.loadLive(context));
+    return turn === null ? null : asPendingTurn(turn);
   }
 
   /**
@@ -136,11 +137,17 @@ export class EpisodeDO extends DurableObject<Env> {
    * With `produceNext`, the caller produces the next turn itself: it gets that turn back (`pending`) instead of
    * the turn being sent to the queue (the watchdog still covers it).
    */
-  submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean } = {}): Promise<TurnOutcome & { pending?: PendingTurn }> {
-    return this.oneAtATime(() => this.submitTurnNow(step, result, options));
+  async submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean } = {}): Promise<TurnOutcome & { pending?: PendingTurn }> {
+    const { pending, ...outcome } = await this.applyResult(step, result, options.produceNext === true);
+    return pending === undefined ? outcome : { ...outcome, pending: asPendingTurn(pending) };
   }
 
-  private async submitTurnNow(step: number, result: TurnResult, options: { produceNext?: boolean }): Promise<TurnOutcome & { pending?: PendingTurn }> {
+  /** submitTurn for any producer, one submission at a time; the next turn, when handed over, has its request as values. */
+  private applyResult(step: number, result: TurnResult, produceNext: boolean): Promise<TurnOutcome & { pending?: LocalTurn }> {
+    return this.oneAtATime(() => this.submitTurnNow(step, result, produceNext));
+  }
+
+  private async submitTurnNow(step: number, result: TurnResult, produceNext: boolean): Promise<TurnOutcome & { pending?: LocalTurn }> {
     // A finished episode keeps nothing but its phase.
     if (this.phase() === 'finished' || this.phase() === undefined) return this.refused('not_running');
     const context = await this.loadContext();
@@ -154,7 +161,7 @@ export class EpisodeDO extends DurableObject<Env> {
     // An external participant's turns come through submitExternalTurn only.
     if (!live || live.pending === null || step !== pendingStep || live.pending === this.externalRole(context)) return this.refused('not_pending');
     const next = await this.apply(context, live, step, result, resultText);
-    return this.continueAfter(context, next, options.produceNext === true);
+    return this.continueAfter(context, next, produceNext);
   }
 
   /**
@@ -191,7 +198,7 @@ export class EpisodeDO extends DurableObject<Env> {
     this.store.recordExternalTurn(n, step, live.state.trajectory.length);
     const next = await this.apply(context, live, step, message, resultText);
     const { pending } = await this.continueAfter(context, next, options.produceNext === true);
-    if (pending !== undefined) return { status: 'applied', step: n, pending };
+    if (pending !== undefined) return { status: 'applied', step: n, pending: asPendingTurn(pending) };
     // Its turn again at once (its tool results are in): what it sees now saves the caller a call.
     const view = live.pending === role ? await this.observe(n + 1) : null;
     return view === null ? { status: 'applied', step: n } : { status: 'applied', step: n, view };
@@ -249,7 +256,7 @@ export class EpisodeDO extends DurableObject<Env> {
     context: EpisodeContext,
     next: TurnOutcome & { status: 'applied' },
     produceNext: boolean,
-  ): Promise<TurnOutcome & { pending?: PendingTurn }> {
+  ): Promise<TurnOutcome & { pending?: LocalTurn }> {
     // Only a built-in turn is handed over (an external one is its client's), and only then is its request built.
     const live = this.live;
     if (next.next === 'finishing' && live?.state.done && this.externalRole(context) === null && this.alarmAt !== null && !isJudged(live.state)) {
@@ -305,7 +312,7 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   /** The turn waited for, as a producer needs it. */
-  private describePending(context: EpisodeContext, live: LiveEpisode | null): PendingTurn | null {
+  private describePending(context: EpisodeContext, live: LiveEpisode | null): LocalTurn | null {
     if (!live || live.pending === null) return null;
     return {
       episode: context.key,
@@ -317,7 +324,7 @@ export class EpisodeDO extends DurableObject<Env> {
       role: live.pending,
       external: live.pending === this.externalRole(context),
       agent_endpoint: live.pending === 'agent' ? (context.launch.config.agent_endpoint?.url ?? null) : null,
-      ...turnRequest(live, context.deps),
+      ...turnCall(live, context.deps),
     };
   }
 
@@ -351,7 +358,8 @@ export class EpisodeDO extends DurableObject<Env> {
   private async sendTurn(context: EpisodeContext): Promise<void> {
     const turn = this.producing === null ? this.describePending(context, this.live ?? null) : null;
     if (turn !== null) {
-      const started = produceTurnsIfFree(this.env, this, turn, Date.now() + CONTINUE_MS);
+      const here = { submitTurn: (step: number, result: TurnResult, options: { produceNext?: boolean }) => this.applyResult(step, result, options.produceNext === true) };
+      const started = produceTurnsIfFree(this.env, here, turn, Date.now() + CONTINUE_MS);
       const production: Promise<void> = started
         .then((run) => run?.done)
         .catch((error: unknown) => console.warn(`turn ${context.key}#${turn.step} not produced here: ${error instanceof Error ? error.message : String(error)}`))

@@ -10,11 +10,12 @@ import { baseSlots } from '../../core/environment/environment.ts';
 import type { EpisodeDeps } from '../../core/orchestrator/deps.ts';
 import type { EpisodeSpec } from '../../core/orchestrator/initialize.ts';
 import type { Message, ParticipantMessage } from '../../core/schemas/message.ts';
+import type { TurnRequest } from '../../core/agents/participant.ts';
 import { agentChatMessages, userChatMessages } from '../../core/agents/history.ts';
 import { toWireMessage } from '../../core/llm/ai-sdk-client.ts';
 import type { LiveEpisode } from './store.ts';
 import { turnResponse } from './turn.ts';
-import type { TurnResponse } from './turn.ts';
+import type { LocalTurn, PendingTurn, TurnResponse } from './turn.ts';
 
 /**
  * Runs the environment's hops up to the next participant turn or the end, and notes whose turn it is. While a
@@ -32,14 +33,25 @@ export const startEpisode = (spec: EpisodeSpec, deps: EpisodeDeps): Promise<Live
   return advance({ ...prepared, persistedSlots: baseSlots(deps.data), pending: null }, deps);
 };
 
-/** The chat-completions request of the turn waited for, as Python-JSON text (see PendingTurn.request). */
-export const turnRequest = (live: LiveEpisode, deps: EpisodeDeps): { model: string; request: string } => {
+/** The model and the chat-completions request of the turn waited for. */
+export const turnCall = (live: LiveEpisode, deps: EpisodeDeps): { model: string; request: TurnRequest } => {
   if (live.pending === null) throw new Error('No turn is waited for');
   const { participant, model } = participantOf(live.state, live.pending, live.environment, deps);
-  const request = participant.request(live.state.trajectory, live.state.seed);
-  const wire = { messages: request.messages, tools: request.tools, tool_choice: request.toolChoice, llm_args: request.llmArgs };
-  return { model: model.model, request: dumpsPy(wire as unknown as PyInput) };
+  return { model: model.model, request: participant.request(live.state.trajectory, live.state.seed) };
 };
+
+/** A request as Python-JSON text (see PendingTurn.request). */
+export const requestText = (request: TurnRequest): string =>
+  dumpsPy({ messages: request.messages, tools: request.tools, tool_choice: request.toolChoice, llm_args: request.llmArgs } as unknown as PyInput);
+
+/** The chat-completions request of the turn waited for, as Python-JSON text. */
+export const turnRequest = (live: LiveEpisode, deps: EpisodeDeps): { model: string; request: string } => {
+  const { model, request } = turnCall(live, deps);
+  return { model, request: requestText(request) };
+};
+
+/** A turn as it crosses RPC: its request as text (PyFloats and the like do not cross as values). */
+export const asPendingTurn = (turn: LocalTurn): PendingTurn => ({ ...turn, request: requestText(turn.request) });
 
 /**
  * What a participant sees of `messages`, in the reference's wire format (OpenAI chat-completions messages): the

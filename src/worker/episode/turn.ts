@@ -5,6 +5,7 @@ import { parsePyJson } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
 import type { LlmResponse } from '../../core/llm/types.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
+import type { TurnRequest } from '../../core/agents/participant.ts';
 
 /** running → written (in D1) → finished (the run knows); or cancelled. */
 export type EpisodePhase = 'running' | 'written' | 'finished' | 'cancelled';
@@ -29,6 +30,9 @@ export interface PendingTurn {
   /** `dumpsPy({ messages, tools, tool_choice, llm_args })`: the participant's chat-completions request. */
   readonly request: string;
 }
+
+/** A pending turn as the episode object holds it: its request as values, written as text only to cross RPC. */
+export type LocalTurn = Omit<PendingTurn, 'request'> & { readonly request: TurnRequest };
 
 export interface TurnResponse {
   readonly kind: 'response';

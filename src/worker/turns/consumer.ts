@@ -7,7 +7,8 @@ import { parsePyJson, dumpsPy } from '../../core/py/index.ts';
 import type { PyInput, PyValue } from '../../core/py/index.ts';
 import type { ChatMessage, LlmClient, LlmResponse } from '../../core/llm/types.ts';
 import type { ToolSchema } from '../../core/environment/toolkit.ts';
-import type { PendingTurn, TurnOutcome, TurnResult } from '../episode/turn.ts';
+import type { LocalTurn, PendingTurn, TurnOutcome, TurnResult } from '../episode/turn.ts';
+import type { TurnRequest } from '../../core/agents/participant.ts';
 import { providerFor } from '../runs/models.ts';
 import type { Provider } from '../runs/models.ts';
 import { providerGate } from '../runs/provider-gate.ts';
@@ -52,17 +53,20 @@ export const withProviderLease = async <T>(env: Env, endpoint: string, holder: s
 
 const failed = (error: unknown): TurnResult => ({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
 
+/** A turn to produce: a pending turn from RPC or the queue (its request as text), or one its episode object hands its own producer. */
+export type ProducibleTurn = PendingTurn | LocalTurn;
+
+const requestOf = (turn: ProducibleTurn): TurnRequest => {
+  if (typeof turn.request !== 'string') return turn.request;
+  const wire = parsePyJson(turn.request) as unknown as WireRequest;
+  return { messages: wire.messages, tools: wire.tools, toolChoice: wire.tool_choice, llmArgs: wire.llm_args };
+};
+
 /** Calls the model of a pending turn; a failure after the client's retries becomes the turn's error result. */
-export const callModel = async (client: LlmClient, turn: PendingTurn): Promise<TurnResult> => {
-  const request = parsePyJson(turn.request) as unknown as WireRequest;
+export const callModel = async (client: LlmClient, turn: ProducibleTurn): Promise<TurnResult> => {
+  const request = requestOf(turn);
   try {
-    const response = await client.generate({
-      model: turn.model,
-      messages: request.messages,
-      tools: request.tools,
-      toolChoice: request.tool_choice,
-      llmArgs: request.llm_args,
-    });
+    const response = await client.generate({ model: turn.model, ...request });
     return turnResult(response);
   } catch (error) {
     return failed(error);
@@ -87,7 +91,7 @@ export const produceTurn = async (env: Env, { episode, step }: TurnMessage): Pro
 
 /** Where produced turns are handed back: an episode's stub, or the episode object itself. */
 export interface TurnSink {
-  submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean }): Promise<TurnOutcome & { pending?: PendingTurn }>;
+  submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean }): Promise<TurnOutcome & { pending?: ProducibleTurn }>;
 }
 
 /**
@@ -111,7 +115,7 @@ export const produceTurns = async (env: Env, episode: TurnSink, first: PendingTu
  * (its lease released at its end), or null with nothing done (the caller sends the turn to the queue, which
  * also reports an unusable provider).
  */
-export const produceTurnsIfFree = async (env: Env, episode: TurnSink, first: PendingTurn, deadline: number): Promise<{ readonly done: Promise<void> } | null> => {
+export const produceTurnsIfFree = async (env: Env, episode: TurnSink, first: ProducibleTurn, deadline: number): Promise<{ readonly done: Promise<void> } | null> => {
   const provider = await providerFor(env, first.tenant).catch(() => null);
   if (provider === null) return null;
   const gate = providerGate(env, provider.endpoint);
@@ -120,13 +124,13 @@ export const produceTurnsIfFree = async (env: Env, episode: TurnSink, first: Pen
   return { done: produceLeased(env, episode, provider, first, deadline).finally(() => gate.stub.release(holder)) };
 };
 
-const leaseHolder = ({ episode, step }: PendingTurn): string => `${episode}#${step}#${crypto.randomUUID()}`;
+const leaseHolder = ({ episode, step }: ProducibleTurn): string => `${episode}#${step}#${crypto.randomUUID()}`;
 
 /** The loop of the two above, under a lease they hold. */
-const produceLeased = async (env: Env, episode: TurnSink, provider: Provider, first: PendingTurn, deadline: number): Promise<void> => {
-  let turn: PendingTurn | null = first;
+const produceLeased = async (env: Env, episode: TurnSink, provider: Provider, first: ProducibleTurn, deadline: number): Promise<void> => {
+  let turn: ProducibleTurn | null = first;
   while (turn !== null) {
-    const current: PendingTurn = turn;
+    const current: ProducibleTurn = turn;
     // A remote agent's turn goes to its endpoint; one that cannot be called (no longer allowed) fails the turn
     // as a provider failure would.
     const result =

@@ -183,7 +183,7 @@ const contentText = (content: unknown): string | null => {
   return null;
 };
 
-const readToolCalls = (raw: unknown, newId: () => string): LlmToolCall[] => {
+const readToolCalls = (raw: unknown): LlmToolCall[] => {
   if (raw === null || raw === undefined) return [];
   if (!Array.isArray(raw)) throw new MalformedResponseError('tool_calls is not a list');
   return raw.map((call, i): LlmToolCall => {
@@ -192,7 +192,8 @@ const readToolCalls = (raw: unknown, newId: () => string): LlmToolCall[] => {
     const args = fn['arguments'];
     // The raw text is what keeps `2.0` a float; an object (non-standard providers) is all there is otherwise.
     const text = typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args);
-    const id = typeof call['id'] === 'string' && call['id'] !== '' ? call['id'] : newId();
+    // A call without an id gets one as the SDK gives it.
+    const id = typeof call['id'] === 'string' && call['id'] !== '' ? call['id'] : generateId();
     return { id, name: fn['name'], arguments: text };
   });
 };
@@ -215,11 +216,8 @@ export interface ParsedCompletion {
   readonly rawData: Record<string, PyValue>;
 }
 
-/**
- * Reads the provider's JSON body itself: the SDK's parsed view drops invalid tool calls' text and number kinds.
- * A tool call without an id gets one as the SDK gives it.
- */
-export const parseCompletionBody = (body: unknown, newId: () => string = generateId): ParsedCompletion => {
+/** Reads the provider's JSON body itself: the SDK's parsed view drops invalid tool calls' text and number kinds. */
+export const parseCompletionBody = (body: unknown): ParsedCompletion => {
   if (!isRecord(body)) throw new MalformedResponseError('response body is not a JSON object');
   const choices = body['choices'];
   const first: unknown = Array.isArray(choices) ? choices[0] : undefined;
@@ -228,7 +226,7 @@ export const parseCompletionBody = (body: unknown, newId: () => string = generat
   const { usage, cached } = readUsage(body['usage']);
   return {
     content: contentText(message['content']),
-    toolCalls: readToolCalls(message['tool_calls'], newId),
+    toolCalls: readToolCalls(message['tool_calls']),
     usage,
     cachedTokens: cached,
     model: typeof body['model'] === 'string' ? body['model'] : null,

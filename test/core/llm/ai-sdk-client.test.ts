@@ -293,6 +293,15 @@ describe('the response as the engine receives it', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('tool calls the provider sent without an id get distinct generated ids', async () => {
+    fake.enqueue(toolCalls([{ id: '', name: 'get_users', arguments: '{}' }, { id: '', name: 'get_users', arguments: '{}' }]));
+    const response = await makeClient().generate(request(HELLO, { tools: MOCK_AGENT_TOOLS as ToolSchema[], toolChoice: 'auto' }));
+    const [first, second] = response.toolCalls.map((c) => c.id);
+    expect(first).toMatch(/^\w+$/);
+    expect(second).toMatch(/^\w+$/);
+    expect(first).not.toBe(second);
+  });
+
   it('text content is returned as is and empty content becomes null', async () => {
     fake.enqueue(text('Hello there'), text(''));
     const client = makeClient();

@@ -17,10 +17,13 @@ type Binding = string | number | null;
 export const sqliteStorage = (): EpisodeStorage => {
   const db = new DatabaseSync(':memory:');
   const exec = <T>(query: string, ...bindings: Binding[]) => {
-    // A statement list without bindings (creating or emptying the tables) runs as a whole, as in workerd.
-    if (bindings.length === 0 && query.trim().replace(/;$/, '').includes(';')) {
-      db.exec(query);
-      return Object.assign([] as T[], { toArray: () => [] as T[] });
+    // A statement list without bindings (creating or emptying the tables) runs as a whole and answers with
+    // the rows of its last statement, as in workerd.
+    const list = query.trim().replace(/;$/, '');
+    if (bindings.length === 0 && list.includes(';')) {
+      const split = list.lastIndexOf(';') + 1;
+      db.exec(list.slice(0, split));
+      return exec<T>(list.slice(split));
     }
     const statement = db.prepare(query);
     const rows = (/^\s*select/i.test(query) ? statement.all(...bindings) : (statement.run(...bindings), [])) as T[];

@@ -66,23 +66,20 @@ type Sql = EpisodeStorage['sql'];
 
 /**
  * Small values (JSON text in a table of the episode's own, created with the others: the runtime's key-value
- * table would be created on a first write of each episode, which costs more than all of its other writes) read
- * through a copy in memory: the object is their only writer, so the copy stays exact, and each step reads them
- * several times (a read of the storage itself is a SQL query).
+ * table would be created on a first write of each episode, which costs more than all of its other writes), read
+ * all at once with the tables' creation and then through a copy in memory: the object is their only writer, so
+ * the copy stays exact, and a new episode's reads cost no query at all.
  */
 class CachedValues {
   private readonly copy = new Map<string, unknown>();
   private readonly sql: Sql;
 
-  constructor(sql: Sql) {
+  constructor(sql: Sql, rows: Iterable<{ key: string; value: string }>) {
     this.sql = sql;
+    for (const row of rows) this.copy.set(row.key, JSON.parse(row.value));
   }
 
   get<T>(key: string): T | undefined {
-    if (!this.copy.has(key)) {
-      const row = this.sql.exec<{ value: string }>(`SELECT value FROM episode_values WHERE key = ?`, key).toArray()[0];
-      this.copy.set(key, row === undefined ? undefined : JSON.parse(row.value));
-    }
     return this.copy.get(key) as T | undefined;
   }
 
@@ -91,21 +88,16 @@ class CachedValues {
     this.copy.set(key, value);
   }
 
-  /** A value known to be absent is not deleted again (each delete is a statement). */
+  /** An absent value is not deleted (each delete is a statement). */
   delete(key: string): void {
-    if (this.copy.has(key) && this.copy.get(key) === undefined) return;
+    if (!this.copy.has(key)) return;
     this.sql.exec(`DELETE FROM episode_values WHERE key = ?`, key);
-    this.copy.set(key, undefined);
+    this.copy.delete(key);
   }
 
   /** Takes note that every value was deleted (by the caller, with its rows). */
-  allDeleted(keys: readonly string[]): void {
-    for (const key of keys) this.copy.set(key, undefined);
-  }
-
-  /** Marks values as absent without reading them (the caller knows the storage holds none). */
-  knownAbsent(keys: readonly string[]): void {
-    for (const key of keys) if (!this.copy.has(key)) this.copy.set(key, undefined);
+  allDeleted(): void {
+    this.copy.clear();
   }
 }
 
@@ -117,8 +109,7 @@ export class EpisodeStore {
 
   constructor(storage: EpisodeStorage, previous?: PreviousLayout) {
     this.sql = storage.sql;
-    this.values = new CachedValues(storage.sql);
-    this.createTables();
+    this.values = new CachedValues(storage.sql, this.createTables());
     if (previous) this.moveLegacyValues(previous);
   }
 
@@ -140,17 +131,18 @@ export class EpisodeStore {
   }
 
   /**
-   * Creates the tables (again after the storage was wiped), in one statement list: every episode object runs
-   * this once, and one call costs far less than four.
+   * Creates the tables and reads the stored values, in one statement list: every episode object runs this
+   * once, and one call costs far less than several.
    */
-  createTables(): void {
-    this.sql.exec(
+  private createTables(): Iterable<{ key: string; value: string }> {
+    return this.sql.exec<{ key: string; value: string }>(
       `CREATE TABLE IF NOT EXISTS episode_values (key TEXT PRIMARY KEY, value TEXT NOT NULL);
        CREATE TABLE IF NOT EXISTS messages (idx INTEGER PRIMARY KEY, body TEXT NOT NULL);
        CREATE TABLE IF NOT EXISTS env_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL, body TEXT NOT NULL);
        CREATE TABLE IF NOT EXISTS turns (step INTEGER PRIMARY KEY, result TEXT NOT NULL, outcome TEXT NOT NULL);
        -- an external participant counts its own turns (0, 1, …): each maps to the turn's step and its message's index
-       CREATE TABLE IF NOT EXISTS external_turns (n INTEGER PRIMARY KEY, step INTEGER NOT NULL, idx INTEGER NOT NULL);`,
+       CREATE TABLE IF NOT EXISTS external_turns (n INTEGER PRIMARY KEY, step INTEGER NOT NULL, idx INTEGER NOT NULL);
+       SELECT key, value FROM episode_values;`,
     );
   }
 
@@ -162,9 +154,8 @@ export class EpisodeStore {
     this.values.put(key, value);
   }
 
-  /** An episode never started (or reset) has no values: later reads and deletes of them touch no storage. */
+  /** An episode never started (or reset) has no turn records: its next step is 0, without a query. */
   assumeEmpty(): void {
-    this.values.knownAbsent([...EPISODE_KEYS, 'cursor']);
     this.next = 0;
   }
 
@@ -224,7 +215,7 @@ export class EpisodeStore {
     this.sql.exec(
       `DELETE FROM messages; DELETE FROM env_changes; DELETE FROM turns; DELETE FROM external_turns; DELETE FROM episode_values;`,
     );
-    this.values.allDeleted([...EPISODE_KEYS, 'cursor']);
+    this.values.allDeleted();
     this.next = 0;
   }
 

@@ -1,7 +1,8 @@
 // One episode (task × trial) as a SQLite-backed Durable Object: a state machine over the authoritative
-// episode state. It never calls a model for a participant's turn: it names the turn it waits for
-// (`pendingTurn`), a producer outside computes it (the TURNS queue consumer for built-in agents and users)
-// and hands back the result for that step index (`submitTurn`), which is applied exactly once. Tool calls run
+// episode state. It names the turn it waits for (`pendingTurn`), a producer computes it and hands back the
+// result for that step index (`submitTurn`), which is applied exactly once. Built-in agent and user turns are
+// produced here when the provider's cap has a free slot at once, else by the TURNS queue consumer (the same
+// loop, src/worker/turns/consumer.ts); external participants' turns come from their clients. Tool calls run
 // here, right after the turn that made them. Every applied step is persisted (rows in proportion to the step)
 // before the next turn is asked for; a watchdog alarm asks again when no answer came, so a turn lost in a crash
 // is produced anew. At the end it evaluates, writes the simulation to D1 once and tells its run.

@@ -119,6 +119,24 @@ describe('document-embedding cache', () => {
     expect(qwen.embeddedOnBuild).toBe(corpus.length);
     expect(store.size()).toBe(2 * 4);
   });
+
+  it('keeps endpoints apart: vectors from one endpoint (a tenant\'s proxy) never stand in for another\'s, nor for the provider\'s', async () => {
+    const other = await startFakeEmbeddings();
+    try {
+      const store = memoryEmbeddingStore();
+      const proxied = createAiSdkEmbedder({ spec: OPENAI_EMBEDDINGS, baseURL: other.baseURL, apiKey: API_KEY });
+      expect(proxied.endpoint).toBe(new URL(other.baseURL).host);
+      await createDenseIndex(corpus, proxied, store);
+      const stored = store.size();
+      const mine = await createDenseIndex(corpus, embedder(OPENAI_EMBEDDINGS), store);
+      expect(mine.embeddedOnBuild).toBe(corpus.length);
+      expect(store.size()).toBe(2 * stored);
+      // The provider's own API is one endpoint for everyone: its vectors are shared.
+      expect(createAiSdkEmbedder({ spec: OPENAI_EMBEDDINGS }).endpoint).toBeNull();
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('provider failures', () => {

@@ -1,5 +1,6 @@
 // The banking_knowledge data model: the transactional DB every tool reads and writes (and the evaluator
-// compares), and the knowledge base of documents (reference: src/tau2/domains/banking_knowledge/data_model.py).
+// compares) and the toolkit's memory beside it (reference: src/tau2/domains/banking_knowledge/data_model.py; its
+// Document is the retrieval library's KnowledgeDocument).
 import { z } from 'zod';
 import { isPyDict } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
@@ -50,19 +51,6 @@ export const TransactionalDBSchema = z.object(
   Object.fromEntries(TRANSACTIONAL_TABLES.map((name) => [name, table()])) as Record<TableName, ReturnType<typeof table>>,
 );
 export type TransactionalDB = z.infer<typeof TransactionalDBSchema>;
-
-/** `Document`: one knowledge-base article. */
-export const DocumentSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  content: z.string(),
-});
-export type Document = z.infer<typeof DocumentSchema>;
-
-/** `KnowledgeBase`: documents by id, in the order the reference loads them. */
-export interface KnowledgeBase {
-  readonly documents: ReadonlyMap<string, Document>;
-}
 
 /**
  * What the agent toolkit remembers between calls outside the DB (the reference keeps it on the toolkit object

@@ -3,10 +3,11 @@
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { defineDomain } from '../../src/core/environment/domain.ts';
 import type { DataSource } from '../../src/core/environment/domain.ts';
+import { KnowledgeDocumentSchema } from '../../src/core/knowledge/documents.ts';
 import type { KnowledgeDocument } from '../../src/core/knowledge/documents.ts';
 import { freezeBase } from '../../src/core/environment/db-state.ts';
 import { TaskSchema } from '../../src/core/schemas/task.ts';
-import { DocumentSchema, KnowledgeDbSchema, transactionalPart } from './data_model.ts';
+import { KnowledgeDbSchema, transactionalPart } from './data_model.ts';
 import type { KnowledgeDb } from './data_model.ts';
 import { KNOWLEDGE_FILES } from './files.ts';
 import { loadPolicies } from './policy.ts';
@@ -26,7 +27,7 @@ const readAll = (source: DataSource, paths: readonly string[]): Promise<string[]
 const loadDocuments = async (source: DataSource): Promise<KnowledgeDocument[]> => {
   const byId = new Map<string, KnowledgeDocument>();
   for (const text of await readAll(source, KNOWLEDGE_FILES.documents)) {
-    const doc = DocumentSchema.parse(JSON.parse(text));
+    const doc = KnowledgeDocumentSchema.parse(JSON.parse(text));
     byId.set(doc.id, doc);
   }
   return [...byId.values()];

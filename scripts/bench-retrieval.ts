@@ -158,10 +158,10 @@ export const benchRetrievalConfigs = async (): Promise<string[]> => {
       // The first call of each tool builds its index (dense: embeds the documents); it is left out.
       for (const tool of tools) {
         const call = { id: 'warm', name: tool, arguments: argsOf[tool]!(0), requestor: 'assistant' as const };
-        env.getResponse(call, await env.prepareCall(call));
+        await env.respond(call);
       }
       const calls = tools.flatMap((tool) => Array.from({ length: CALLS_PER_TOOL }, (_, i) => ({ id: `c${i}`, name: tool, arguments: argsOf[tool]!(i), requestor: 'assistant' as const })));
-      const latency = await timed(calls, async (call) => env.getResponse(call, await env.prepareCall(call)));
+      const latency = await timed(calls, (call) => env.respond(call));
       lines.push(`retrieval config ${name.padEnd(31)} p50 ${latency.toFixed(2)} ms per tool call (${tools.join(', ')})`);
     }
   } finally {

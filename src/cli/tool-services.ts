@@ -8,7 +8,7 @@ import { EMBEDDING_BASE_URLS, createAiSdkEmbedder } from '../core/llm/embedder.t
 import type { LlmClient } from '../core/llm/types.ts';
 import { fileEmbeddingStore } from './embedding-file-store.ts';
 
-const endpointOf = (spec: EmbedderSpec, llmBaseUrl: string | undefined, env: NodeJS.ProcessEnv): { baseURL: string; apiKey?: string } => {
+const embeddingEndpoint = (spec: EmbedderSpec, llmBaseUrl: string | undefined, env: NodeJS.ProcessEnv): { baseURL: string; apiKey?: string } => {
   const openRouter = spec.provider === 'openrouter' && Boolean(env.OPENROUTER_API_KEY || env.OPENROUTER_BASE_URL);
   const [baseURL, apiKey] = openRouter
     ? [env.OPENROUTER_BASE_URL ?? EMBEDDING_BASE_URLS.openrouter, env.OPENROUTER_API_KEY]
@@ -22,7 +22,7 @@ export const cliToolServices = (model: LlmClient, llmBaseUrl: string | undefined
     embedder: (spec) => {
       const key = `${spec.provider}/${spec.model}`;
       let embedder = embedders.get(key);
-      if (!embedder) embedders.set(key, (embedder = createAiSdkEmbedder({ spec, ...endpointOf(spec, llmBaseUrl, env) })));
+      if (!embedder) embedders.set(key, (embedder = createAiSdkEmbedder({ spec, ...embeddingEndpoint(spec, llmBaseUrl, env) })));
       return embedder;
     },
     embeddingStore: fileEmbeddingStore(),

@@ -45,7 +45,7 @@ export interface EnvironmentOptions {
 }
 
 /** The awaited part of a call (ToolSpec.prepare): its value, or the failure its ToolMessage reports. */
-export type PreparedCall = { readonly value: unknown } | { readonly failure: unknown };
+type PreparedCall = { readonly value: unknown } | { readonly failure: unknown };
 
 type Side = 'agent' | 'user';
 
@@ -186,50 +186,57 @@ export class Environment {
 
   /** Runs a resolved call on its side's DB; a tool whose work awaits needs that work done (`prepared`). */
   private runTool(side: Side, spec: Pick<ToolSpec<unknown>, 'run' | 'prepare'>, bound: ToolArgs, prepared?: PreparedCall): { text: string; value: PyValue | undefined } {
-    if (spec.prepare && prepared === undefined) throw new Error('This tool awaits: it runs only as a live call, after prepareCall');
+    if (spec.prepare && prepared === undefined) throw new Error('This tool awaits: it runs only as a live call');
     if (prepared !== undefined && 'failure' in prepared) throw prepared.failure;
     return this.withDb(side, (db) => spec.run(db, bound, prepared === undefined ? undefined : prepared.value));
   }
 
   /** Routes a call by requestor (reference `make_tool_call`); returns the serialized result. No sync. */
-  makeToolCall(name: string, requestor: Requestor, args: ToolArgs, prepared?: PreparedCall): string {
+  makeToolCall(name: string, requestor: Requestor, args: ToolArgs): string {
     const { side, spec, bound } = this.resolveCall(name, requestor, args);
-    return this.runTool(side, spec, bound, prepared).text;
+    return this.runTool(side, spec, bound).text;
+  }
+
+  /** Executes a tool call and returns the ToolMessage the requestor sees (reference `get_response`). */
+  getResponse(call: ToolCall): ToolMessage {
+    return this.toolMessage(call, () => this.makeToolCall(call.name, call.requestor, call.arguments));
   }
 
   /**
-   * Does the awaited part of a call to a tool whose work awaits, for `getResponse`; undefined for any other
-   * call (and for one that does not resolve, which `getResponse` reports). A refusal is kept for its
-   * ToolMessage; an InfraError (a provider still failing after its retries) is thrown, so the episode fails as
-   * an infrastructure error and the agent never reads it.
+   * `getResponse` for a live call: a tool whose work awaits does it first (ToolSpec.prepare). A refusal is the
+   * ToolMessage's error; an InfraError (a provider still failing after its retries) is thrown, so the episode
+   * fails as an infrastructure error and the agent never reads it.
    */
-  async prepareCall(call: ToolCall): Promise<PreparedCall | undefined> {
+  async respond(call: ToolCall): Promise<ToolMessage> {
     let resolved: { side: Side; spec: ToolSpec<unknown>; bound: ToolArgs };
     try {
       resolved = this.resolveCall(call.name, call.requestor, call.arguments);
-    } catch {
-      return undefined;
+    } catch (error) {
+      return this.toolMessage(call, () => {
+        throw error;
+      });
     }
     const { side, spec, bound } = resolved;
-    if (!spec.prepare) return undefined;
-    if (!this.options.services) throw new Error(`Tool '${call.name}' needs the host's tool services, which this episode was not given`);
+    const prepared = spec.prepare ? await this.prepare(call.name, side, spec.prepare, bound) : undefined;
+    return this.toolMessage(call, () => this.runTool(side, spec, bound, prepared).text);
+  }
+
+  private async prepare(name: string, side: Side, prepare: NonNullable<ToolSpec<unknown>['prepare']>, bound: ToolArgs): Promise<PreparedCall> {
+    if (!this.options.services) throw new Error(`Tool '${name}' needs the host's tool services, which this episode was not given`);
     try {
-      return { value: await spec.prepare(this.current.slots[this.slotOf(side)], bound, this.options.services) };
+      return { value: await prepare(this.current.slots[this.slotOf(side)], bound, this.options.services) };
     } catch (error) {
       if (error instanceof InfraError) throw error;
       return { failure: error };
     }
   }
 
-  /**
-   * Executes a tool call and returns the ToolMessage the requestor sees (reference `get_response`). A call to a
-   * tool whose work awaits takes what `prepareCall` gave for it.
-   */
-  getResponse(call: ToolCall, prepared?: PreparedCall): ToolMessage {
+  /** The ToolMessage of a call: what `run` gives, or the error the requestor reads. */
+  private toolMessage(call: ToolCall, run: () => string): ToolMessage {
     let content: string;
     let error = false;
     try {
-      content = this.makeToolCall(call.name, call.requestor, call.arguments, prepared);
+      content = run();
       this.syncTools();
     } catch (err) {
       if (!isToolError(err)) this.options.onUnexpectedToolError?.(call.name, err);

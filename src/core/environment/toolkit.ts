@@ -35,7 +35,7 @@ export interface ToolSpec<Db> {
   /**
    * For a tool whose work awaits (a model, an embeddings endpoint, the shell): that work, done first on the DB
    * as it stands. `run` then gets what it resolved to as `prepared` and applies it to the DB, so a DB is never
-   * held across an await. Such a tool runs only as a live call (`Environment.prepareCall`), never in replays.
+   * held across an await. Such a tool runs only as a live call (`Environment.respond`), never in replays.
    */
   readonly prepare?: (db: Db, args: ToolArgs, services: ToolServices) => Promise<unknown>;
   readonly run: (db: Db, args: ToolArgs, prepared?: unknown) => ToolResult;

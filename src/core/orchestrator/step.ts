@@ -91,7 +91,7 @@ export const applyToolCalls = async (state: EpisodeState, environment: Environme
   const from = state.from_role;
   const calls = (lastMessage(state) as ParticipantMessage).tool_calls ?? [];
   const results: ToolMessage[] = [];
-  for (const call of calls) results.push(environment.getResponse(call, await environment.prepareCall(call)));
+  for (const call of calls) results.push(await environment.respond(call));
   return finishStep(
     state,
     {

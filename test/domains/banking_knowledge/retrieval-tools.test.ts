@@ -77,7 +77,7 @@ describe('banking_knowledge retrieval tools', () => {
         environments.set(c.config, env);
       }
       const call = { id: `c${i}`, name: c.name, arguments: c.arguments, requestor: 'assistant' as const };
-      const message = env.getResponse(call, await env.prepareCall(call));
+      const message = await env.respond(call);
       const content = message.content ?? '';
       expect(message.error, content).toBe(c.error);
       expect(TIMING_LINE.test(content)).toBe(c.timing_line);
@@ -94,7 +94,7 @@ describe('banking_knowledge retrieval tools', () => {
     const episode = view('alltools');
     const env = new Environment(episode.domain, episode.data, { now: () => '2026-01-01T00:00:00', services });
     const message = env.getResponse({ id: 'x', name: 'KB_search_bm25', arguments: { query: 'fee' }, requestor: 'assistant' });
-    expect(message).toMatchObject({ error: true, content: 'Error: This tool awaits: it runs only as a live call, after prepareCall' });
+    expect(message).toMatchObject({ error: true, content: 'Error: This tool awaits: it runs only as a live call' });
   });
 
   it('a provider failing after its retries fails the call as an infrastructure error, never as an answer the agent reads', async () => {
@@ -105,6 +105,6 @@ describe('banking_knowledge retrieval tools', () => {
     };
     const env = new Environment(episode.domain, episode.data, { now: () => '2026-01-01T00:00:00', services: down });
     const call = { id: 'x', name: 'KB_search', arguments: { query: 'fee' }, requestor: 'assistant' as const };
-    await expect(env.prepareCall(call)).rejects.toBeInstanceOf(InfraError);
+    await expect(env.respond(call)).rejects.toBeInstanceOf(InfraError);
   });
 });

@@ -64,7 +64,7 @@ const measure = async (label: string, base: string, pages: Readonly<Record<strin
 
 /** A 1,008-simulation mock run on a local worker: 9 scorable tasks × 112 trials. */
 const onLocalWorker = async (): Promise<string[]> => {
-  const harness = await startHarness(mockConversation(), { LIMIT_MAX_TRIALS: '200' });
+  const harness = await startHarness(mockConversation(), { workerVars: { LIMIT_MAX_TRIALS: '200' } });
   try {
     const run = await runToEnd(harness, mockRun({ task_ids: await scorableMockTasks(), num_trials: 112, max_concurrency: 32 }));
     const other = await runToEnd(harness, mockRun({ task_ids: await scorableMockTasks(), num_trials: 1 }));

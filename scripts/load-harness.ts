@@ -1,7 +1,7 @@
 // Shared parts of the load and fault scripts: a fake provider and a local worker (started with the CLI's own
 // code) wired together, runs followed to their end, the runtime's memory, and the checks every script makes —
 // each episode exactly once, and results that compare equal once ids, times and raw provider data are set aside.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { dumpsPy } from '../src/core/py/index.ts';
@@ -32,10 +32,31 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export const startHarness = async (handler: FakeHandler, workerVars: Record<string, string> = {}): Promise<Harness> => {
+const RAM_FS = '/dev/shm';
+const TMPFS_MAGIC = 0x01021994;
+
+/**
+ * Where a harness keeps its runtime's state, which it deletes when it closes: a RAM file system when the
+ * machine has one. The local runtime commits every Durable Object and D1 write with fsync; on a slow disk that
+ * costs as much of the run's time as the Worker's own work, which a deployed Worker never pays, and state thrown
+ * away at the end needs no disk.
+ */
+export const defaultStateRoot = async (): Promise<string> => ((await stat(RAM_FS).catch(() => null))?.isDirectory() ? RAM_FS : tmpdir());
+
+/** `tmpfs` or `disk`: what the runtime's state is written to. */
+export const storageKind = async (dir: string): Promise<'tmpfs' | 'disk'> => ((await statfs(dir)).type === TMPFS_MAGIC ? 'tmpfs' : 'disk');
+
+export interface HarnessOptions {
+  /** Overrides of the worker's variables. */
+  readonly workerVars?: Record<string, string>;
+  /** Where the runtime's state directory is created (default: `defaultStateRoot()`). */
+  readonly stateRoot?: string;
+}
+
+export const startHarness = async (handler: FakeHandler, { workerVars = {}, stateRoot }: HarnessOptions = {}): Promise<Harness & { readonly stateDir: string }> => {
   const fake = await startFakeOpenAI();
   fake.setHandler(handler);
-  const stateDir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-load-'));
+  const stateDir = await mkdtemp(path.join(stateRoot ?? (await defaultStateRoot()), 'tau2-edge-load-'));
   const options = {
     persistTo: path.join(stateDir, 'state'),
     logFile: path.join(stateDir, 'wrangler.log'),
@@ -44,6 +65,7 @@ export const startHarness = async (handler: FakeHandler, workerVars: Record<stri
   let worker = await startLocalWorker(options);
   const port = worker.port;
   return {
+    stateDir,
     fake,
     client: () => apiClient(worker.url),
     worker: () => worker,

@@ -5,12 +5,14 @@
 // With --profile FILE, the Worker's isolate is profiled during its run (written to FILE, a .cpuprofile for
 // DevTools) and the functions taking the most time per episode are printed; profiling slows the Worker, so
 // the ratio of such a run is not the figure.
-// Usage: npm run load [-- --episodes 1000 --concurrency 32 --profile worker.cpuprofile]
+// The runtime's state lives on a RAM file system when the machine has one (see defaultStateRoot); --state-dir
+// puts it elsewhere, e.g. on disk, where every commit's fsync is part of the figure.
+// Usage: npm run load [-- --episodes 1000 --concurrency 32 --profile worker.cpuprofile --state-dir DIR]
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  checklist, completeness, differences, expectedEpisodes, groupCpuSeconds, groupMemory, memorySampler, mockRun, runToEnd, sample, scorableMockTasks, startHarness,
+  checklist, completeness, differences, expectedEpisodes, groupCpuSeconds, groupMemory, memorySampler, mockRun, runToEnd, sample, scorableMockTasks, startHarness, storageKind,
 } from './load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import { profileSummary, startWorkerProfile } from './load-profile.ts';
@@ -21,7 +23,9 @@ import { clientFor } from '../src/cli/models.ts';
 import type { SimulationRun } from '../src/core/schemas/simulation.ts';
 
 const { values } = parseArgs({
-  options: { episodes: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '32' }, profile: { type: 'string' } },
+  options: {
+    episodes: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '32' }, profile: { type: 'string' }, 'state-dir': { type: 'string' },
+  },
 });
 const tasks = await scorableMockTasks();
 const concurrency = Number(values.concurrency);
@@ -32,11 +36,15 @@ const MEMORY_MARKS = [1_000, 5_000, 10_000];
 console.log(`load: ${expected.length} mock episodes (${tasks.length} tasks × ${config.num_trials} trials), max_concurrency ${concurrency}, instant fake provider`);
 // The operator's limits are raised to the load's size (a 10,000-episode load runs 1,112 trials of the mock tasks).
 const harness = await startHarness(mockConversation(), {
-  PROVIDER_MAX_CONCURRENCY: String(concurrency),
-  LIMIT_MAX_TRIALS: String(config.num_trials),
-  LIMIT_MAX_EPISODES_PER_RUN: String(Math.max(expected.length, 10_000)),
-  LIMIT_MAX_CONCURRENCY: String(Math.max(concurrency, 100)),
+  workerVars: {
+    PROVIDER_MAX_CONCURRENCY: String(concurrency),
+    LIMIT_MAX_TRIALS: String(config.num_trials),
+    LIMIT_MAX_EPISODES_PER_RUN: String(Math.max(expected.length, 10_000)),
+    LIMIT_MAX_CONCURRENCY: String(Math.max(concurrency, 100)),
+  },
+  ...(values['state-dir'] === undefined ? {} : { stateRoot: values['state-dir'] }),
 });
+console.log(`runtime state in ${harness.stateDir} (${await storageKind(harness.stateDir)})`);
 const { check, exitCode } = checklist();
 
 const verify = (label: string, sims: readonly SimulationRun[]): void => {

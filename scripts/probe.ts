@@ -16,12 +16,14 @@ const { check, exitCode } = checklist();
 const seen: string[] = [];
 
 const harness = await startHarness(mockConversation(), {
-  API_KEY: OPERATOR_KEY,
-  OPENAI_API_KEY: PROVIDER_KEY,
-  CREDENTIALS_KEY: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))),
-  SSE_HEARTBEAT_MS: '300',
-  // A deployed service's rules: tenants' endpoints must be public.
-  ALLOW_LOCAL_PROVIDERS: 'false',
+  workerVars: {
+    API_KEY: OPERATOR_KEY,
+    OPENAI_API_KEY: PROVIDER_KEY,
+    CREDENTIALS_KEY: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))),
+    SSE_HEARTBEAT_MS: '300',
+    // A deployed service's rules: tenants' endpoints must be public.
+    ALLOW_LOCAL_PROVIDERS: 'false',
+  },
 });
 const base = harness.worker().url;
 

@@ -12,7 +12,7 @@ import type { SimulationRun } from '../../src/core/schemas/simulation.ts';
 import { decodeConfig } from '../../src/worker/db/runs.ts';
 import { EpisodeLaunchTextSchema, episodeKey } from '../../src/worker/episode/launch.ts';
 import type { EpisodeDO } from '../../src/worker/episode/episode-do.ts';
-import { writeSimulation } from '../../src/worker/db/simulations.ts';
+import { simulationRows, writeSimulations } from '../../src/worker/db/simulations.ts';
 import { call, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 import { normalizedSimulation } from './support/normalize.ts';
@@ -87,8 +87,8 @@ describe('EpisodeDO', () => {
     expect(await rowCount('SELECT count(*) AS n FROM simulations WHERE run_id = ?', runId)).toBe(1);
     expect(await rowCount('SELECT count(*) AS n FROM messages WHERE simulation_id = ?', simulation.id)).toBe(simulation.messages!.length);
 
-    // A replayed write (a retried final alarm) changes nothing.
-    await writeSimulation(env.DB, runId, simulation);
+    // A replayed write (a retried write of the run's) changes nothing.
+    await writeSimulations(env.DB, [simulationRows(runId, simulation, new Date().toISOString())]);
     expect(await rowCount('SELECT count(*) AS n FROM simulations WHERE run_id = ?', runId)).toBe(1);
     expect(await rowCount('SELECT count(*) AS n FROM messages WHERE simulation_id = ?', simulation.id)).toBe(simulation.messages!.length);
   });

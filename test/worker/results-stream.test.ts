@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
-import { writeSimulation } from '../../src/worker/db/simulations.ts';
+import { simulationRows, writeSimulations } from '../../src/worker/db/simulations.ts';
 import { call, startRun, waitForRun } from './support/api.ts';
 import { scriptedRun } from './support/script.ts';
 
@@ -22,7 +22,8 @@ describe('GET /v1/runs/:id/results', () => {
     const first = ResultsSchema.parse(parsePyJson(await resultsText(runId))).simulations[0]!;
     // 250 simulations: two full pages and a partial one.
     const copies = Array.from({ length: 249 }, (_, i) => ({ ...first, id: `${first.id}-${i + 1}`, trial: i + 1 }));
-    for (const copy of copies) await writeSimulation(env.DB, runId, copy);
+    const createdAt = new Date().toISOString();
+    await writeSimulations(env.DB, copies.map((copy) => simulationRows(runId, copy, createdAt)));
 
     const text = await resultsText(runId);
     expect(dumpsPy(parsePyJson(text))).toBe(text);

@@ -1,10 +1,14 @@
 // The fan-out's recovery: an episode the run marked running but whose start never reached it (both objects
-// reset in between, e.g. a restart of the runtime) is started by the run's recovery alarm, and the run completes.
+// reset in between, e.g. a restart of the runtime) is started by the run's recovery alarm, and the run completes;
+// a simulation handed to the run and not yet written to D1 is written by that alarm.
 import { env } from 'cloudflare:workers';
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { RunDO } from '../../src/worker/runs/run-do.ts';
 import { ApiKeyCreatedSchema } from '../../src/core/schemas/api.ts';
+import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+import { parsePyJson } from '../../src/core/py/index.ts';
+import { simulationRows } from '../../src/worker/db/simulations.ts';
 import { call, pyBody, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, TENANT_PROVIDER_KEY, scriptedRun } from './support/script.ts';
 
@@ -52,5 +56,27 @@ describe('RunDO recovery', () => {
     const finished = await waitForRun(runId, { apiKey: key });
     expect(finished.status).toBe('completed');
     expect(finished.counts).toMatchObject({ done: 4, running: 0, pending: 0, infra_error: 0 });
+  });
+
+  it('writes a simulation handed to it before a reset to D1 with its alarm, and completes only once it is written', async () => {
+    const reference = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
+    await waitForRun(reference);
+    const results = ResultsSchema.parse(parsePyJson(await (await call(`/v1/runs/${reference}/results`)).text()));
+    const runId = await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.slowAgent, max_concurrency: 1, task_ids: ['create_task_1', 'update_task_1'] }));
+    const simulation = { ...results.simulations[0]!, id: crypto.randomUUID() };
+    const stored = (id: string) => env.DB.prepare('SELECT count(*) AS n FROM simulations WHERE id = ?').bind(id).first<{ n: number }>();
+    // The running episode's simulation reaches the run, whose object is reset before it writes it.
+    const run = env.RUN.getByName(runId);
+    await runInDurableObject(run, async (instance: RunDO, state) => {
+      const key = state.storage.sql.exec<{ key: string }>(`SELECT key FROM episodes WHERE status = 'running'`).one().key;
+      await instance.episodeFinished(key, JSON.stringify(simulationRows(runId, simulation, new Date().toISOString())));
+      state.abort('reset before the write');
+    }).catch((error: Error) => expect(error.message).toContain('reset before the write'));
+    expect((await stored(simulation.id))!.n).toBe(0);
+    expect(await runDurableObjectAlarm(env.RUN.getByName(runId))).toBe(true);
+    expect((await stored(simulation.id))!.n).toBe(1);
+    const finished = await waitForRun(runId);
+    expect(finished.status).toBe('completed');
+    expect(finished.counts).toMatchObject({ done: 2, running: 0, pending: 0 });
   });
 });

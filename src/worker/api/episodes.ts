@@ -124,6 +124,22 @@ const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven
   }
 };
 
+/**
+ * The simulation of an episode that refused a turn as no longer running, or null (never started, or
+ * cancelled). A finished episode's simulation is on its way to its run, then with the run until its next write
+ * to D1, so it is waited for (bounded).
+ */
+const gradedSimulation = async (env: Env, episode: EpisodeHandle): Promise<SimulationRun | null> => {
+  const deadline = Date.now() + SETTLE_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+    const simulation = await findEpisodeSimulation(env.DB, episode.run.id, episode.task_id, episode.trial);
+    if (simulation !== null || Date.now() > deadline) return simulation;
+    const { phase } = await env.EPISODE.getByName(episode.key).snapshot().catch(() => ({ phase: 'running' as const }));
+    if (phase === null || phase === 'cancelled') return null;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+};
+
 const stepAnswer = (settled: Settled, step: number, role: TurnRole): EpisodeStep => {
   switch (settled.kind) {
     case 'live':
@@ -218,7 +234,7 @@ export const episodesApi = new Hono<AppEnv>()
       if ((await settle(c.env, episode, value.step)).kind !== 'cancelled') outcome = await submit();
     }
     if (outcome.status === 'refused') {
-      const graded = outcome.reason === 'not_running' ? await findEpisodeSimulation(c.env.DB, episode.run.id, episode.task_id, episode.trial) : null;
+      const graded = outcome.reason === 'not_running' ? await gradedSimulation(c.env, episode) : null;
       if (graded === null) throw stepRefusal(outcome.reason, role, value.step, outcome.pending_step, outcome.message);
       return pyJson(c, stepAnswer({ kind: 'graded', simulation: graded }, value.step + 1, role));
     }

@@ -1,5 +1,5 @@
-// Simulations in D1: written once per episode (a replayed write changes nothing), read back as the
-// engine's SimulationRun with its messages.
+// Simulations in D1: written once per episode (a replayed write changes nothing), many in one call, read back
+// as the engine's SimulationRun with its messages.
 import { drizzle } from 'drizzle-orm/d1';
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
@@ -16,30 +16,43 @@ const MESSAGE_ROWS_PER_STATEMENT = 25;
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);
 
-/** Stores a finished simulation and its messages in one transaction; a second write of the same episode is a no-op. */
-export const writeSimulation = async (d1: D1Database, runId: string, simulation: SimulationRun): Promise<void> => {
+/** A finished simulation as its D1 rows (Python values as text), the form in which a run buffers it. */
+export interface SimulationRows {
+  readonly simulation: typeof simulations.$inferInsert;
+  readonly messages: readonly { readonly idx: number; readonly role: string; readonly body: string }[];
+}
+
+/** The rows of a finished simulation of run `runId`, stamped as created at `createdAt`. */
+export const simulationRows = (runId: string, simulation: SimulationRun, createdAt: string): SimulationRows => ({
+  simulation: {
+    id: simulation.id,
+    runId,
+    taskId: simulation.task_id,
+    trial: simulation.trial ?? 0,
+    terminationReason: simulation.termination_reason,
+    reward: simulation.reward_info?.reward.value ?? null,
+    agentCost: simulation.agent_cost?.value ?? null,
+    duration: simulation.duration.value,
+    record: pyText({ ...simulation, messages: null }),
+    createdAt,
+  },
+  messages: (simulation.messages ?? []).map((message, idx) => ({ idx, role: message.role, body: pyText(message) })),
+});
+
+/**
+ * Stores finished simulations and their messages in one transaction (one D1 call however many): a second write
+ * of a simulation is a no-op.
+ */
+export const writeSimulations = async (d1: D1Database, written: readonly SimulationRows[]): Promise<void> => {
   const db = drizzle(d1);
-  const list = simulation.messages ?? [];
-  const row = db
-    .insert(simulations)
-    .values({
-      id: simulation.id,
-      runId,
-      taskId: simulation.task_id,
-      trial: simulation.trial ?? 0,
-      terminationReason: simulation.termination_reason,
-      reward: simulation.reward_info?.reward.value ?? null,
-      agentCost: simulation.agent_cost?.value ?? null,
-      duration: simulation.duration.value,
-      record: pyText({ ...simulation, messages: null }),
-      createdAt: new Date().toISOString(),
-    })
-    .onConflictDoNothing();
-  const messageRows = chunks(
-    list.map((message, idx) => ({ simulationId: simulation.id, idx, role: message.role, body: pyText(message) })),
-    MESSAGE_ROWS_PER_STATEMENT,
-  ).map((rows) => db.insert(messages).values(rows).onConflictDoNothing());
-  await db.batch([row, ...messageRows]);
+  const statements = written.flatMap(({ simulation, messages: list }) => [
+    db.insert(simulations).values(simulation).onConflictDoNothing(),
+    ...chunks(list.map((m) => ({ simulationId: simulation.id, ...m })), MESSAGE_ROWS_PER_STATEMENT).map((rows) =>
+      db.insert(messages).values(rows).onConflictDoNothing(),
+    ),
+  ]);
+  const [first, ...rest] = statements;
+  if (first !== undefined) await db.batch([first, ...rest]);
 };
 
 /** A simulation row's record, with `messages` still null. */

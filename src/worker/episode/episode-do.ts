@@ -5,7 +5,7 @@
 // loop, src/worker/turns/consumer.ts); external participants' turns come from their clients. Tool calls run
 // here, right after the turn that made them. Every applied step is persisted (rows in proportion to the step)
 // before the next turn is asked for; a watchdog alarm asks again when no answer came, so a turn lost in a crash
-// is produced anew. At the end it evaluates, writes the simulation to D1 once and tells its run.
+// is produced anew. At the end it evaluates and hands the simulation to its run, which writes it to D1.
 import { DurableObject } from 'cloudflare:workers';
 import pLimit from 'p-limit';
 import { dumpsPy } from '../../core/py/index.ts';
@@ -29,7 +29,7 @@ import { participantOf } from '../../core/orchestrator/step.ts';
 import { limits } from '../limits.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { providerFor } from '../runs/models.ts';
-import { writeSimulation } from '../db/simulations.ts';
+import { simulationRows } from '../db/simulations.ts';
 import { CONTINUE_MS, produceTurnsIfFree } from '../turns/consumer.ts';
 
 
@@ -71,6 +71,8 @@ export class EpisodeDO extends DurableObject<Env> {
   private readonly oneAtATime = pLimit(1);
   /** The production of built-in turns running in this object (see sendTurn), or null. */
   private producing: Promise<void> | null = null;
+  /** Set once the simulation is being handed to the run, which may complete before the phase below is stored. */
+  private handingOver = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -157,7 +159,7 @@ export class EpisodeDO extends DurableObject<Env> {
     // Every step below the pending one has its answer recorded; the pending one and later ones have none.
     const recorded = step < pendingStep ? this.store.turn(step) : null;
     if (recorded) return recorded.result === resultText ? recorded.outcome : this.refused('conflict');
-    if (this.phase() !== 'running') return this.refused('not_running');
+    if (!this.takesTurns()) return this.refused('not_running');
     const live = this.loadLive(context);
     // An external participant's turns come through submitExternalTurn only.
     if (!live || live.pending === null || step !== pendingStep || live.pending === this.externalRole(context)) return this.refused('not_pending');
@@ -188,7 +190,7 @@ export class EpisodeDO extends DurableObject<Env> {
       const recorded = this.store.turn(this.store.externalTurn(n)!.step);
       return recorded?.result === resultText ? { status: 'applied', step: n } : { status: 'refused', reason: 'conflict', pending_step: pendingStep };
     }
-    if (this.phase() !== 'running') return { status: 'refused', reason: 'not_running', pending_step: null };
+    if (!this.takesTurns()) return { status: 'refused', reason: 'not_running', pending_step: null };
     if (n !== count || live === null || live.pending !== role) return { status: 'refused', reason: 'not_pending', pending_step: pendingStep };
     try {
       acceptTurn(live, message, context.deps);
@@ -263,7 +265,7 @@ export class EpisodeDO extends DurableObject<Env> {
     if (next.next === 'finishing' && live?.state.done && this.externalRole(context) === null && this.alarmAt !== null && !isJudged(live.state)) {
       // Graded right after this answer when no judge is called (nothing to wait for): an alarm less per
       // episode. The answer goes first, as the object is reset once the run knows. The armed watchdog stays
-      // until the simulation is written, so should this fail, the alarm evaluates again.
+      // until the run has the simulation, so should this fail, the alarm evaluates again.
       this.ctx.waitUntil(
         this.evaluate(context, live.state).catch(async (error: unknown) => {
           console.warn(`episode ${context.key} evaluation deferred: ${error instanceof Error ? error.message : String(error)}`);
@@ -419,14 +421,16 @@ export class EpisodeDO extends DurableObject<Env> {
     return infrastructureErrorRun(context.spec, crypto.randomUUID(), Date.now(), error, this.store.get<number>('attempt') ?? 1);
   }
 
+  /** Hands the simulation to the run, which stores it and writes it to D1 with others. */
   private async finish(context: EpisodeContext, simulation: SimulationRun): Promise<void> {
-    await writeSimulation(this.env.DB, context.launch.run_id, simulation);
-    this.store.put('phase', 'written');
-    await this.notifyRun(context);
+    this.handingOver = true;
+    const rows = simulationRows(context.launch.run_id, simulation, new Date().toISOString());
+    await this.notifyRun(context, JSON.stringify(rows));
   }
 
-  private async notifyRun(context: EpisodeContext): Promise<void> {
-    await this.env.RUN.getByName(context.launch.run_id).episodeFinished(context.key);
+  /** Tells the run the episode finished (with its simulation's rows, unless an earlier version wrote them to D1: phase `written`). */
+  private async notifyRun(context: EpisodeContext, rowsText?: string): Promise<void> {
+    await this.env.RUN.getByName(context.launch.run_id).episodeFinished(context.key, rowsText);
     // A production here ends once the last turn is applied; its lease is released before the reset below.
     await this.producing;
     // The watchdog of an episode graded without an alarm is still armed.
@@ -434,7 +438,7 @@ export class EpisodeDO extends DurableObject<Env> {
       await this.ctx.storage.deleteAlarm();
       this.alarmAt = null;
     }
-    // The simulation is safely in D1 and the run knows: the object keeps only its phase (so a repeated start
+    // The simulation is safely in the run's keeping: the object keeps only its phase (so a repeated start
     // changes nothing) and drops its rows and caches, so finished episodes hold next to nothing.
     this.wipe();
     this.store.put('phase', 'finished');
@@ -468,6 +472,11 @@ export class EpisodeDO extends DurableObject<Env> {
   private refused(reason: 'not_pending' | 'conflict' | 'not_running'): TurnOutcome {
     const pending = this.phase() === 'running' && this.live?.pending ? this.store.nextStep() : null;
     return { status: 'refused', reason, pending_step: pending };
+  }
+
+  /** Whether a turn may still be applied: running, and its simulation not yet on its way to the run. */
+  private takesTurns(): boolean {
+    return this.phase() === 'running' && !this.handingOver;
   }
 
   private phase(): EpisodePhase | undefined {

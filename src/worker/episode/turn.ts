@@ -7,7 +7,10 @@ import type { LlmResponse } from '../../core/llm/types.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import type { TurnRequest } from '../../core/agents/participant.ts';
 
-/** running → written (in D1) → finished (the run knows); or cancelled. */
+/**
+ * running → finished (the run has its simulation); or cancelled. `written` (in D1, the run not told yet) is
+ * the phase between them of episodes stored by an earlier version, which wrote their simulations themselves.
+ */
 export type EpisodePhase = 'running' | 'written' | 'finished' | 'cancelled';
 
 export interface PendingTurn {

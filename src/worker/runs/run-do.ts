@@ -2,12 +2,18 @@
 // starts at most `max_concurrency` of them at a time, starts the next one as each finishes, and marks the run
 // completed in D1 when none is left. Counts per status are kept beside the rows, changed in the same
 // synchronous section as each status change, so progress needs no scan.
+// A finished episode hands its simulation's rows here: they are stored in the object (so the episode can
+// forget them) and written to D1 in batches, one D1 call for many simulations: D1 is the one database every
+// run of every tenant writes to. A run's status changes only once all of its simulations are written.
 import { DurableObject } from 'cloudflare:workers';
+import pLimit from 'p-limit';
 import { encodeLaunch, episodeKey } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { decodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { dayStart, usdSpentSince } from '../db/quotas.ts';
+import { writeSimulations } from '../db/simulations.ts';
+import type { SimulationRows } from '../db/simulations.ts';
 
 /** The tenant's daily USD budget as it stood when the run was launched: reaching it stops the run. */
 export interface RunBudget {
@@ -34,6 +40,11 @@ export interface RunProgress {
 
 /** How often a run with episodes in flight makes sure each of them was really started. */
 export const RECOVERY_MS = 30_000;
+/** Simulations written to D1 in one call at most, and how long a finished one waits for others to join it. */
+export const WRITE_BATCH = 32;
+export const WRITE_DELAY_MS = 100;
+/** Text of the simulations written in one call at most (at least one is written, whatever its size). */
+const WRITE_BATCH_CHARS = 2_000_000;
 
 /** What a run object keeps from its start. */
 interface RecordedRun {
@@ -52,6 +63,11 @@ export class RunDO extends DurableObject<Env> {
   private recorded: RecordedRun | null = null;
   /** Whether the recovery alarm is armed (null: not known to this instance yet). */
   private recoveryArmed: boolean | null = null;
+  /** Simulations stored here and not yet in D1, read from the table once per instance. */
+  private unwritten: number;
+  private writeTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Writes to D1 run one at a time: each writes what is stored when it starts. */
+  private readonly oneWrite = pLimit(1);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -60,6 +76,8 @@ export class RunDO extends DurableObject<Env> {
          key TEXT PRIMARY KEY, ord INTEGER NOT NULL, task_id TEXT NOT NULL, trial INTEGER NOT NULL, status TEXT NOT NULL)`,
     );
     ctx.storage.sql.exec(`CREATE INDEX IF NOT EXISTS episodes_status_ord ON episodes (status, ord)`);
+    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS unwritten (seq INTEGER PRIMARY KEY AUTOINCREMENT, rows TEXT NOT NULL)`);
+    this.unwritten = ctx.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM unwritten`).one().n;
     this.counts = { pending: 0, running: 0, done: 0, cancelled: 0 };
     for (const row of ctx.storage.sql.exec<{ status: EpisodeStatus; n: number }>(`SELECT status, count(*) AS n FROM episodes GROUP BY status`)) {
       this.counts[row.status] = row.n;
@@ -103,9 +121,57 @@ export class RunDO extends DurableObject<Env> {
     return (await this.run()) !== null;
   }
 
-  async episodeFinished(key: string): Promise<void> {
-    this.move(key, 'done', 'running');
+  /**
+   * Takes note that episode `key` finished, with its simulation's rows (as JSON text; none from an episode that
+   * wrote them to D1 itself, as episodes did before runs wrote them). Once this returns, the rows are stored
+   * here; a repeated call for an episode already done stores nothing.
+   */
+  async episodeFinished(key: string, rowsText?: string): Promise<void> {
+    if (this.move(key, 'done', 'running') && rowsText !== undefined) {
+      this.ctx.storage.sql.exec(`INSERT INTO unwritten (rows) VALUES (?)`, rowsText);
+      this.unwritten++;
+    }
+    // A run under a budget writes each simulation at once: its spend, read from D1, must count them all.
+    if (this.unwritten >= WRITE_BATCH || (await this.run())?.budget) await this.writeUnwritten();
+    else this.writeSoon();
     await this.fill();
+  }
+
+  /** Writes the stored simulations after a short wait, so that those finishing meanwhile share the call. */
+  private writeSoon(): void {
+    if (this.unwritten === 0 || this.writeTimer !== null) return;
+    this.writeTimer = setTimeout(() => {
+      this.writeTimer = null;
+      void this.writeUnwritten();
+    }, WRITE_DELAY_MS);
+  }
+
+  /**
+   * Writes every stored simulation to D1, a batch per call, and forgets each batch once written; returns
+   * whether none is left. A failed write leaves its batch stored for the next try (the recovery alarm's at
+   * the latest).
+   */
+  private writeUnwritten(): Promise<boolean> {
+    return this.oneWrite(async () => {
+      while (this.unwritten > 0) {
+        const batch: { seq: number; rows: string }[] = [];
+        let chars = 0;
+        for (const row of this.ctx.storage.sql.exec<{ seq: number; rows: string }>(`SELECT seq, rows FROM unwritten ORDER BY seq LIMIT ?`, WRITE_BATCH)) {
+          if (batch.length > 0 && chars + row.rows.length > WRITE_BATCH_CHARS) break;
+          batch.push(row);
+          chars += row.rows.length;
+        }
+        try {
+          await writeSimulations(this.env.DB, batch.map((row) => JSON.parse(row.rows) as SimulationRows));
+        } catch (error) {
+          console.warn(`run simulations not written yet: ${error instanceof Error ? error.message : String(error)}`);
+          return false;
+        }
+        this.ctx.storage.sql.exec(`DELETE FROM unwritten WHERE seq <= ?`, batch.at(-1)!.seq);
+        this.unwritten -= batch.length;
+      }
+      return true;
+    });
   }
 
   /** Stops pending and running episodes (saying why, when told); finished ones keep their simulations. */
@@ -119,6 +185,8 @@ export class RunDO extends DurableObject<Env> {
       const stopped = await this.env.EPISODE.getByName(key).cancel();
       this.move(key, stopped ? 'cancelled' : 'done');
     }
+    // Its finished simulations are written before its status says it stopped; what fails is written by the alarm.
+    if (!(await this.writeUnwritten())) await this.armRecovery();
     await setRunStatus(this.env.DB, runId, 'cancelled', 'running', reason);
   }
 
@@ -146,6 +214,7 @@ export class RunDO extends DurableObject<Env> {
       .toArray();
   }
 
+  /** Episodes pending, running and cancelled (a finished one counts in D1's `done` once its simulation is written). */
   progress(): RunProgress {
     return { pending: this.counts.pending, running: this.counts.running, cancelled: this.counts.cancelled };
   }
@@ -158,6 +227,7 @@ export class RunDO extends DurableObject<Env> {
     this.recoveryArmed = false;
     const run = await this.run();
     if (run === null) return;
+    if (!(await this.writeUnwritten())) await this.armRecovery();
     const running = this.ctx.storage.sql
       .exec<{ key: string; task_id: string; trial: number }>(`SELECT key, task_id, trial FROM episodes WHERE status = 'running'`)
       .toArray();
@@ -173,16 +243,14 @@ export class RunDO extends DurableObject<Env> {
     if (run === null) return;
     const { pending, running } = this.counts;
     if (pending === 0 && running === 0) {
+      // Completed once every simulation is in D1; until then the recovery alarm writes what is left.
+      if (!(await this.writeUnwritten())) return this.armRecovery();
       await this.ctx.storage.deleteAlarm();
       this.recoveryArmed = false;
       await setRunStatus(this.env.DB, run.runId, 'completed', 'running');
       return;
     }
-    this.recoveryArmed ??= (await this.ctx.storage.getAlarm()) !== null;
-    if (!this.recoveryArmed) {
-      await this.ctx.storage.setAlarm(Date.now() + RECOVERY_MS);
-      this.recoveryArmed = true;
-    }
+    await this.armRecovery();
     const free = run.config.max_concurrency - running;
     if (free <= 0) return;
     if (await this.overBudget(run.budget)) return this.cancel('Quota usd_per_day reached: the tenant\'s daily USD budget is spent');
@@ -204,6 +272,13 @@ export class RunDO extends DurableObject<Env> {
         }
       }),
     );
+  }
+
+  private async armRecovery(): Promise<void> {
+    this.recoveryArmed ??= (await this.ctx.storage.getAlarm()) !== null;
+    if (this.recoveryArmed) return;
+    await this.ctx.storage.setAlarm(Date.now() + RECOVERY_MS);
+    this.recoveryArmed = true;
   }
 
   /** Whether the tenant has spent its daily USD budget (runs launched without one never are). */

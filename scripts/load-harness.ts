@@ -22,6 +22,8 @@ import { startFakeOpenAI } from '../test/support/fake-openai.ts';
 import type { FakeHandler, FakeOpenAI } from '../test/support/fake-openai.ts';
 
 export interface Harness {
+  /** The runtime's state directory (deleted by `close`). */
+  readonly stateDir: string;
   readonly fake: FakeOpenAI;
   readonly client: () => ApiClient;
   readonly worker: () => LocalWorker;
@@ -41,7 +43,7 @@ const TMPFS_MAGIC = 0x01021994;
  * costs as much of the run's time as the Worker's own work, which a deployed Worker never pays, and state thrown
  * away at the end needs no disk.
  */
-export const defaultStateRoot = async (): Promise<string> => ((await stat(RAM_FS).catch(() => null))?.isDirectory() ? RAM_FS : tmpdir());
+const defaultStateRoot = async (): Promise<string> => ((await stat(RAM_FS).catch(() => null))?.isDirectory() ? RAM_FS : tmpdir());
 
 /** `tmpfs` or `disk`: what the runtime's state is written to. */
 export const storageKind = async (dir: string): Promise<'tmpfs' | 'disk'> => ((await statfs(dir)).type === TMPFS_MAGIC ? 'tmpfs' : 'disk');
@@ -53,7 +55,7 @@ export interface HarnessOptions {
   readonly stateRoot?: string;
 }
 
-export const startHarness = async (handler: FakeHandler, { workerVars = {}, stateRoot }: HarnessOptions = {}): Promise<Harness & { readonly stateDir: string }> => {
+export const startHarness = async (handler: FakeHandler, { workerVars = {}, stateRoot }: HarnessOptions = {}): Promise<Harness> => {
   const fake = await startFakeOpenAI();
   fake.setHandler(handler);
   const stateDir = await mkdtemp(path.join(stateRoot ?? (await defaultStateRoot()), 'tau2-edge-load-'));

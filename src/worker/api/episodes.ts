@@ -16,6 +16,7 @@ import { decodeConfig, encodeConfig, findRun } from '../db/runs.ts';
 import { loadDomain } from '../data/domains.ts';
 import { isExternalAgent, isSoloAgent } from '../../core/schemas/episode.ts';
 import type { RunRow } from '../db/runs.ts';
+import { defaultSleep } from '../../core/llm/retry.ts';
 import { findEpisodeSimulation } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { checkRunQuotas } from '../quotas.ts';
@@ -98,6 +99,10 @@ const retriedOnReset = (error: unknown): undefined => {
   throw error;
 };
 
+/** Pauses between two reads of an episode that is waited for: FIRST_PAUSE_MS, doubling up to 200 ms. */
+const FIRST_PAUSE_MS = 5;
+const nextPause = (pause: number): number => Math.min(pause * 2, 200);
+
 type Settled =
   | { readonly kind: 'live'; readonly view: ExternalObservation }
   | { readonly kind: 'graded'; readonly simulation: SimulationRun }
@@ -109,7 +114,7 @@ type Settled =
  */
 const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven = false): Promise<Settled> => {
   const deadline = Date.now() + SETTLE_MS;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+  for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
     const stub = env.EPISODE.getByName(episode.key);
     const view = await stub.observe(since, withGiven).catch(retriedOnReset);
     if (view === undefined) continue;
@@ -120,7 +125,7 @@ const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven
       const { phase } = await stub.snapshot();
       if (phase === 'cancelled') return { kind: 'cancelled' };
     }
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    await defaultSleep(pause);
   }
 };
 
@@ -131,12 +136,12 @@ const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven
  */
 const gradedSimulation = async (env: Env, episode: EpisodeHandle): Promise<SimulationRun | null> => {
   const deadline = Date.now() + SETTLE_MS;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+  for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
     const simulation = await findEpisodeSimulation(env.DB, episode.run.id, episode.task_id, episode.trial);
     if (simulation !== null || Date.now() > deadline) return simulation;
-    const { phase } = await env.EPISODE.getByName(episode.key).snapshot().catch(() => ({ phase: 'running' as const }));
+    const phase = (await env.EPISODE.getByName(episode.key).snapshot().catch(retriedOnReset))?.phase;
     if (phase === null || phase === 'cancelled') return null;
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    await defaultSleep(pause);
   }
 };
 

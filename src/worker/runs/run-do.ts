@@ -41,8 +41,8 @@ export interface RunProgress {
 /** How often a run with episodes in flight makes sure each of them was really started. */
 export const RECOVERY_MS = 30_000;
 /** Simulations written to D1 in one call at most, and how long a finished one waits for others to join it. */
-export const WRITE_BATCH = 32;
-export const WRITE_DELAY_MS = 100;
+const WRITE_BATCH = 32;
+const WRITE_DELAY_MS = 100;
 /** Text of the simulations written in one call at most (at least one is written, whatever its size). */
 const WRITE_BATCH_CHARS = 2_000_000;
 

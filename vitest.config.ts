@@ -49,6 +49,8 @@ export default defineConfig({
                 SSE_HEARTBEAT_MS: '200',
                 // An external agent that stops stepping is given up on within the tests' patience.
                 LIMIT_EXTERNAL_TURN_TTL_SECONDS: '3',
+                // A step API request answers `not_ready` within the tests' patience.
+                LIMIT_EPISODE_WAIT_SECONDS: '5',
                 // The scripted remote agent (config.agent_endpoint) of the global setup.
                 TEST_AGENT_ENDPOINT_URL: inject('agentEndpointURL'),
                 // A second scripted provider, reached through a role's api_base (llm_args).

@@ -31,6 +31,8 @@ export const LIMIT_DEFAULTS = {
   LIMIT_MAX_BODY_BYTES: 1_048_576,
   /** Seconds an episode waits for an external agent's turn before it ends with termination_reason `timeout`. */
   LIMIT_EXTERNAL_TURN_TTL_SECONDS: 600,
+  /** Seconds a step API request waits for its episode to answer (the other side's reply, the grading). */
+  LIMIT_EPISODE_WAIT_SECONDS: 60,
 } as const;
 
 export type LimitName = keyof typeof LIMIT_DEFAULTS;

@@ -1,5 +1,7 @@
 // Agent-driven episodes over HTTP (the reference's AgentGymEnv): the test plays the agent of mock tasks against
 // the scripted user, step by step, and checks observations, grading, exactly-once steps and idle expiry.
+import { env } from 'cloudflare:workers';
+import { runDurableObjectAlarm } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { EpisodeCreatedSchema, EpisodeSchema, EpisodeStepSchema, ApiErrorSchema, RunEpisodesSchema } from '../../src/core/schemas/api.ts';
 import type { EpisodeCreated, EpisodeStep } from '../../src/core/schemas/api.ts';
@@ -134,6 +136,28 @@ describe('agent-driven episodes', () => {
     expect(state).toMatchObject({ status: 'done', termination_reason: 'timeout' });
     expect(state.reward_info).toMatchObject({ reward: 0 });
     expect((await step(episode.episode_id, 0, CREATE_TASK)).status).toBe(200);
+  });
+
+  it('a step with no answer in time gets 503 not_ready; the same step again gets the answer once there is one', async () => {
+    const episode = await create();
+    await stepOk(episode.episode_id, 0, CREATE_TASK);
+    // D1 refuses this run's simulations, as in an outage: the graded episode's simulation stays with its run.
+    await env.DB.exec(
+      `CREATE TRIGGER hold_simulations BEFORE INSERT ON simulations WHEN NEW.run_id = '${episode.run_id}' BEGIN SELECT RAISE(ABORT, 'unavailable'); END`,
+    );
+    const last = { content: 'Your task Important Meeting has been created.' };
+    const held = await step(episode.episode_id, 1, last);
+    expect(held.status, await held.clone().text()).toBe(503);
+    expect(held.headers.get('retry-after')).toBe('5');
+    expect(ApiErrorSchema.parse(await held.json()).error).toMatchObject({ code: 'not_ready', message: `Episode ${episode.episode_id} has no answer to step 1 yet; send the same step again` });
+    // Asking again while D1 still refuses answers the same, bounded.
+    expect((await step(episode.episode_id, 1, last)).status).toBe(503);
+    await env.DB.exec('DROP TRIGGER hold_simulations');
+    // The run's recovery alarm writes what it holds; the same step then gets the graded end.
+    expect(await runDurableObjectAlarm(env.RUN.getByName(episode.run_id))).toBe(true);
+    const graded = await stepOk(episode.episode_id, 1, last);
+    expect(graded).toMatchObject({ step: 2, done: true, termination_reason: 'user_stop' });
+    expect(graded.reward_info).toMatchObject({ reward: 1 });
   });
 
   it('bad requests name the field; unknown or foreign episodes are 404', async () => {

@@ -438,6 +438,7 @@ export const ApiErrorCodeSchema = z.enum([
   'rate_limited',
   'quota_exceeded',
   'not_configured',
+  'not_ready',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;

@@ -20,6 +20,7 @@ import { defaultSleep } from '../../core/llm/retry.ts';
 import { findEpisodeSimulation } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { checkRunQuotas } from '../quotas.ts';
+import { limits } from '../limits.ts';
 import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import type { ExternalObservation } from '../episode/turn.ts';
@@ -32,7 +33,16 @@ import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors
 import { pyJson, readBody } from './body.ts';
 
 /** How long a request waits for the episode to need the caller again (the user's reply, the grading). */
-const SETTLE_MS = 60_000;
+const waitMs = (env: Env): number => limits(env).LIMIT_EPISODE_WAIT_SECONDS * 1000;
+
+/**
+ * The episode had nothing to answer with in time (e.g. its simulation not yet in D1): the caller asks again,
+ * which is safe for a step (each is applied once).
+ */
+const notReady = (message: string, headers: Record<string, string> = {}): ApiError =>
+  new ApiError(503, 'not_ready', message, undefined, { 'Retry-After': '5', ...headers });
+const noAnswerYet = (episode: EpisodeHandle, step: number): ApiError =>
+  notReady(`Episode ${episodeIdOf(episode.key)} has no answer to step ${step} yet; send the same step again`);
 
 interface EpisodeHandle extends EpisodeRef {
   readonly key: string;
@@ -106,25 +116,26 @@ const nextPause = (pause: number): number => Math.min(pause * 2, 200);
 type Settled =
   | { readonly kind: 'live'; readonly view: ExternalObservation }
   | { readonly kind: 'graded'; readonly simulation: SimulationRun }
-  | { readonly kind: 'cancelled' };
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'not_ready' };
 
 /**
- * Waits (bounded) until the episode waits for the caller, or is graded. A stub is taken per call: a finished
- * episode resets its instance.
+ * Waits (bounded) until the episode waits for the caller, or is graded; past the wait, a running episode is
+ * answered as it stands, one that cannot be observed (not started yet, or graded but its simulation not yet in
+ * D1) as not ready. A stub is taken per call: a finished episode resets its instance.
  */
 const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven = false): Promise<Settled> => {
-  const deadline = Date.now() + SETTLE_MS;
+  const deadline = Date.now() + waitMs(env);
   for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
     const stub = env.EPISODE.getByName(episode.key);
     const view = await stub.observe(since, withGiven).catch(retriedOnReset);
-    if (view === undefined) continue;
-    if (view !== null && (view.waiting || Date.now() > deadline)) return { kind: 'live', view };
+    if (view !== undefined && view !== null && (view.waiting || Date.now() > deadline)) return { kind: 'live', view };
     if (view === null) {
       const simulation = await findEpisodeSimulation(env.DB, episode.run.id, episode.task_id, episode.trial);
       if (simulation !== null) return { kind: 'graded', simulation };
-      const { phase } = await stub.snapshot();
-      if (phase === 'cancelled') return { kind: 'cancelled' };
+      if ((await stub.snapshot().catch(retriedOnReset))?.phase === 'cancelled') return { kind: 'cancelled' };
     }
+    if (Date.now() > deadline) return { kind: 'not_ready' };
     await defaultSleep(pause);
   }
 };
@@ -132,20 +143,22 @@ const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven
 /**
  * The simulation of an episode that refused a turn as no longer running, or null (never started, or
  * cancelled). A finished episode's simulation is on its way to its run, then with the run until its next write
- * to D1, so it is waited for (bounded).
+ * to D1, so it is waited for (bounded: then not ready).
  */
-const gradedSimulation = async (env: Env, episode: EpisodeHandle): Promise<SimulationRun | null> => {
-  const deadline = Date.now() + SETTLE_MS;
+const gradedSimulation = async (env: Env, episode: EpisodeHandle): Promise<SimulationRun | null | 'not_ready'> => {
+  const deadline = Date.now() + waitMs(env);
   for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
     const simulation = await findEpisodeSimulation(env.DB, episode.run.id, episode.task_id, episode.trial);
-    if (simulation !== null || Date.now() > deadline) return simulation;
+    if (simulation !== null) return simulation;
     const phase = (await env.EPISODE.getByName(episode.key).snapshot().catch(retriedOnReset))?.phase;
     if (phase === null || phase === 'cancelled') return null;
+    if (Date.now() > deadline) return 'not_ready';
     await defaultSleep(pause);
   }
 };
 
-const stepAnswer = (settled: Settled, step: number, role: TurnRole): EpisodeStep => {
+/** The answer to step `step - 1`. */
+const stepAnswer = (settled: Settled, episode: EpisodeHandle, step: number, role: TurnRole): EpisodeStep => {
   switch (settled.kind) {
     case 'live':
       return { step: settled.view.step, done: settled.view.done, termination_reason: settled.view.termination_reason as EpisodeStep['termination_reason'], observation: { messages: viewMessages(settled.view) } };
@@ -159,6 +172,8 @@ const stepAnswer = (settled: Settled, step: number, role: TurnRole): EpisodeStep
       };
     case 'cancelled':
       throw cancelled();
+    case 'not_ready':
+      throw noAnswerYet(episode, step - 1);
   }
 };
 
@@ -212,6 +227,10 @@ export const episodesApi = new Hono<AppEnv>()
     const episode: EpisodeHandle = { ...ref, key: episodeKey(run.id, ref), run };
     const settled = await settle(c.env, episode, 0, true);
     if (settled.kind === 'cancelled') throw cancelled();
+    if (settled.kind === 'not_ready') {
+      const id = episodeIdOf(episode.key);
+      throw notReady(`Episode ${id} was created but has not started yet; read it later at its Location`, { Location: `/v1/episodes/${id}` });
+    }
     const body: EpisodeCreated =
       settled.kind === 'live'
         ? {
@@ -236,17 +255,20 @@ export const episodesApi = new Hono<AppEnv>()
     if (outcome.status === 'refused' && outcome.reason === 'not_pending' && outcome.pending_step === null) {
       // Not the agent's turn yet (e.g. the simulated user has not spoken first): wait for it, then apply.
       // An episode that ended meanwhile answers with its graded end, as below.
-      if ((await settle(c.env, episode, value.step)).kind !== 'cancelled') outcome = await submit();
+      const settled = await settle(c.env, episode, value.step);
+      if (settled.kind === 'not_ready') throw noAnswerYet(episode, value.step);
+      if (settled.kind !== 'cancelled') outcome = await submit();
     }
     if (outcome.status === 'refused') {
       const graded = outcome.reason === 'not_running' ? await gradedSimulation(c.env, episode) : null;
+      if (graded === 'not_ready') throw noAnswerYet(episode, value.step);
       if (graded === null) throw stepRefusal(outcome.reason, role, value.step, outcome.pending_step, outcome.message);
-      return pyJson(c, stepAnswer({ kind: 'graded', simulation: graded }, value.step + 1, role));
+      return pyJson(c, stepAnswer({ kind: 'graded', simulation: graded }, episode, value.step + 1, role));
     }
-    if (outcome.view !== undefined) return pyJson(c, stepAnswer({ kind: 'live', view: outcome.view }, value.step + 1, role));
+    if (outcome.view !== undefined) return pyJson(c, stepAnswer({ kind: 'live', view: outcome.view }, episode, value.step + 1, role));
     // The simulated user's reply is produced here, without a queue hop.
-    if (outcome.pending !== undefined) await produceTurns(c.env, c.env.EPISODE.getByName(episode.key), outcome.pending, Date.now() + SETTLE_MS);
-    return pyJson(c, stepAnswer(await settle(c.env, episode, value.step + 1), value.step + 1, role));
+    if (outcome.pending !== undefined) await produceTurns(c.env, c.env.EPISODE.getByName(episode.key), outcome.pending, Date.now() + waitMs(c.env));
+    return pyJson(c, stepAnswer(await settle(c.env, episode, value.step + 1), episode, value.step + 1, role));
   })
   .get('/:id', async (c) => {
     const episode = await requireEpisode(c);

@@ -118,7 +118,12 @@ const paths: ZodOpenApiPathsObject = {
   '/v1/episodes': {
     post: operation(
       'Start an agent-driven episode: the caller plays the agent (the reference’s AgentGymEnv)',
-      { '201': ok(EpisodeCreatedSchema, 'Started: the policy, the agent’s tools and the opening messages'), ...badRequest, '429': failure('Over a quota of the tenant (Retry-After)') },
+      {
+        '201': ok(EpisodeCreatedSchema, 'Started: the policy, the agent’s tools and the opening messages'),
+        ...badRequest,
+        '429': failure('Over a quota of the tenant (Retry-After)'),
+        '503': failure('Created but not started in time: read it later at Location (Retry-After)'),
+      },
       withBody(EpisodeCreateSchema),
     ),
   },
@@ -131,6 +136,7 @@ const paths: ZodOpenApiPathsObject = {
         ...badRequest,
         ...notFound,
         '409': failure('Not the turn waited for, answered otherwise already, or the episode is over'),
+        '503': failure('No answer in time (e.g. the grade not yet stored): send the same step again (Retry-After)'),
       },
       { ...idParam(), ...withBody(EpisodeStepRequestSchema) },
     ),

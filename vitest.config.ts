@@ -16,6 +16,7 @@ export default defineConfig({
             'test/core/**/*.test.ts',
             'test/domains/**/*.test.ts',
             'test/cli/**/*.test.ts',
+            'test/client/**/*.test.ts',
             'test/scripts/**/*.test.ts',
             'test/viewer/**/*.test.ts',
           ],

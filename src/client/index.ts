@@ -52,18 +52,28 @@ import type { RunConfig } from '../core/schemas/run-config.ts';
 import { ResultsSchema, SimulationRunSchema } from '../core/schemas/simulation.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { readEvents } from './sse.ts';
+import { defaultSleep } from '../core/llm/retry.ts';
 
 /** A failure the API answered with its error body (or an unexpected status). */
 export class ApiRequestError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** How long the API asked the caller to wait before asking again (Retry-After, in seconds), or null. */
+  readonly retryAfterSeconds: number | null;
+  constructor(status: number, code: string, message: string, retryAfterSeconds: number | null = null) {
     super(message);
     this.name = 'ApiRequestError';
     this.status = status;
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/**
+ * A step the API had no answer to within its wait (503 `not_ready`, e.g. the grade not yet stored) is sent
+ * again after its Retry-After, up to this many sends in all: the API applies each step once, so it is safe.
+ */
+const STEP_SENDS = 3;
 
 export type RunEvent =
   | { readonly kind: 'simulation'; readonly id: string | null; readonly event: SimulationEvent }
@@ -97,7 +107,10 @@ export interface ApiClient {
   runEpisodes(id: string, query?: Partial<RunEpisodesQuery>): Promise<RunEpisodes>;
   /** Starts an agent-driven episode: the policy, the agent's tools and the opening messages. */
   createEpisode(request: EpisodeCreateInput): Promise<EpisodeCreated>;
-  /** Submits the agent's message for turn `step`: what the agent sees next, and reward_info once done. */
+  /**
+   * Submits the agent's message for turn `step`: what the agent sees next, and reward_info once done. A step
+   * the API had no answer to yet (`not_ready`) is sent again, a few times at most.
+   */
   step(id: string, step: number, message: EpisodeStepRequest['message']): Promise<EpisodeStep>;
   episode(id: string): Promise<Episode>;
 }
@@ -107,11 +120,17 @@ export interface ApiClientOptions {
   readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
+/** Retry-After in seconds (the API sends no HTTP dates), or null. */
+const retryAfterOf = (response: Response): number | null => {
+  const seconds = Number.parseInt(response.headers.get('retry-after') ?? '', 10);
+  return Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : null;
+};
+
 const failure = async (response: Response): Promise<ApiRequestError> => {
   const text = await response.text();
   try {
     const { error } = ApiErrorSchema.parse(JSON.parse(text));
-    return new ApiRequestError(response.status, error.code, `${error.code}: ${error.message}`);
+    return new ApiRequestError(response.status, error.code, `${error.code}: ${error.message}`, retryAfterOf(response));
   } catch {
     return new ApiRequestError(response.status, 'unexpected_response', `HTTP ${response.status}: ${text.slice(0, 300)}`);
   }
@@ -174,7 +193,16 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
       return plainJson(RunEpisodesSchema, 'GET', `/runs/${encodeURIComponent(id)}/episodes?${params}`);
     },
     createEpisode: (body) => plainJson(EpisodeCreatedSchema, 'POST', '/episodes', body),
-    step: (id, step, message) => plainJson(EpisodeStepSchema, 'POST', `${episodePath(id)}/step`, { step, message }),
+    step: async (id, step, message) => {
+      for (let send = 1; ; send++) {
+        try {
+          return await plainJson(EpisodeStepSchema, 'POST', `${episodePath(id)}/step`, { step, message });
+        } catch (error) {
+          if (!(error instanceof ApiRequestError) || error.code !== 'not_ready' || send >= STEP_SENDS) throw error;
+          await defaultSleep((error.retryAfterSeconds ?? 1) * 1000);
+        }
+      }
+    },
     episode: (id) => plainJson(EpisodeSchema, 'GET', episodePath(id)),
     async *events(id, options = {}) {
       const response = await request('GET', `/runs/${encodeURIComponent(id)}/events`, {

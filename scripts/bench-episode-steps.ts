@@ -1,6 +1,7 @@
 // CPU per step of the Episode object's state machine on a 40-turn airline-sized conversation: applying a turn
-// and persisting it (what `submitTurn` does), and building the next turn's request (what `pendingTurn` does),
-// at the first turn and at the 40th. The object's storage is a SQLite database in memory (node:sqlite) with
+// and persisting it (what `submitTurn` does), and building the next turn's request, as values (what the
+// object's own producer gets) and as the text a queued turn carries (what `pendingTurn` adds), at the first turn
+// and at the 40th. The object's storage is a SQLite database in memory (node:sqlite) with
 // the same statements as in workerd. Turns are scripted: the agent looks the user and their reservations up,
 // answers, and the user asks again.
 import { DatabaseSync } from 'node:sqlite';
@@ -8,7 +9,7 @@ import type { LoadedDomain } from '../src/cli/data.ts';
 import type { EpisodeDeps } from '../src/core/orchestrator/deps.ts';
 import { EpisodeStore } from '../src/worker/episode/store.ts';
 import type { EpisodeStorage } from '../src/worker/episode/store.ts';
-import { applyTurn, startEpisode, turnRequest } from '../src/worker/episode/machine.ts';
+import { applyTurn, requestText, startEpisode, turnCall } from '../src/worker/episode/machine.ts';
 import type { TurnResponse } from '../src/worker/episode/turn.ts';
 
 type Binding = string | number | null;
@@ -70,12 +71,15 @@ export const benchEpisodeSteps = async (loaded: LoadedDomain): Promise<string> =
   };
   const apply: number[][] = Array.from({ length: TURNS }, () => []);
   const request: number[][] = Array.from({ length: TURNS }, () => []);
+  const text: number[][] = Array.from({ length: TURNS }, () => []);
   for (let e = 0; e < EPISODES; e++) {
     const store = new EpisodeStore(sqliteStorage());
     const live = await startEpisode({ simulationId: `bench-${e}`, task, agent: 'llm_agent', trial: 0, seed: 300, maxSteps: 1000 }, deps);
     store.save(live);
     for (let turn = 0; turn < TURNS && live.pending !== null; turn++) {
-      request[turn]!.push(await cpuMs(() => turnRequest(live, deps)));
+      let call: ReturnType<typeof turnCall> | undefined;
+      request[turn]!.push(await cpuMs(() => (call = turnCall(live, deps))));
+      text[turn]!.push(await cpuMs(() => requestText(call!.request)));
       const answer = scriptedAnswer(live.pending, turn, live.state.trajectory.at(-1)!.role, userId, user.reservations);
       apply[turn]!.push(await cpuMs(async () => store.save(await applyTurn(live, answer, deps))));
     }
@@ -84,6 +88,7 @@ export const benchEpisodeSteps = async (loaded: LoadedDomain): Promise<string> =
   return (
     `episode object CPU per step (40-turn airline conversation, median of ${EPISODES}): ` +
     `apply + persist ${at(apply, 1)} ms at turn 1, ${at(apply, TURNS)} ms at turn ${TURNS} | ` +
-    `next request ${at(request, 1)} ms at turn 1, ${at(request, TURNS)} ms at turn ${TURNS}`
+    `next request ${at(request, 1)} ms at turn 1, ${at(request, TURNS)} ms at turn ${TURNS}, ` +
+    `as a queued turn's text ${at(text, 1)} ms more at turn 1, ${at(text, TURNS)} ms at turn ${TURNS}`
   );
 };

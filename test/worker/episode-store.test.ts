@@ -14,7 +14,7 @@ import { createOracleClient } from '../../src/core/runner/oracle-client.ts';
 import { loadDomain } from '../../src/worker/data/domains.ts';
 import { EpisodeStore } from '../../src/worker/episode/store.ts';
 import type { LiveEpisode } from '../../src/worker/episode/store.ts';
-import { applyTurn, startEpisode, turnRequest } from '../../src/worker/episode/machine.ts';
+import { applyTurn, requestText, startEpisode, turnCall } from '../../src/worker/episode/machine.ts';
 import type { TurnResponse } from '../../src/worker/episode/turn.ts';
 import { turnResult } from '../../src/worker/turns/consumer.ts';
 import type { EpisodeDO } from '../../src/worker/episode/episode-do.ts';
@@ -42,8 +42,8 @@ interface WireRequest {
 
 /** The model's answer to the turn waited for, through the same request text a producer gets. */
 const answer = async (live: LiveEpisode, deps: SimulationDeps): Promise<TurnResponse> => {
-  const { model, request } = turnRequest(live, deps);
-  const wire = parsePyJson(request) as unknown as WireRequest;
+  const { model, request } = turnCall(live, deps);
+  const wire = parsePyJson(requestText(request)) as unknown as WireRequest;
   const response = await deps.agentModel.client.generate({
     model, messages: wire.messages, tools: wire.tools, toolChoice: wire.tool_choice, llmArgs: wire.llm_args,
   });

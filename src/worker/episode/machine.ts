@@ -44,12 +44,6 @@ export const turnCall = (live: LiveEpisode, deps: EpisodeDeps): { model: string;
 export const requestText = (request: TurnRequest): string =>
   dumpsPy({ messages: request.messages, tools: request.tools, tool_choice: request.toolChoice, llm_args: request.llmArgs } as unknown as PyInput);
 
-/** The chat-completions request of the turn waited for, as Python-JSON text. */
-export const turnRequest = (live: LiveEpisode, deps: EpisodeDeps): { model: string; request: string } => {
-  const { model, request } = turnCall(live, deps);
-  return { model, request: requestText(request) };
-};
-
 /** A turn as it crosses RPC: its request as text (PyFloats and the like do not cross as values). */
 export const asPendingTurn = (turn: LocalTurn): PendingTurn => ({ ...turn, request: requestText(turn.request) });
 

@@ -52,7 +52,7 @@ import type { RunConfig } from '../core/schemas/run-config.ts';
 import { ResultsSchema, SimulationRunSchema } from '../core/schemas/simulation.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { readEvents } from './sse.ts';
-import { defaultSleep } from '../core/llm/retry.ts';
+import { tryN } from '../core/llm/retry.ts';
 
 /** A failure the API answered with its error body (or an unexpected status). */
 export class ApiRequestError extends Error {
@@ -193,16 +193,11 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
       return plainJson(RunEpisodesSchema, 'GET', `/runs/${encodeURIComponent(id)}/episodes?${params}`);
     },
     createEpisode: (body) => plainJson(EpisodeCreatedSchema, 'POST', '/episodes', body),
-    step: async (id, step, message) => {
-      for (let send = 1; ; send++) {
-        try {
-          return await plainJson(EpisodeStepSchema, 'POST', `${episodePath(id)}/step`, { step, message });
-        } catch (error) {
-          if (!(error instanceof ApiRequestError) || error.code !== 'not_ready' || send >= STEP_SENDS) throw error;
-          await defaultSleep((error.retryAfterSeconds ?? 1) * 1000);
-        }
-      }
-    },
+    step: (id, step, message) =>
+      tryN(STEP_SENDS, () => plainJson(EpisodeStepSchema, 'POST', `${episodePath(id)}/step`, { step, message }), {
+        shouldRetry: (error) => error instanceof ApiRequestError && error.code === 'not_ready',
+        delayMs: (error) => ((error as ApiRequestError).retryAfterSeconds ?? 1) * 1000,
+      }),
     episode: (id) => plainJson(EpisodeSchema, 'GET', episodePath(id)),
     async *events(id, options = {}) {
       const response = await request('GET', `/runs/${encodeURIComponent(id)}/events`, {

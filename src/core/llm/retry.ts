@@ -13,6 +13,8 @@ export interface TryOptions {
   readonly maxMs?: number;
   /** Source of jitter in [0, 1). */
   readonly random?: () => number;
+  /** The wait the failure itself asks for (e.g. an API's Retry-After), or null for the jittered backoff. */
+  readonly delayMs?: (err: unknown, attempt: number) => number | null;
   /** Called before each wait, e.g. for logging; must not throw. */
   readonly onRetry?: (err: unknown, attempt: number, delayMs: number) => void;
 }
@@ -37,8 +39,8 @@ export const jitterBackoff = (
 };
 
 /**
- * Runs `fn` up to `attempts` times (attempt numbers start at 1), waiting with `jitterBackoff` between
- * attempts; rethrows the last error once attempts run out or `shouldRetry` declines.
+ * Runs `fn` up to `attempts` times (attempt numbers start at 1), waiting with `jitterBackoff` (or the failure's
+ * own `delayMs`) between attempts; rethrows the last error once attempts run out or `shouldRetry` declines.
  */
 export async function tryN<T>(attempts: number, fn: (attempt: number) => Promise<T>, opts: TryOptions = {}): Promise<T> {
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`tryN needs at least 1 attempt, got ${attempts}`);
@@ -49,7 +51,7 @@ export async function tryN<T>(attempts: number, fn: (attempt: number) => Promise
       return await fn(attempt);
     } catch (err) {
       if (attempt >= attempts || !shouldRetry(err, attempt)) throw err;
-      const delayMs = jitterBackoff(attempt, opts.baseMs, opts.maxMs, opts.random);
+      const delayMs = opts.delayMs?.(err, attempt) ?? jitterBackoff(attempt, opts.baseMs, opts.maxMs, opts.random);
       opts.onRetry?.(err, attempt, delayMs);
       await sleep(delayMs);
     }

@@ -69,7 +69,15 @@ describe('tryN', () => {
     expect(sleeps).toEqual([100, 200, 400, 800, 1000]);
   });
 
-  it('reports each retry before waiting', async () => {
+  it('waits what the failure asks for when delayMs gives it, else the backoff', async () => {
+    const { sleeps, sleep } = recorder();
+    const { fn } = failing(10);
+    const delayMs = (_err: unknown, attempt: number) => (attempt === 2 ? null : attempt * 7);
+    await expect(tryN(4, fn, { sleep, delayMs, baseMs: 100, random: () => 0 })).rejects.toThrow();
+    expect(sleeps).toEqual([7, 200, 21]);
+  });
+
+    it('reports each retry before waiting', async () => {
     const { sleep } = recorder();
     const { fn } = failing(2);
     const seen: Array<[string, number, number]> = [];

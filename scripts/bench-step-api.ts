@@ -1,4 +1,4 @@
-// The step API's cost: latency of one agent step over HTTP on a local worker (wrangler dev, real Durable
+// The step API's cost: latency of one agent step over HTTP on a local worker (workerd, real Durable
 // Objects and D1), next to the same step applied in-process by the engine (apply + persist on an in-memory
 // SQLite store); then how many episodes one local worker steps at once — steps/s and latency as the number of
 // concurrently stepped episodes grows. Steps are mock `get_users` tool calls, so no model call is involved.

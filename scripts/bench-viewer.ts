@@ -1,6 +1,6 @@
 // The web viewer with a 1,000-simulation run: p50/p95 server time of each page (full body), and p95 load in
 // headless Chromium (navigation to the load event) when Debian's chromium is installed. Twice: on a local worker
-// (wrangler dev, D1) holding a 1,008-simulation mock run played against the fake provider, and in the offline
+// (workerd, D1) holding a 1,008-simulation mock run played against the fake provider, and in the offline
 // viewer (`view FILE --web`) over the airline re-grade fixture's 21 simulations repeated as 48 trials.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -29,7 +29,7 @@ export interface Harness {
   readonly worker: () => LocalWorker;
   /** Starts the worker again on the same port and state (after `kill`). */
   restart(): Promise<void>;
-  /** `kill -9` of the whole runtime: wrangler and both workerd processes. */
+  /** `kill -9` of the whole runtime: its Node process and workerd. */
   kill(): Promise<void>;
   close(): Promise<void>;
 }
@@ -53,15 +53,18 @@ export interface HarnessOptions {
   readonly workerVars?: Record<string, string>;
   /** Where the runtime's state directory is created (default: `defaultStateRoot()`). */
   readonly stateRoot?: string;
+  /** Opens the Worker's DevTools inspector (to profile it). */
+  readonly inspector?: boolean;
 }
 
-export const startHarness = async (handler: FakeHandler, { workerVars = {}, stateRoot }: HarnessOptions = {}): Promise<Harness> => {
+export const startHarness = async (handler: FakeHandler, { workerVars = {}, stateRoot, inspector = false }: HarnessOptions = {}): Promise<Harness> => {
   const fake = await startFakeOpenAI();
   fake.setHandler(handler);
   const stateDir = await mkdtemp(path.join(stateRoot ?? (await defaultStateRoot()), 'tau2-edge-load-'));
   const options = {
     persistTo: path.join(stateDir, 'state'),
-    logFile: path.join(stateDir, 'wrangler.log'),
+    logFile: path.join(stateDir, 'worker.log'),
+    inspector,
     env: { ...localWorkerEnv(fake.baseURL, {}, 'load-script', await localCredentialsKey(stateDir)), ...workerVars },
   };
   let worker = await startLocalWorker(options);

@@ -1,6 +1,6 @@
-// A CPU profile of the local Worker's isolate, taken through its DevTools inspector (wrangler's inspector
-// proxy) with the Chrome DevTools Protocol's Profiler domain, and a summary of where the time went per
-// episode: self and inclusive time by function. Anonymous functions are named by their line of the bundle.
+// A CPU profile of the local Worker's isolate, taken through workerd's DevTools inspector with the Chrome
+// DevTools Protocol's Profiler domain, and a summary of where the time went per episode: self and inclusive
+// time by function. Anonymous functions are named by their line of the bundle.
 import { writeFile } from 'node:fs/promises';
 
 interface CallFrame {
@@ -42,12 +42,11 @@ export interface WorkerProfiler {
 
 /** Connects to the inspector on `port` and starts profiling the Worker's isolate. */
 export const startWorkerProfile = async (port: number): Promise<WorkerProfiler> => {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
-  const target = targets[0];
-  if (target === undefined) throw new Error(`The inspector on port ${port} lists no isolate`);
-  // The proxy takes only connections with a local Origin (so no web page can reach it); Node's WebSocket
-  // (undici) sends none unless told.
-  const socket = new WebSocket(target.webSocketDebuggerUrl, { headers: { Origin: 'http://localhost' } } as unknown as string[]);
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { id: string; webSocketDebuggerUrl: string }[];
+  // The runtime lists its own services' isolates too; the Worker's is core:user:<name>.
+  const target = targets.find((t) => t.id.startsWith('core:user:'));
+  if (target === undefined) throw new Error(`The inspector on port ${port} lists no Worker isolate`);
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise<void>((resolve, reject) => {
     socket.onopen = () => resolve();
     socket.onerror = () => reject(new Error(`The inspector WebSocket ${target.webSocketDebuggerUrl} did not open`));

@@ -1,4 +1,4 @@
-// Load: the same mock episodes through a local `wrangler dev` and in-process (the core engine in this Node
+// Load: the same mock episodes through the local Worker and in-process (the core engine in this Node
 // process), both against an instant fake provider. Prints episodes/minute of each and their ratio, workerd's
 // memory at 1k/5k/10k finished episodes and its peak; fails on any lost or duplicated simulation, or on a
 // simulation scored differently by the two paths.
@@ -43,6 +43,7 @@ const harness = await startHarness(mockConversation(), {
     LIMIT_MAX_CONCURRENCY: String(Math.max(concurrency, 100)),
   },
   ...(values['state-dir'] === undefined ? {} : { stateRoot: values['state-dir'] }),
+  inspector: values.profile !== undefined,
 });
 console.log(`runtime state in ${harness.stateDir} (${await storageKind(harness.stateDir)})`);
 const { check, exitCode } = checklist();
@@ -60,7 +61,7 @@ const verify = (label: string, sims: readonly SimulationRun[]): void => {
 
 try {
   const memory = memorySampler(() => harness.worker().pid);
-  const profiler = values.profile === undefined ? null : await startWorkerProfile(harness.worker().inspectorPort);
+  const profiler = values.profile === undefined ? null : await startWorkerProfile(harness.worker().inspectorPort!);
   const cpuBefore = await groupCpuSeconds(harness.worker().pid, 'workerd');
   const marks: string[] = [];
   let lastPrint = 0;
@@ -91,7 +92,7 @@ try {
     `workerd CPU per episode: ${perEpisode(cpuAfter.user - cpuBefore.user)} ms user, ${perEpisode(cpuAfter.system - cpuBefore.system)} ms system`,
   );
   console.log(`workerd memory at finished episodes: ${marks.length > 0 ? marks.join(', ') : 'fewer than 1000 episodes'}`);
-  console.log(`peak memory: workerd ${peakWorkerdMb.toFixed(0)} MB, runtime total (wrangler + workerd) ${peakTotalMb.toFixed(0)} MB`);
+  console.log(`peak memory: workerd ${peakWorkerdMb.toFixed(0)} MB, runtime total (Node + workerd) ${peakTotalMb.toFixed(0)} MB`);
   console.log(`provider calls: ${workerCalls} (${(workerCalls / sims.length).toFixed(2)} per episode)`);
 
   // The same episodes in this process, with the worker idle, against the same provider.

@@ -1,5 +1,5 @@
 // Probe: replays the attacks and careless requests the hosted service must withstand against a local worker
-// (wrangler dev on 127.0.0.1, the fake provider of test/support/fake-openai.ts) and exits non-zero on any
+// (on 127.0.0.1, the fake provider of test/support/fake-openai.ts) and exits non-zero on any
 // regression. Bounded: a few hundred requests, each with a timeout. Usage: npm run probe
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -104,7 +104,7 @@ try {
   }
   const schedule = JSON.parse((await send('POST', '/v1/schedules', { body: { name: 'probe', interval_minutes: 60, run: run() } })).text) as { id: string; next_run_at: string };
   const squatter = await send('POST', '/v1/runs', { body: run(), headers: { 'Idempotency-Key': `schedule:${schedule.id}:${schedule.next_run_at}` } });
-  await fetch(`${base}/__scheduled?cron=*+*+*+*+*`, { signal: AbortSignal.timeout(30_000) });
+  await fetch(`${base}/cdn-cgi/local/scheduled?cron=*+*+*+*+*`, { signal: AbortSignal.timeout(30_000) });
   const launched = JSON.parse((await send('GET', `/v1/schedules/${schedule.id}`)).text) as { last_run_id: string | null };
   check(launched.last_run_id !== null && launched.last_run_id !== (JSON.parse(squatter.text) as { run_id: string }).run_id, "the cron launches the schedule; a caller's key cannot take its place");
 

@@ -1,6 +1,7 @@
-// The local tau2-edge Worker: applies the local D1 migrations, starts `wrangler dev` on free ports, waits until
-// it answers, and stops it. Its settings reach it through a private env file (never argv, never printed), and
-// its output goes to a log file so that it stays out of the progress display.
+// The local tau2-edge Worker: applies the local D1 migrations, starts the local runtime (local-runtime.ts: the
+// deploy bundle on workerd) on a free port, waits until it answers, and stops it. Its settings reach it through
+// a private file (never argv, never printed), and its output goes to a log file so that it stays out of the
+// progress display.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const wranglerBin = path.join(repoRoot, 'node_modules', '.bin', 'wrangler');
+export const wranglerBin = path.join(repoRoot, 'node_modules', '.bin', 'wrangler');
 
 export interface LocalWorkerOptions {
   /** Durable Object and D1 state; a restart with the same folder resumes where the last one stopped. */
@@ -26,15 +27,17 @@ export interface LocalWorkerOptions {
   /** Keeps a port across restarts (e.g. so clients reconnect to the same URL). */
   readonly port?: number;
   readonly readyTimeoutMs?: number;
+  /** Opens the DevTools inspector of the Worker's isolate (e.g. to profile it); it costs the runtime CPU. */
+  readonly inspector?: boolean;
 }
 
 export interface LocalWorker {
   readonly url: string;
   readonly port: number;
-  /** The DevTools inspector of the Worker's isolate (wrangler's proxy: GET /json, then its WebSocket). */
-  readonly inspectorPort: number;
+  /** The DevTools inspector of the Worker's isolate (GET /json, then its WebSocket), when asked for. */
+  readonly inspectorPort: number | null;
   readonly logFile: string;
-  /** The process group of `wrangler dev` and its workerd processes. */
+  /** The process group of the local runtime and its workerd process. */
   readonly pid: number;
   /** Stops the whole process group and waits for it to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -56,15 +59,6 @@ export const localCredentialsKey = async (persistTo: string = defaultPersistDir(
   }
   return (await readFile(file, 'utf8')).trim();
 };
-
-/** A `.env` file: one KEY=value per line, values quoted so any text survives. */
-export const envFileText = (env: Readonly<Record<string, string>>): string =>
-  Object.entries(env)
-    .map(([key, value]) => {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new Error(`Invalid worker variable name: ${key}`);
-      return `${key}=${JSON.stringify(value)}\n`;
-    })
-    .join('');
 
 const migrationsDir = path.join(repoRoot, 'migrations');
 
@@ -112,7 +106,7 @@ const waitHealthy = async (url: string, child: ChildProcess, logFile: string, ti
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`wrangler dev exited (${child.exitCode ?? child.signalCode}) before it was ready; log ${logFile}:\n${await logTail(logFile)}`);
+      throw new Error(`The local runtime exited (${child.exitCode ?? child.signalCode}) before it was ready; log ${logFile}:\n${await logTail(logFile)}`);
     }
     try {
       const response = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) });
@@ -122,7 +116,7 @@ const waitHealthy = async (url: string, child: ChildProcess, logFile: string, ti
     }
     await sleep(250);
   }
-  throw new Error(`wrangler dev did not answer ${url}/v1/health within ${timeoutMs / 1000} s; log ${logFile}:\n${await logTail(logFile)}`);
+  throw new Error(`The local runtime did not answer ${url}/v1/health within ${timeoutMs / 1000} s; log ${logFile}:\n${await logTail(logFile)}`);
 };
 
 export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promise<LocalWorker> => {
@@ -132,29 +126,23 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   await applyLocalMigrations(persistTo);
 
   const secretsDir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-worker-'));
-  const envFile = path.join(secretsDir, 'worker.env');
-  await writeFile(envFile, envFileText(options.env ?? {}), { mode: 0o600 });
+  const varsFile = path.join(secretsDir, 'worker-vars.json');
+  await writeFile(varsFile, JSON.stringify(options.env ?? {}), { mode: 0o600 });
 
   const port = options.port ?? (await getPort({ host: '127.0.0.1' }));
-  const inspectorPort = await getPort({ host: '127.0.0.1' });
+  const inspectorPort = options.inspector === true ? await getPort({ host: '127.0.0.1' }) : null;
   const log = await open(logFile, 'a');
+  const runtime = path.join(path.dirname(fileURLToPath(import.meta.url)), 'local-runtime.ts');
   const args = [
-    'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
-    '--persist-to', persistTo, '--env-file', envFile, '--show-interactive-dev-session=false',
-    // The cron trigger on demand (GET /__scheduled), for the probe and local testing; only on 127.0.0.1.
-    '--test-scheduled',
+    runtime, '--vars', varsFile, '--persist-to', persistTo, '--bundle-dir', path.join(secretsDir, 'bundle'), '--port', String(port),
+    ...(inspectorPort === null ? [] : ['--inspector-port', String(inspectorPort)]),
   ];
-  // Its own process group, so that stopping (or killing) it takes the guard, wrangler and both workerd processes.
-  // Wrangler's local trace collector and data explorer are off: they record every invocation (each RPC, alarm
-  // and queue delivery of every episode), which costs the runtime more CPU and memory than the evaluation.
-  // Its own dev registry: local workers of this project running side by side (tests, a second CLI) share the
-  // worker name, and a shared registry would let one's bindings reach the other.
-  const env = { ...process.env, X_LOCAL_OBSERVABILITY: 'false', X_LOCAL_EXPLORER: 'false', WRANGLER_REGISTRY_PATH: path.join(secretsDir, 'registry') };
+  // Its own process group, so that stopping (or killing) it takes the guard, the runtime and workerd.
   // The guard leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes).
   const guard = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker-guard.ts');
   // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
   // no descriptor number for stdout), so the worker's output never passes through this process.
-  const child = spawn(process.execPath, [guard, secretsDir, wranglerBin, ...args], { cwd: repoRoot, env, detached: true, stdio: ['pipe', log.fd, log.fd] });
+  const child = spawn(process.execPath, [guard, secretsDir, process.execPath, ...args], { cwd: repoRoot, detached: true, stdio: ['pipe', log.fd, log.fd] });
   await log.close();
   const url = `http://127.0.0.1:${port}`;
 

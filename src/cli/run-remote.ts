@@ -48,7 +48,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 export const withApi = async <T>(api: string | null, llmBaseUrl: string | null, out: (text: string) => void, work: (client: ApiClient) => Promise<T>): Promise<T> => {
   let worker: LocalWorker | null = null;
   if (api === null) {
-    out('starting the local worker (wrangler dev)…');
+    out('starting the local worker…');
     worker = await startLocalWorker({ env: localWorkerEnv(llmBaseUrl, process.env, gitCommit(), await localCredentialsKey()) });
     out(`local worker ready on ${worker.url} (log: ${worker.logFile})`);
   }

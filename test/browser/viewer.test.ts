@@ -1,4 +1,4 @@
-// The web viewer in real Chromium against a local worker (wrangler dev, workerd, D1, Durable Objects) and the
+// The web viewer in real Chromium against a local worker (workerd, D1, Durable Objects) and the
 // scripted provider: sign-in, the runs page and its filters (the retrieval configuration's among them), a run page whose progress advances live, a
 // trajectory, the comparison of two runs, launching and cancelling from the pages. Screenshots are written to
 // test-artifacts/screenshots.

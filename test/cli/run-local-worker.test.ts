@@ -1,4 +1,4 @@
-// `tau2-edge run` end to end on the real local worker (wrangler dev, workerd, D1, Durable Objects) against the
+// `tau2-edge run` end to end on the real local worker (workerd, D1, Durable Objects) against the
 // fake provider: the CLI starts the worker, runs through the API, prints progress and the summary, saves the
 // results and stops the worker; `view RUN --api` reads a run back from a worker started by the same code.
 import { execFile } from 'node:child_process';

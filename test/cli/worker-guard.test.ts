@@ -1,5 +1,5 @@
 // The CLI's local worker dies with the CLI: after kill -9 of the process that started it, its whole process
-// group (guard, wrangler, workerd) stops and its private env file is removed.
+// group (guard, runtime, workerd) stops and its private env file is removed.
 import { spawn } from 'node:child_process';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,7 +41,7 @@ describe('the local worker', () => {
     expect((await fetch(`${url}/v1/health`)).status).toBe(200);
     // The guard's arguments name the worker's private env folder.
     const envDir = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[2]!;
-    await access(path.join(envDir, 'worker.env'));
+    await access(path.join(envDir, 'worker-vars.json'));
 
     cli.kill('SIGKILL');
     await until(() => !alive(pid), 20_000);

@@ -151,13 +151,21 @@ export interface FinishedRun {
   readonly results: Results;
   /** Simulation events received (an event repeated after a reconnect counts again). */
   readonly events: SimulationEvent[];
+  /** From the run's creation to its final status (a completed run has every simulation in D1). */
   readonly seconds: number;
+  /** Reading the results back afterwards. */
+  readonly resultsSeconds: number;
 }
 
+/**
+ * Creates a run and follows it to its final status; `onEnded` runs then, before the results are read back
+ * (e.g. to sample the runtime's CPU time without that read).
+ */
 export const runToEnd = async (
   harness: Harness,
   config: RunConfig,
   onSimulation: (event: SimulationEvent, events: number) => void | Promise<void> = () => {},
+  onEnded: () => Promise<void> = async () => {},
 ): Promise<FinishedRun> => {
   const started = performance.now();
   // A restarted worker listens on the same port, so this client reaches it too.
@@ -170,8 +178,10 @@ export const runToEnd = async (
       void onSimulation(event, events.length);
     },
   });
+  const ended = performance.now();
+  await onEnded();
   const results = await client.results(runId);
-  return { runId, status, results, events, seconds: (performance.now() - started) / 1000 };
+  return { runId, status, results, events, seconds: (ended - started) / 1000, resultsSeconds: (performance.now() - ended) / 1000 };
 };
 
 /** Resident memory of a process group's processes, by command name (Linux /proc). */

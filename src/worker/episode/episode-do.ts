@@ -4,8 +4,10 @@
 // produced here when the provider's cap has a free slot at once, else by the TURNS queue consumer (the same
 // loop, src/worker/turns/consumer.ts); external participants' turns come from their clients. Tool calls run
 // here, right after the turn that made them. Every applied step is persisted (rows in proportion to the step)
-// before the next turn is asked for; a watchdog alarm asks again when no answer came, so a turn lost in a crash
-// is produced anew. At the end it evaluates and hands the simulation to its run, which writes it to D1.
+// before the next turn is asked for. The run checks on its running episodes periodically (a repeated `start`):
+// a built-in turn not answered in time is asked for again, so a turn lost in a crash is produced anew — one
+// alarm per run rather than a watchdog alarm per episode, which cost each episode about a tenth of its CPU.
+// At the end it evaluates and hands the simulation to its run, which writes it to D1.
 import { DurableObject } from 'cloudflare:workers';
 import pLimit from 'p-limit';
 import { dumpsPy } from '../../core/py/index.ts';
@@ -44,7 +46,7 @@ export interface EpisodeSnapshot {
 /** Only a task graded on NL assertions calls the provider (the judge) while evaluating. */
 const isJudged = (state: EpisodeState): boolean => state.task.evaluation_criteria?.reward_basis.includes('NL_ASSERTION') ?? false;
 
-/** A turn not answered in this time is asked for again (its message may have been lost in a crash). */
+/** A built-in turn not answered in this time is asked for again at the run's next check (its message may have been lost in a crash). */
 export const TURN_WATCHDOG_MS = 15_000;
 const GATE_WAIT_MS = 250;
 
@@ -73,6 +75,8 @@ export class EpisodeDO extends DurableObject<Env> {
   private producing: Promise<void> | null = null;
   /** Set once the simulation is being handed to the run, which may complete before the phase below is stored. */
   private handingOver = false;
+  /** Set while this instance grades the episode (the run's check leaves it alone). */
+  private grading = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -81,11 +85,11 @@ export class EpisodeDO extends DurableObject<Env> {
 
   /**
    * Stores the launch and initializes the episode up to its first turn, which it asks for; launching a started
-   * episode again changes nothing. Initializing here rather than in an alarm saves an invocation and a storage
-   * commit per episode.
+   * episode again is the run's check on it (see `checkOn`). Initializing here rather than in an alarm saves an
+   * invocation and a storage commit per episode.
    */
   async start(launchText: string): Promise<void> {
-    if (this.store.get('phase') !== undefined) return;
+    if (this.store.get('phase') !== undefined) return this.checkOn();
     this.store.assumeEmpty();
     // The attempt is stored once it changes: reads default to 1.
     this.store.put('launch', launchText);
@@ -138,7 +142,7 @@ export class EpisodeDO extends DurableObject<Env> {
    * Applies the result of turn `step` exactly once. A repeat of an applied result gets the stored outcome; a
    * different result for an answered step, a step not waited for, or an episode no longer running is refused.
    * With `produceNext`, the caller produces the next turn itself: it gets that turn back (`pending`) instead of
-   * the turn being sent to the queue (the watchdog still covers it).
+   * the turn being sent to the queue (the run's check still covers it).
    */
   async submitTurn(step: number, result: TurnResult, options: { produceNext?: boolean } = {}): Promise<TurnOutcome & { pending?: PendingTurn }> {
     const { pending, ...outcome } = await this.applyResult(step, result, options.produceNext === true);
@@ -262,10 +266,10 @@ export class EpisodeDO extends DurableObject<Env> {
   ): Promise<TurnOutcome & { pending?: LocalTurn }> {
     // Only a built-in turn is handed over (an external one is its client's), and only then is its request built.
     const live = this.live;
-    if (next.next === 'finishing' && live?.state.done && this.externalRole(context) === null && this.alarmAt !== null && !isJudged(live.state)) {
+    if (next.next === 'finishing' && live?.state.done && this.externalRole(context) === null && !isJudged(live.state)) {
       // Graded right after this answer when no judge is called (nothing to wait for): an alarm less per
-      // episode. The answer goes first, as the object is reset once the run knows. The armed watchdog stays
-      // until the run has the simulation, so should this fail, the alarm evaluates again.
+      // episode. The answer goes first, as the object is reset once the run knows. Should grading fail, an
+      // alarm grades again; should it be cut short, the run's check does.
       this.ctx.waitUntil(
         this.evaluate(context, live.state).catch(async (error: unknown) => {
           console.warn(`episode ${context.key} evaluation deferred: ${error instanceof Error ? error.message : String(error)}`);
@@ -297,9 +301,25 @@ export class EpisodeDO extends DurableObject<Env> {
       this.store.save(expireTurn(live));
       return this.evaluate(context, live.state);
     }
-    // The watchdog. A turn asked for recently still has its time (the alarm is not moved at every turn).
-    if (this.askedAt !== null && Date.now() < this.askedAt + TURN_WATCHDOG_MS) return this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
-    // The turn waited for was not answered in time: it is asked for again.
+    // A built-in turn: an alarm armed as a watchdog by an earlier version of this object. A turn asked for
+    // recently still has its time (the run's check covers it); one not answered in time is asked for again.
+    if (this.askedAt !== null && Date.now() < this.askedAt + TURN_WATCHDOG_MS) return;
+    return this.schedule();
+  }
+
+  /**
+   * The run's periodic check on a started episode: a built-in turn asked for longer than TURN_WATCHDOG_MS ago
+   * and not answered (its message or its producer lost, e.g. in a crash) is asked for again, and an episode done
+   * but not graded (grading cut short) is graded. An episode with an alarm armed is left to it: the alarm
+   * retries a failed attempt, grades, or expires an external turn.
+   */
+  private async checkOn(): Promise<void> {
+    if (!this.takesTurns() || this.grading || (await this.ctx.storage.getAlarm()) !== null) return;
+    const context = await this.loadContext();
+    const live = this.loadLive(context);
+    if (live?.state.done) return this.evaluate(context, live.state);
+    // A turn asked for recently still has its time; an external turn is its client's, within its idle limit.
+    if (live?.pending != null && (live.pending === this.externalRole(context) || (this.askedAt !== null && Date.now() < this.askedAt + TURN_WATCHDOG_MS))) return;
     return this.schedule();
   }
 
@@ -332,8 +352,8 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   /**
-   * Asks for what the episode waits for: its next turn (sent to the queue unless `send` is false, always with
-   * a watchdog) or, when done, its evaluation.
+   * Asks for what the episode waits for: its next turn (sent to the queue unless `send` is false; the run's
+   * check asks again should no answer come) or, when done, its evaluation.
    */
   private async schedule(send = true): Promise<void> {
     if (this.phase() !== 'running') return;
@@ -347,16 +367,14 @@ export class EpisodeDO extends DurableObject<Env> {
       this.store.put('asked_at', askedAt);
       return this.armAlarm(askedAt + this.externalTurnTtlMs());
     }
-    // The watchdog is armed once, not at every turn: when it fires early, it waits for the turn asked for last.
     this.askedAt = Date.now();
-    if (this.alarmAt === null || this.alarmAt <= this.askedAt) await this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
     if (send) await this.sendTurn(await this.loadContext());
   }
 
   /**
    * Hands the built-in turn waited for to a producer: this object itself when it runs no production yet and a
    * slot of the provider's cap is free at once (no queue message, consumer invocation or RPC per turn), else
-   * the queue. The watchdog covers both.
+   * the queue. The run's check covers both.
    */
   private async sendTurn(context: EpisodeContext): Promise<void> {
     const turn = this.producing === null ? this.describePending(context, this.live ?? null) : null;
@@ -377,6 +395,15 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   private async evaluate(context: EpisodeContext, state: EpisodeState): Promise<void> {
+    this.grading = true;
+    try {
+      await this.grade(context, state);
+    } finally {
+      this.grading = false;
+    }
+  }
+
+  private async grade(context: EpisodeContext, state: EpisodeState): Promise<void> {
     const gate = isJudged(state) ? providerGate(this.env, (await providerFor(this.env, context.launch.tenant)).endpoint) : null;
     const holder = `${context.key}#evaluation`;
     if (gate !== null && !(await gate.stub.acquire(holder, gate.cap))) {
@@ -433,7 +460,7 @@ export class EpisodeDO extends DurableObject<Env> {
     await this.env.RUN.getByName(context.launch.run_id).episodeFinished(context.key, rowsText);
     // A production here ends once the last turn is applied; its lease is released before the reset below.
     await this.producing;
-    // The watchdog of an episode graded without an alarm is still armed.
+    // An alarm still armed (e.g. an external turn's idle expiry) has nothing left to do.
     if (this.alarmAt !== null) {
       await this.ctx.storage.deleteAlarm();
       this.alarmAt = null;

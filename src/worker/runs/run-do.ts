@@ -38,8 +38,11 @@ export interface RunProgress {
   readonly cancelled: number;
 }
 
-/** How often a run with episodes in flight makes sure each of them was really started. */
-export const RECOVERY_MS = 30_000;
+/**
+ * How often a run with episodes in flight checks on each: that it was really started, and that a turn it asked
+ * for long ago was not lost (see EpisodeDO's `checkOn`).
+ */
+export const RECOVERY_MS = 15_000;
 /** Simulations written to D1 in one call at most, and how long a finished one waits for others to join it. */
 const WRITE_BATCH = 32;
 const WRITE_DELAY_MS = 100;
@@ -221,7 +224,8 @@ export class RunDO extends DurableObject<Env> {
 
   /**
    * The fan-out's own recovery: an episode marked running whose start never reached it (both objects were
-   * reset in between) is started again — starting is idempotent, so episodes already going are not touched.
+   * reset in between) is started again; starting one already going is the check on it, which asks again for a
+   * turn lost in a crash. One failing check does not hold up the others (the next alarm tries it again).
    */
   override async alarm(): Promise<void> {
     this.recoveryArmed = false;
@@ -231,9 +235,10 @@ export class RunDO extends DurableObject<Env> {
     const running = this.ctx.storage.sql
       .exec<{ key: string; task_id: string; trial: number }>(`SELECT key, task_id, trial FROM episodes WHERE status = 'running'`)
       .toArray();
-    await Promise.all(
-      running.map((row) => this.env.EPISODE.getByName(row.key).start(launchOf(run, row))),
-    );
+    const checks = await Promise.allSettled(running.map((row) => this.env.EPISODE.getByName(row.key).start(launchOf(run, row))));
+    for (const check of checks) {
+      if (check.status === 'rejected') console.warn(`episode check failed: ${check.reason instanceof Error ? check.reason.message : String(check.reason)}`);
+    }
     await this.fill();
   }
 

@@ -1,9 +1,9 @@
 // The producer of built-in turns: a Queue consumer that, for each `{episode, step}` message, reads the turn the
 // episode waits for, calls the run's model under the provider's cap, and hands the result back for that step.
-// A message for a turn already answered (a watchdog repeat) does nothing; consecutive turns of one episode
-// are produced in one go; a provider failure after the client's
-// own retries is handed back as an infrastructure error, for the episode's whole-simulation retry. The episode
-// object runs the same loop itself when a slot of the cap is free at once (`produceTurnsIfFree`).
+// A message for a turn already answered (a repeat asked for by the run's check) does nothing; consecutive
+// turns of one episode are produced in one go; a provider failure after the client's own retries is handed back
+// as an infrastructure error, for the episode's whole-simulation retry. The episode object runs the same loop
+// itself when a slot of the cap is free at once (`produceTurnsIfFree`).
 import { parsePyJson, dumpsPy } from '../../core/py/index.ts';
 import type { PyInput, PyValue } from '../../core/py/index.ts';
 import type { ChatMessage, LlmClient, LlmResponse } from '../../core/llm/types.ts';

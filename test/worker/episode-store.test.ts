@@ -78,6 +78,27 @@ describe('EpisodeStore', () => {
     },
   );
 
+  it('messages stored one per row (as before rows held a step each) read back as the same episode', async () => {
+    const { task, deps, spec } = await depsFor('update_task_with_message_history');
+    const stub = env.EPISODE.getByName('store-test/previous-rows');
+    const [current, previous, rows] = await runInDurableObject(stub, async (_instance: EpisodeDO, state) => {
+      const store = new EpisodeStore(state.storage);
+      const reload = (): LiveEpisode => store.load(task, deps.domain, deps.data, envOptions(spec, deps))!;
+      const live = await startEpisode({ ...spec, simulationId: 'sim-1' }, deps);
+      store.save(live);
+      store.save(await applyTurn(reload(), await answer(reload(), deps), deps));
+      const read = (): string => dumpsPy(reload().state as unknown as PyInput);
+      const before = read();
+      // Rewritten as the previous code stored them: one message per row, keyed by its index.
+      const messages = reload().state.trajectory;
+      state.storage.sql.exec(`DELETE FROM messages`);
+      messages.forEach((m, idx) => state.storage.sql.exec(`INSERT INTO messages (idx, body) VALUES (?, ?)`, idx, dumpsPy(m as unknown as PyInput)));
+      return [before, read(), messages.length];
+    });
+    expect(rows).toBeGreaterThan(2);
+    expect(previous).toBe(current);
+  });
+
   it('an episode read back keeps its own view of the domain: the retrieval configuration\'s policy for its task', async () => {
     const loaded = await loadDomain(env.ASSETS, 'banking_knowledge');
     const task = loaded.data.tasks.find((t) => t.id === 'task_075')!;

@@ -1,7 +1,7 @@
-// The episode's storage, written in proportion to each step: the trajectory as one row per message, the
-// environment as one row per change set (against the state before the step), and a small cursor (routing,
-// counters, the turn waited for). Resuming reads them back into the exact state. Rows are this code's own
-// writes, so they are trusted on read (no schema parse).
+// The episode's storage, written in proportion to each step: the trajectory as one row per step (the messages
+// it added), the environment as one row per change set (against the state before the step), and a small
+// cursor (routing, counters, the turn waited for). Resuming reads them back into the exact state. Rows are this
+// code's own writes, so they are trusted on read (no schema parse).
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import type { Message } from '../../core/schemas/message.ts';
@@ -167,9 +167,11 @@ export class EpisodeStore {
   /** Stores what changed since the last save: new messages, environment changes, the cursor. */
   save(live: LiveEpisode): void {
     const { state, environment } = live;
+    // The step's new messages as one row, keyed by the index of its first: a statement per step, not per message
+    // (each statement costs the runtime more than the text it writes).
     const previous = this.values.get<Cursor>('cursor')?.messages ?? 0;
-    for (let idx = previous; idx < state.trajectory.length; idx++) {
-      this.sql.exec(`INSERT OR REPLACE INTO messages (idx, body) VALUES (?, ?)`, idx, pyText(state.trajectory[idx]));
+    if (state.trajectory.length > previous) {
+      this.sql.exec(`INSERT OR REPLACE INTO messages (idx, body) VALUES (?, ?)`, previous, pyText(state.trajectory.slice(previous)));
     }
     const slots = environment.state.slots;
     slots.forEach((db, slot) => {
@@ -192,10 +194,13 @@ export class EpisodeStore {
   load(task: Task, domain: AnyDomain, data: DomainData, options: EnvironmentOptions): LiveEpisode | null {
     const cursor = this.values.get<Cursor>('cursor');
     if (cursor === undefined) return null;
-    const trajectory = this.sql
-      .exec<{ body: string }>(`SELECT body FROM messages WHERE idx < ? ORDER BY idx`, cursor.messages)
-      .toArray()
-      .map((row) => parsePyJson(row.body) as unknown as Message);
+    const trajectory: Message[] = [];
+    for (const row of this.sql.exec<{ body: string }>(`SELECT body FROM messages WHERE idx < ? ORDER BY idx`, cursor.messages)) {
+      const body = parsePyJson(row.body);
+      // A row holds a step's messages; rows stored before that hold one message each.
+      if (Array.isArray(body)) trajectory.push(...(body as unknown as Message[]));
+      else trajectory.push(body as unknown as Message);
+    }
     const slots: DbChange[][] = baseSlots(data).map(() => []);
     for (const row of this.sql.exec<{ slot: number; body: string }>(`SELECT slot, body FROM env_changes ORDER BY seq`)) {
       slots[row.slot]!.push(...(parsePyJson(row.body) as unknown as DbChange[]));

@@ -93,23 +93,22 @@ const retrievalChoice = (config: RunConfig) => ({
   retrievalConfigKwargs: config.retrieval_config_kwargs as Readonly<Record<string, PyValue>> | null,
 });
 
+/** The work unit of one task and trial, given the trial's seed (see trialSeeds). */
+export const workUnit = (config: RunConfig, task: Task, trial: number, seed: number): SimulationSpec => ({
+  task,
+  agent: config.agent,
+  trial,
+  seed,
+  maxSteps: config.max_steps,
+  maxErrors: config.max_errors,
+  timeoutSeconds: config.timeout,
+  enforceCommunicationProtocol: config.enforce_communication_protocol,
+  ...retrievalChoice(config),
+});
+
 /** Work units in trial-major order, each with its trial's seed. */
-export const workUnits = (config: RunConfig, tasks: readonly Task[]): SimulationSpec[] => {
-  const seeds = trialSeeds(config.seed, config.num_trials);
-  return seeds.flatMap((seed, trial) =>
-    tasks.map((task) => ({
-      task,
-      agent: config.agent,
-      trial,
-      seed,
-      maxSteps: config.max_steps,
-      maxErrors: config.max_errors,
-      timeoutSeconds: config.timeout,
-      enforceCommunicationProtocol: config.enforce_communication_protocol,
-      ...retrievalChoice(config),
-    })),
-  );
-};
+export const workUnits = (config: RunConfig, tasks: readonly Task[]): SimulationSpec[] =>
+  trialSeeds(config.seed, config.num_trials).flatMap((seed, trial) => tasks.map((task) => workUnit(config, task, trial, seed)));
 
 /** The work units a run still has to do: all of them but the episodes it skips (a resumed run's finished ones). */
 export const pendingUnits = (config: RunConfig, tasks: readonly Task[]): SimulationSpec[] => {

@@ -5,7 +5,8 @@ import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { parsePyJson } from '../../core/py/index.ts';
 import { decodeConfig, encodeConfig } from '../db/runs.ts';
 import type { DomainData } from '../../core/environment/domain.ts';
-import { workUnits } from '../../core/runner/batch.ts';
+import { workUnit } from '../../core/runner/batch.ts';
+import { trialSeeds } from '../../core/runner/seeds.ts';
 import type { SimulationSpec } from '../../core/runner/simulation.ts';
 import { base64url, fromBase64url } from '../crypto.ts';
 
@@ -82,11 +83,26 @@ export const launchFromLegacy = (text: string): string => {
   return encodeLaunch({ ...episode, config: encodeConfig(config) });
 };
 
+/**
+ * The trial seeds of a decoded configuration (shared by a run's episodes, see runConfigOf): drawing them takes
+ * a draw per trial, so an isolate draws them once per run rather than once per episode.
+ */
+const seedsByConfig = new WeakMap<RunConfig, readonly number[]>();
+
+const trialSeedsOf = (config: RunConfig): readonly number[] => {
+  let seeds = seedsByConfig.get(config);
+  if (seeds === undefined) {
+    seeds = trialSeeds(config.seed, config.num_trials);
+    seedsByConfig.set(config, seeds);
+  }
+  return seeds;
+};
+
 /** The engine's spec of the episode: the run's work unit for this task and trial (same seed as a batch run). */
 export const episodeSpec = (launch: EpisodeLaunch, data: DomainData): SimulationSpec => {
   const task = data.tasks.find((t) => t.id === launch.task_id);
   if (!task) throw new Error(`Task ${launch.task_id} is not in domain ${launch.config.domain}`);
-  const unit = workUnits(launch.config, [task])[launch.trial];
-  if (!unit) throw new Error(`Trial ${launch.trial} is beyond the run's ${launch.config.num_trials} trials`);
-  return unit;
+  const seed = trialSeedsOf(launch.config)[launch.trial];
+  if (seed === undefined) throw new Error(`Trial ${launch.trial} is beyond the run's ${launch.config.num_trials} trials`);
+  return workUnit(launch.config, task, launch.trial, seed);
 };

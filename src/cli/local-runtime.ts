@@ -7,9 +7,10 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { Log, LogLevel, Miniflare, convertV4MiniflareOptions } from 'miniflare';
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
+import type { Unstable_MiniflareWorkerOptions } from 'wrangler';
 import { repoRoot, wranglerBin } from './local-worker.ts';
 
 const { values } = parseArgs({
@@ -29,13 +30,19 @@ const required = (name: keyof typeof values): string => {
 
 const configPath = path.join(repoRoot, 'wrangler.toml');
 const bundleDir = required('bundle-dir');
-// The deploy bundle, built without uploading anything.
-const built = await execa(wranglerBin, ['deploy', '--dry-run', '--outdir', bundleDir, '--config', configPath], { cwd: repoRoot, env: { CI: 'true' }, all: true, reject: false });
+const optionsScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker-options.ts');
+// The deploy bundle, built without uploading anything, and the Worker's options, both in processes of their own.
+const [built, printed] = await Promise.all([
+  execa(wranglerBin, ['deploy', '--dry-run', '--outdir', bundleDir, '--config', configPath], { cwd: repoRoot, env: { CI: 'true' }, all: true, reject: false }),
+  execa(process.execPath, [optionsScript, configPath], { cwd: repoRoot, reject: false }),
+]);
 if (built.failed) throw new Error(`Building the Worker bundle failed:\n${built.all ?? ''}`);
-
-const config = unstable_readConfig({ config: configPath });
-// Module rules only matter to bundling, done above: the bundle is one module.
-const { modulesRules: _rules, ...workerOptions } = unstable_getMiniflareWorkerOptions(config).workerOptions;
+if (printed.failed) throw new Error(`Reading wrangler.toml failed:\n${printed.stderr}`);
+const { name, main, workerOptions } = JSON.parse(printed.stdout) as {
+  name: string;
+  main: string;
+  workerOptions: Omit<Unstable_MiniflareWorkerOptions['workerOptions'], 'modulesRules'>;
+};
 // The caller's variables and secrets override wrangler.toml's [vars], as an env file does for `wrangler dev`.
 const vars = JSON.parse(await readFile(required('vars'), 'utf8')) as Record<string, string>;
 const inspectorPort = values['inspector-port'] === undefined ? undefined : Number(values['inspector-port']);
@@ -55,10 +62,10 @@ const runtime = new Miniflare(
     workers: [
       {
         ...workerOptions,
-        name: config.name!,
+        name,
         modules: true,
         modulesRoot: bundleDir,
-        scriptPath: path.join(bundleDir, path.basename(config.main!, path.extname(config.main!)) + '.js'),
+        scriptPath: path.join(bundleDir, path.basename(main, path.extname(main)) + '.js'),
         bindings: { ...(workerOptions.bindings ?? {}), ...vars },
       },
     ],

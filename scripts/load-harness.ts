@@ -145,10 +145,10 @@ export const differences = (a: readonly SimulationRun[], b: readonly SimulationR
   return [...new Set([...left.keys(), ...right.keys()])].filter((key) => left.get(key) !== right.get(key)).sort();
 };
 
-export interface FinishedRun {
+/** A run followed to its final status. */
+export interface EndedRun {
   readonly runId: string;
   readonly status: RunStatus;
-  readonly results: Results;
   /** Simulation events received (an event repeated after a reconnect counts again). */
   readonly events: SimulationEvent[];
   /** From the run's creation to its final status (a completed run has every simulation in D1), as the client saw it. */
@@ -158,20 +158,20 @@ export interface FinishedRun {
    * request and the up to 500 ms (POLL_MS) its event stream takes to see the final status.
    */
   readonly recordedSeconds: number;
+}
+
+export interface FinishedRun extends EndedRun {
+  readonly results: Results;
   /** Reading the results back afterwards. */
   readonly resultsSeconds: number;
 }
 
-/**
- * Creates a run and follows it to its final status; `onEnded` runs then, before the results are read back
- * (e.g. to sample the runtime's CPU time without that read).
- */
-export const runToEnd = async (
+/** Creates a run and follows it to its final status. */
+export const followToEnd = async (
   harness: Harness,
   config: RunConfig,
   onSimulation: (event: SimulationEvent, events: number) => void | Promise<void> = () => {},
-  onEnded: () => Promise<void> = async () => {},
-): Promise<FinishedRun> => {
+): Promise<EndedRun> => {
   const started = performance.now();
   // A restarted worker listens on the same port, so this client reaches it too.
   const client = harness.client();
@@ -183,18 +183,24 @@ export const runToEnd = async (
       void onSimulation(event, events.length);
     },
   });
-  const ended = performance.now();
-  await onEnded();
+  const seconds = (performance.now() - started) / 1000;
   const record = await client.run(runId);
-  const resultsStarted = performance.now();
-  const results = await client.results(runId);
-  return {
-    runId, status, results, events,
-    seconds: (ended - started) / 1000,
-    recordedSeconds: (Date.parse(record.updated_at) - Date.parse(record.created_at)) / 1000,
-    resultsSeconds: (performance.now() - resultsStarted) / 1000,
-  };
+  return { runId, status, events, seconds, recordedSeconds: (Date.parse(record.updated_at) - Date.parse(record.created_at)) / 1000 };
 };
+
+/** Reads an ended run's results back, timed. */
+export const readResults = async (harness: Harness, ended: EndedRun): Promise<FinishedRun> => {
+  const started = performance.now();
+  const results = await harness.client().results(ended.runId);
+  return { ...ended, results, resultsSeconds: (performance.now() - started) / 1000 };
+};
+
+/** Creates a run, follows it to its final status and reads its results back. */
+export const runToEnd = async (
+  harness: Harness,
+  config: RunConfig,
+  onSimulation?: (event: SimulationEvent, events: number) => void | Promise<void>,
+): Promise<FinishedRun> => readResults(harness, await followToEnd(harness, config, onSimulation));
 
 /** Resident memory of a process group's processes, by command name (Linux /proc). */
 export const groupMemory = async (pgid: number): Promise<Map<string, number>> => {

@@ -15,11 +15,10 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  checklist, completeness, differences, expectedEpisodes, groupCpuSeconds, groupMemory, memorySampler, mockRun, runToEnd, sample, scorableMockTasks, startHarness, storageKind,
+  checklist, completeness, differences, expectedEpisodes, followToEnd, groupCpuSeconds, groupMemory, memorySampler, mockRun, readResults, sample, scorableMockTasks, startHarness, storageKind,
 } from './load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import { profileSummary, startWorkerProfile } from './load-profile.ts';
-import type { WorkerProfiler } from './load-profile.ts';
 import { runBatch } from '../src/core/runner/batch.ts';
 import { systemClock } from '../src/core/orchestrator/clock.ts';
 import { loadDomain } from '../src/cli/data.ts';
@@ -69,30 +68,21 @@ try {
   const cpuBefore = await groupCpuSeconds(harness.worker().pid, 'workerd');
   const marks: string[] = [];
   let lastPrint = 0;
-  let cpuAfter = cpuBefore;
-  let peak = { peakWorkerdMb: 0, peakTotalMb: 0 };
-  let profiled: Awaited<ReturnType<WorkerProfiler['stop']>> | null = null;
-  const run = await runToEnd(
-    harness,
-    config,
-    async (_event, n) => {
-      if (MEMORY_MARKS.includes(n)) {
-        const workerd = (await groupMemory(harness.worker().pid)).get('workerd') ?? 0;
-        marks.push(`${n}: ${(workerd / 2 ** 20).toFixed(0)} MB`);
-      }
-      if (n - lastPrint >= 100 || n === expected.length) {
-        lastPrint = n;
-        console.log(`  ${n}/${expected.length} simulation events`);
-      }
-    },
-    // The run's own work ends here: reading its results back is timed apart.
-    async () => {
-      peak = memory.stop();
-      cpuAfter = await groupCpuSeconds(harness.worker().pid, 'workerd');
-      profiled = (await profiler?.stop(values.profile!)) ?? null;
-    },
-  );
-  const { peakWorkerdMb, peakTotalMb } = peak;
+  const ended = await followToEnd(harness, config, async (_event, n) => {
+    if (MEMORY_MARKS.includes(n)) {
+      const workerd = (await groupMemory(harness.worker().pid)).get('workerd') ?? 0;
+      marks.push(`${n}: ${(workerd / 2 ** 20).toFixed(0)} MB`);
+    }
+    if (n - lastPrint >= 100 || n === expected.length) {
+      lastPrint = n;
+      console.log(`  ${n}/${expected.length} simulation events`);
+    }
+  });
+  // The run's own work ends here: CPU, memory and the profile are taken before its results are read back.
+  const { peakWorkerdMb, peakTotalMb } = memory.stop();
+  const cpuAfter = await groupCpuSeconds(harness.worker().pid, 'workerd');
+  const profiled = (await profiler?.stop(values.profile!)) ?? null;
+  const run = await readResults(harness, ended);
   if (profiled !== null) {
     const { profile, lines } = profiled;
     console.log(`Worker CPU profile written to ${values.profile}`);

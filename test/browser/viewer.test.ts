@@ -65,7 +65,7 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     // The slow agent's model keeps its run (20 episodes, one at a time) running while the pages are looked at.
     const byModel: Record<string, FakeHandler> = { [SLOW_AGENT]: slow, [CREATING_AGENT]: creating };
     fake.setHandler((request) => (byModel[(request.body as { model?: string }).model ?? ''] ?? instant)(request));
-    worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'wrangler.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY } });
+    worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'worker.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY } });
     api = apiClient(worker.url, OPERATOR_KEY);
     completedId = (await api.createRun(runConfig('fake-agent', 2, ['create_task_1', 'update_task_1']))).run_id;
     otherCompletedId = (await api.createRun(runConfig(CREATING_AGENT, 1, ['create_task_1', 'update_task_1']))).run_id;

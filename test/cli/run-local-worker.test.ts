@@ -63,7 +63,7 @@ describe('tau2-edge run on the local worker', () => {
   it('run --api uses a serving worker; view RUN --api prints the run, its metrics and simulations; Ctrl-C cancels', async () => {
     const worker = await startLocalWorker({
       persistTo: path.join(dir, 'state'),
-      logFile: path.join(dir, 'wrangler.log'),
+      logFile: path.join(dir, 'worker.log'),
       env: { OPENAI_BASE_URL: fake.baseURL },
     });
     try {
@@ -112,7 +112,7 @@ describe('tau2-edge run on the local worker', () => {
             // What the run and the worker were doing, for a stall that is not reproduced at will.
             const runId = /^run (\S+): /m.exec(text())?.[1];
             const run = runId === undefined ? 'no run id printed' : await (await fetch(`${worker.url}/v1/runs/${runId}`)).text();
-            const log = (await readFile(path.join(dir, 'wrangler.log'), 'utf8')).split('\n').slice(-60).join('\n');
+            const log = (await readFile(path.join(dir, 'worker.log'), 'utf8')).split('\n').slice(-60).join('\n');
             throw new Error(`${error.message}\n--- output\n${text()}\n--- run\n${run}\n--- worker log (last 60 lines)\n${log}`);
           });
           process.emit('SIGINT');
@@ -133,7 +133,7 @@ describe('tau2-edge run on the local worker', () => {
   it('admin keys create|list|revoke: the operator issues a tenant key that works until revoked', async () => {
     const worker = await startLocalWorker({
       persistTo: path.join(dir, 'admin-state'),
-      logFile: path.join(dir, 'admin-wrangler.log'),
+      logFile: path.join(dir, 'admin-worker.log'),
       env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: 'operator-key-for-test' },
     });
     const saved = process.env.TAU2_EDGE_API_KEY;

@@ -77,7 +77,7 @@ describe('tryN', () => {
     expect(sleeps).toEqual([7, 200, 21]);
   });
 
-    it('reports each retry before waiting', async () => {
+  it('reports each retry before waiting', async () => {
     const { sleep } = recorder();
     const { fn } = failing(2);
     const seen: Array<[string, number, number]> = [];

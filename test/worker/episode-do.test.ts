@@ -1,7 +1,8 @@
 // The episode Durable Object: an object reset mid-episode resumes from its stored state and finishes
-// with the same simulation as an uninterrupted one, written to D1 exactly once; so does an episode stored in
-// the previous layout (its values in the runtime's key-value storage, the launch with the run's configuration
-// as an object, the next step as a value of its own), moved to the current layout on first touch.
+// with the same simulation as an uninterrupted one, written to D1 exactly once; so does an episode stored in an
+// earlier layout (a table per kind of row; before that, its values in the runtime's key-value storage, the
+// launch with the run's configuration as an object, the next step as a value of its own), moved to the
+// current layout on first touch.
 import { env } from 'cloudflare:workers';
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { simulationRows, writeSimulations } from '../../src/worker/db/simulation
 import { call, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 import { normalizedSimulation } from './support/normalize.ts';
+import { tablesOf, toTablesLayout } from './support/episode-layouts.ts';
 
 const body = scriptedRun({ llm_agent: SCRIPT_MODELS.slowAgent, task_ids: ['create_task_1'] });
 
@@ -43,23 +45,21 @@ const midEpisode = async (ready: (stub: DurableObjectStub<EpisodeDO>) => Promise
 };
 
 /**
- * Rewrites the episode's storage as the previous code wrote it: values in the key-value storage (the launch as
- * Python-JSON with the configuration decoded, as the run object sent it), `next_step` beside them, and no
- * table of values.
+ * Rewrites the episode's storage as the first layout stored it: a table per kind of row, the values in the
+ * key-value storage (the launch as Python-JSON with the configuration decoded, as the run object sent it) and
+ * `next_step` beside them.
  */
-const toPreviousLayout = (storage: DurableObjectStorage): void => {
-  const values = storage.sql.exec<{ key: string; value: string }>(`SELECT key, value FROM episode_values`).toArray();
-  for (const { key, value } of values) {
+const toKeyValueLayout = (storage: DurableObjectStorage): void => {
+  for (const [key, value] of toTablesLayout(storage.sql, { valuesInTable: false })) {
     if (key === 'launch') {
-      const { config, ...launch } = EpisodeLaunchTextSchema.parse(JSON.parse(JSON.parse(value) as string));
+      const { config, ...launch } = EpisodeLaunchTextSchema.parse(JSON.parse(value as string));
       storage.kv.put(key, dumpsPy({ run_id: launch.run_id, config: decodeConfig(config), task_id: launch.task_id, trial: launch.trial } as unknown as PyInput));
     } else {
-      storage.kv.put(key, JSON.parse(value));
+      storage.kv.put(key, value);
     }
   }
   const last = storage.sql.exec<{ last: number }>(`SELECT max(step) AS last FROM turns`).one().last;
   storage.kv.put('next_step', last + 1);
-  storage.sql.exec(`DROP TABLE episode_values`);
 };
 
 describe('EpisodeDO', () => {
@@ -93,24 +93,32 @@ describe('EpisodeDO', () => {
     expect(await rowCount('SELECT count(*) AS n FROM messages WHERE simulation_id = ?', simulation.id)).toBe(simulation.messages!.length);
   });
 
-  it('an episode stored in the previous layout mid-run resumes on first touch and ends with the same simulation', async () => {
+  const layouts: [label: string, rewrite: (storage: DurableObjectStorage) => void, keys: string[], tables: string[]][] = [
+    ['a table per kind of row', (storage) => void toTablesLayout(storage.sql), [], ['env_changes', 'episode_values', 'external_turns', 'messages', 'turns']],
+    ['its values in the key-value storage', toKeyValueLayout, ['cursor', 'launch', 'next_step', 'phase'], ['env_changes', 'external_turns', 'messages', 'turns']],
+  ];
+  it.each(layouts)('an episode stored in an earlier layout (%s) mid-run resumes on first touch and ends with the same simulation', async (_label, rewrite, keys, tables) => {
     const reference = await onlySimulation(await startRun(body).then(async (id) => (await waitForRun(id), id)));
 
     // Right after the slow agent's turn is asked for, nothing reaches the object for a while: the storage is
     // rewritten then and the instance reset, as a deploy would.
     const { runId, key, steps } = await midEpisode(async (stub) => (await stub.pendingTurn())?.role === 'agent');
     const previous = await runInDurableObject(env.EPISODE.getByName(key), (_instance: EpisodeDO, state) => {
-      toPreviousLayout(state.storage);
-      return [...state.storage.kv.list()].map(([name]) => name).sort();
+      rewrite(state.storage);
+      return { keys: [...state.storage.kv.list()].map(([name]) => name).sort(), tables: tablesOf(state.storage.sql) };
     });
-    expect(previous).toEqual(['cursor', 'launch', 'next_step', 'phase']);
+    expect(previous).toEqual({ keys, tables });
     await abortAllDurableObjects();
 
     const resumed = await env.EPISODE.getByName(key).snapshot();
     expect(resumed).toMatchObject({ phase: 'running', attempt: 1, done: false });
     expect(resumed.stepCount).toBeGreaterThanOrEqual(steps);
-    // Moved, not copied: the key-value storage holds nothing of the episode any more.
-    expect(await runInDurableObject(env.EPISODE.getByName(key), (_instance: EpisodeDO, state) => [...state.storage.kv.list()].length)).toBe(0);
+    // Moved, not copied: neither the key-value storage nor a table of the earlier layout holds anything of it.
+    const after = await runInDurableObject(env.EPISODE.getByName(key), (_instance: EpisodeDO, state) => ({
+      keys: [...state.storage.kv.list()].length,
+      tables: tablesOf(state.storage.sql),
+    }));
+    expect(after).toEqual({ keys: 0, tables: ['episode'] });
 
     const run = await waitForRun(runId);
     expect(run.counts).toMatchObject({ done: 1, infra_error: 0 });

@@ -20,6 +20,7 @@ import { turnResult } from '../../src/worker/turns/consumer.ts';
 import type { EpisodeDO } from '../../src/worker/episode/episode-do.ts';
 import { workerToolServices } from '../../src/worker/episode/tool-services.ts';
 import { providerFor } from '../../src/worker/runs/models.ts';
+import { tablesOf, toTablesLayout } from './support/episode-layouts.ts';
 import { OPERATOR_TENANT } from '../../src/worker/api/auth.ts';
 
 const depsFor = async (taskId: string) => {
@@ -78,25 +79,35 @@ describe('EpisodeStore', () => {
     },
   );
 
-  it('messages stored one per row (as before rows held a step each) read back as the same episode', async () => {
-    const { task, deps, spec } = await depsFor('update_task_with_message_history');
-    const stub = env.EPISODE.getByName('store-test/previous-rows');
-    const [current, previous, rows] = await runInDurableObject(stub, async (_instance: EpisodeDO, state) => {
-      const store = new EpisodeStore(state.storage);
+  it.each([
+    ['a step per row', false],
+    ['one message per row', true],
+  ])('an episode stored in the table-per-kind layout (messages %s) is moved on first touch and ends with the uninterrupted SimulationRun', async (_label, messagePerRow) => {
+    const taskId = 'update_task_with_message_history';
+    const direct = await depsFor(taskId);
+    const expected = await runSimulation(direct.spec, direct.deps);
+
+    const { task, deps, spec } = await depsFor(taskId);
+    const stub = env.EPISODE.getByName(`store-test/previous-tables/${String(messagePerRow)}`);
+    const [simulation, messageRows, tables] = await runInDurableObject(stub, async (_instance: EpisodeDO, state) => {
+      let store = new EpisodeStore(state.storage);
       const reload = (): LiveEpisode => store.load(task, deps.domain, deps.data, envOptions(spec, deps))!;
-      const live = await startEpisode({ ...spec, simulationId: 'sim-1' }, deps);
-      store.save(live);
+      store.save(await startEpisode({ ...spec, simulationId: 'sim-1' }, deps));
       store.save(await applyTurn(reload(), await answer(reload(), deps), deps));
-      const read = (): string => dumpsPy(reload().state as unknown as PyInput);
-      const before = read();
-      // Rewritten as the previous code stored them: one message per row, keyed by its index.
-      const messages = reload().state.trajectory;
-      state.storage.sql.exec(`DELETE FROM messages`);
-      messages.forEach((m, idx) => state.storage.sql.exec(`INSERT INTO messages (idx, body) VALUES (?, ?)`, idx, dumpsPy(m as unknown as PyInput)));
-      return [before, read(), messages.length];
+      toTablesLayout(state.storage.sql, { messagePerRow });
+      const rows = state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM messages`).one().n;
+      // A new instance of the object, as after a deploy.
+      store = new EpisodeStore(state.storage);
+      let live = reload();
+      while (live.pending !== null) {
+        store.save(await applyTurn(live, await answer(live, deps), deps));
+        live = reload();
+      }
+      return [await completeEpisode(live.state, deps), rows, tablesOf(state.storage.sql)] as const;
     });
-    expect(rows).toBeGreaterThan(2);
-    expect(previous).toBe(current);
+    expect(messageRows).toBeGreaterThan(messagePerRow ? 2 : 1);
+    expect(tables).toEqual(['episode']);
+    expect(dumpsPy(simulation as unknown as PyInput)).toBe(dumpsPy(expected as unknown as PyInput));
   });
 
   it('an episode read back keeps its own view of the domain: the retrieval configuration\'s policy for its task', async () => {

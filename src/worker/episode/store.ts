@@ -1,7 +1,10 @@
-// The episode's storage, written in proportion to each step: the trajectory as one row per step (the messages
-// it added), the environment as one row per change set (against the state before the step), and a small
-// cursor (routing, counters, the turn waited for). Resuming reads them back into the exact state. Rows are this
-// code's own writes, so they are trusted on read (no schema parse).
+// The episode's storage, written in proportion to each step, as rows of one key-ordered table: a row per saved
+// step (the messages it added and the environment's changes against the state before it), a row per turn
+// record, a row per external turn, and small values (the cursor: routing, counters, the turn waited for).
+// Resuming reads them back into the exact state. One table rather than one per kind: a new episode object
+// creates it in its first statement, and every table more (with its pages written at the first commit) cost
+// more per episode than all of its step rows. Rows are this code's own writes, so they are trusted on read (no
+// schema parse).
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import type { Message } from '../../core/schemas/message.ts';
@@ -22,6 +25,8 @@ type CursorFields = Omit<EpisodeState, 'task' | 'trajectory' | 'environment'>;
 interface Cursor {
   readonly fields: CursorFields;
   readonly messages: number;
+  /** How many step rows are written (the next one's number); absent in a cursor stored before step rows. */
+  readonly rows?: number;
   readonly agentSlot: number;
   readonly userSlot: number | null;
   /** The participant whose turn is waited for (at step `nextStep()`), or null. */
@@ -53,7 +58,7 @@ export interface EpisodeStorage {
   };
 }
 
-/** Where the previous layout kept an episode's values, and how its launch text becomes the current one. */
+/** Where the first layout kept an episode's values, and how its launch text becomes the current one. */
 export interface PreviousLayout {
   readonly kv: {
     get<T>(key: string): T | undefined;
@@ -65,10 +70,34 @@ export interface PreviousLayout {
 type Sql = EpisodeStorage['sql'];
 
 /**
- * Small values (JSON text in a table of the episode's own, created with the others: the runtime's key-value
- * table would be created on a first write of each episode, which costs more than all of its other writes), read
- * all at once with the tables' creation and then through a copy in memory: the object is their only writer, so
- * the copy stays exact, and a new episode's reads cost no query at all.
+ * The kinds of rows, by key prefix: values (`v/phase`), step rows (`s/<n>`), turn records (`t/<step>/result`,
+ * `t/<step>/outcome`) and external turns (`x/<n>`). Numbers are zero-padded, so key order is number order.
+ */
+const VALUE = 'v/';
+const STEP = 's/';
+const TURN = 't/';
+const EXTERNAL = 'x/';
+const numbered = (prefix: string, n: number): string => prefix + String(n).padStart(12, '0');
+/** The bound just past every key of a prefix (`/` sorts right before `0`). */
+const pastAll = (prefix: string): string => prefix.slice(0, -1) + '0';
+
+/** A saved step: the messages it added and the environment's changes, each for its slot, in order. */
+interface StepRow {
+  readonly messages: readonly Message[];
+  readonly changes: readonly (readonly [slot: number, changes: readonly DbChange[]])[];
+}
+
+/** The tables of the previous layout (one per kind of row), moved into the current one on first touch. */
+const PREVIOUS_TABLES = ['episode_values', 'messages', 'env_changes', 'turns', 'external_turns'] as const;
+
+/** Writes rows, new or replacing, in one statement (each statement costs the runtime more than the text it writes). */
+const writeRows = (sql: Sql, rows: readonly (readonly [key: string, value: string])[]): void => {
+  sql.exec(`INSERT OR REPLACE INTO episode (key, value) VALUES ${rows.map(() => '(?, ?)').join(', ')}`, ...rows.flat());
+};
+
+/**
+ * Small values (JSON text), read all at once with the table's creation and then through a copy in memory: the
+ * object is their only writer, so the copy stays exact, and a new episode's reads cost no query at all.
  */
 class CachedValues {
   private readonly copy = new Map<string, unknown>();
@@ -76,22 +105,23 @@ class CachedValues {
 
   constructor(sql: Sql, rows: Iterable<{ key: string; value: string }>) {
     this.sql = sql;
-    for (const row of rows) this.copy.set(row.key, JSON.parse(row.value));
+    for (const row of rows) this.copy.set(row.key.slice(VALUE.length), JSON.parse(row.value));
   }
 
   get<T>(key: string): T | undefined {
     return this.copy.get(key) as T | undefined;
   }
 
-  put(key: string, value: unknown): void {
-    this.sql.exec(`INSERT OR REPLACE INTO episode_values (key, value) VALUES (?, ?)`, key, JSON.stringify(value));
+  /** Stores the value, with other rows in the same statement when given. */
+  put(key: string, value: unknown, rows: readonly (readonly [string, string])[] = []): void {
+    writeRows(this.sql, [...rows, [VALUE + key, JSON.stringify(value)]]);
     this.copy.set(key, value);
   }
 
   /** An absent value is not deleted (each delete is a statement). */
   delete(key: string): void {
     if (!this.copy.has(key)) return;
-    this.sql.exec(`DELETE FROM episode_values WHERE key = ?`, key);
+    this.sql.exec(`DELETE FROM episode WHERE key = ?`, VALUE + key);
     this.copy.delete(key);
   }
 
@@ -109,8 +139,26 @@ export class EpisodeStore {
 
   constructor(storage: EpisodeStorage, previous?: PreviousLayout) {
     this.sql = storage.sql;
-    this.values = new CachedValues(storage.sql, this.createTables());
+    const rows = this.createTable();
+    this.values = new CachedValues(storage.sql, rows.filter((row) => row.key !== ''));
     if (previous) this.moveLegacyValues(previous);
+    const tables = new Set(rows.filter((row) => row.key === '').map((row) => row.value));
+    if (tables.size > 0) this.moveTables(tables);
+  }
+
+  /**
+   * Creates the table and reads the stored values and which tables of the previous layout are left (as rows
+   * with an empty key), in one statement list: every episode object runs this once, and one call costs far
+   * less than several.
+   */
+  private createTable(): { key: string; value: string }[] {
+    return this.sql
+      .exec<{ key: string; value: string }>(
+        `CREATE TABLE IF NOT EXISTS episode (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+         SELECT key, value FROM episode WHERE key >= '${VALUE}' AND key < '${pastAll(VALUE)}'
+         UNION ALL SELECT '', name FROM sqlite_master WHERE type = 'table' AND name IN (${PREVIOUS_TABLES.map((t) => `'${t}'`).join(', ')});`,
+      )
+      .toArray();
   }
 
   /**
@@ -131,19 +179,38 @@ export class EpisodeStore {
   }
 
   /**
-   * Creates the tables and reads the stored values, in one statement list: every episode object runs this
-   * once, and one call costs far less than several.
+   * Episodes stored before this table kept each kind of row in a table of its own: their rows are moved here
+   * on first touch (the trajectory and the environment's changes as one step row) and those tables dropped,
+   * all in the object's one implicit transaction, so an episode in flight across that change resumes.
    */
-  private createTables(): Iterable<{ key: string; value: string }> {
-    return this.sql.exec<{ key: string; value: string }>(
-      `CREATE TABLE IF NOT EXISTS episode_values (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-       CREATE TABLE IF NOT EXISTS messages (idx INTEGER PRIMARY KEY, body TEXT NOT NULL);
-       CREATE TABLE IF NOT EXISTS env_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL, body TEXT NOT NULL);
-       CREATE TABLE IF NOT EXISTS turns (step INTEGER PRIMARY KEY, result TEXT NOT NULL, outcome TEXT NOT NULL);
-       -- an external participant counts its own turns (0, 1, …): each maps to the turn's step and its message's index
-       CREATE TABLE IF NOT EXISTS external_turns (n INTEGER PRIMARY KEY, step INTEGER NOT NULL, idx INTEGER NOT NULL);
-       SELECT key, value FROM episode_values;`,
-    );
+  private moveTables(tables: ReadonlySet<string>): void {
+    const select = <T extends Record<string, string | number | null>>(table: (typeof PREVIOUS_TABLES)[number], query: string, ...bindings: number[]): T[] =>
+      tables.has(table) ? this.sql.exec<T>(query, ...bindings).toArray() : [];
+    for (const row of select<{ key: string; value: string }>('episode_values', `SELECT key, value FROM episode_values`)) {
+      this.values.put(row.key, JSON.parse(row.value));
+    }
+    const cursor = this.values.get<Cursor>('cursor');
+    if (cursor !== undefined && cursor.rows === undefined) {
+      const messages: Message[] = [];
+      // Rows held a step's messages, or (earlier) one message each.
+      for (const row of select<{ body: string }>('messages', `SELECT body FROM messages WHERE idx < ? ORDER BY idx`, cursor.messages)) {
+        const body = parsePyJson(row.body);
+        if (Array.isArray(body)) messages.push(...(body as unknown as Message[]));
+        else messages.push(body as unknown as Message);
+      }
+      const changes = select<{ slot: number; body: string }>('env_changes', `SELECT slot, body FROM env_changes ORDER BY seq`).map(
+        (row) => [row.slot, parsePyJson(row.body) as unknown as DbChange[]] as const,
+      );
+      const step: StepRow = { messages, changes };
+      this.values.put('cursor', { ...cursor, rows: 1 } satisfies Cursor, [[numbered(STEP, 0), pyText(step)]]);
+    }
+    for (const row of select<{ step: number; result: string; outcome: string }>('turns', `SELECT step, result, outcome FROM turns`)) {
+      this.writeTurn(row.step, row.result, row.outcome);
+    }
+    for (const row of select<{ n: number; step: number; idx: number }>('external_turns', `SELECT n, step, idx FROM external_turns`)) {
+      this.recordExternalTurn(row.n, row.step, row.idx);
+    }
+    for (const table of tables) this.sql.exec(`DROP TABLE ${table}`);
   }
 
   get<T>(key: EpisodeKey): T | undefined {
@@ -164,30 +231,28 @@ export class EpisodeStore {
     return this.values.get<Cursor>('cursor')?.fields ?? null;
   }
 
-  /** Stores what changed since the last save: new messages, environment changes, the cursor. */
+  /** Stores what changed since the last save (new messages, environment changes) as a step row, with the cursor: one statement. */
   save(live: LiveEpisode): void {
     const { state, environment } = live;
-    // The step's new messages as one row, keyed by the index of its first: a statement per step, not per message
-    // (each statement costs the runtime more than the text it writes).
-    const previous = this.values.get<Cursor>('cursor')?.messages ?? 0;
-    if (state.trajectory.length > previous) {
-      this.sql.exec(`INSERT OR REPLACE INTO messages (idx, body) VALUES (?, ?)`, previous, pyText(state.trajectory.slice(previous)));
-    }
+    const stored = this.values.get<Cursor>('cursor');
     const slots = environment.state.slots;
-    slots.forEach((db, slot) => {
-      const changes = diffFromBase(live.persistedSlots[slot], db);
-      if (changes.length > 0) this.sql.exec(`INSERT INTO env_changes (slot, body) VALUES (?, ?)`, slot, pyText(changes));
-    });
+    const step: StepRow = {
+      messages: state.trajectory.slice(stored?.messages ?? 0),
+      changes: slots.map((db, slot) => [slot, diffFromBase(live.persistedSlots[slot], db)] as const).filter(([, changes]) => changes.length > 0),
+    };
     live.persistedSlots = slots;
+    const written = stored?.rows ?? 0;
+    const rows: [string, string][] = step.messages.length > 0 || step.changes.length > 0 ? [[numbered(STEP, written), pyText(step)]] : [];
     const { task: _task, trajectory: _trajectory, environment: _environment, ...fields } = state;
     const cursor: Cursor = {
       fields,
       messages: state.trajectory.length,
+      rows: written + rows.length,
       agentSlot: environment.state.agentSlot,
       userSlot: environment.state.userSlot,
       pending: live.pending,
     };
-    this.values.put('cursor', cursor);
+    this.values.put('cursor', cursor, rows);
   }
 
   /** The stored episode of the current attempt, or null before it is initialized. */
@@ -195,15 +260,16 @@ export class EpisodeStore {
     const cursor = this.values.get<Cursor>('cursor');
     if (cursor === undefined) return null;
     const trajectory: Message[] = [];
-    for (const row of this.sql.exec<{ body: string }>(`SELECT body FROM messages WHERE idx < ? ORDER BY idx`, cursor.messages)) {
-      const body = parsePyJson(row.body);
-      // A row holds a step's messages; rows stored before that hold one message each.
-      if (Array.isArray(body)) trajectory.push(...(body as unknown as Message[]));
-      else trajectory.push(body as unknown as Message);
-    }
     const slots: DbChange[][] = baseSlots(data).map(() => []);
-    for (const row of this.sql.exec<{ slot: number; body: string }>(`SELECT slot, body FROM env_changes ORDER BY seq`)) {
-      slots[row.slot]!.push(...(parsePyJson(row.body) as unknown as DbChange[]));
+    const rows = this.sql.exec<{ value: string }>(
+      `SELECT value FROM episode WHERE key >= ? AND key < ? ORDER BY key`,
+      STEP,
+      numbered(STEP, cursor.rows ?? 0),
+    );
+    for (const row of rows) {
+      const step = parsePyJson(row.value) as unknown as StepRow;
+      trajectory.push(...step.messages);
+      for (const [slot, changes] of step.changes) slots[slot]!.push(...changes);
     }
     // The episode's own view of its domain (toolkit and policy of its retrieval configuration and task).
     const view = episodeView({ ...cursor.fields, task }, { domain, data });
@@ -217,23 +283,25 @@ export class EpisodeStore {
    * than `deleteAll` (that closes, unlinks and recreates the object's SQLite file).
    */
   clear(): void {
-    this.sql.exec(
-      `DELETE FROM messages; DELETE FROM env_changes; DELETE FROM turns; DELETE FROM external_turns; DELETE FROM episode_values;`,
-    );
+    this.sql.exec(`DELETE FROM episode`);
     this.values.allDeleted();
     this.next = 0;
   }
 
   /** Forgets the attempt's episode (a new attempt starts from scratch); the turn records stay. */
   clearEpisode(): void {
-    this.sql.exec(`DELETE FROM messages`);
-    this.sql.exec(`DELETE FROM env_changes`);
+    this.sql.exec(`DELETE FROM episode WHERE key >= ? AND key < ?`, STEP, pastAll(STEP));
     this.values.delete('cursor');
   }
 
   recordTurn(step: number, result: string, outcome: TurnOutcome): void {
-    this.sql.exec(`INSERT INTO turns (step, result, outcome) VALUES (?, ?, ?)`, step, result, JSON.stringify(outcome));
+    this.writeTurn(step, result, JSON.stringify(outcome));
     this.next = step + 1;
+  }
+
+  private writeTurn(step: number, result: string, outcome: string): void {
+    const key = numbered(TURN, step);
+    writeRows(this.sql, [[`${key}/outcome`, outcome], [`${key}/result`, result]]);
   }
 
   /**
@@ -242,25 +310,32 @@ export class EpisodeStore {
    * counter of its own is written per step.
    */
   nextStep(): number {
-    this.next ??= (this.sql.exec<{ last: number | null }>(`SELECT max(step) AS last FROM turns`).toArray()[0]?.last ?? -1) + 1;
+    if (this.next === null) {
+      const last = this.sql.exec<{ key: string }>(`SELECT key FROM episode WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1`, TURN, pastAll(TURN)).toArray()[0];
+      this.next = last === undefined ? 0 : Number.parseInt(last.key.slice(TURN.length), 10) + 1;
+    }
     return this.next;
   }
 
   /** How many turns the external participant has had applied. */
   externalTurnCount(): number {
-    return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM external_turns`).toArray()[0]!.n;
+    return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM episode WHERE key >= ? AND key < ?`, EXTERNAL, pastAll(EXTERNAL)).toArray()[0]!.n;
   }
 
   externalTurn(n: number): { step: number; idx: number } | null {
-    return this.sql.exec<{ step: number; idx: number }>(`SELECT step, idx FROM external_turns WHERE n = ?`, n).toArray()[0] ?? null;
+    const row = this.sql.exec<{ value: string }>(`SELECT value FROM episode WHERE key = ?`, numbered(EXTERNAL, n)).toArray()[0];
+    return row ? (JSON.parse(row.value) as { step: number; idx: number }) : null;
   }
 
   recordExternalTurn(n: number, step: number, idx: number): void {
-    this.sql.exec(`INSERT INTO external_turns (n, step, idx) VALUES (?, ?, ?)`, n, step, idx);
+    writeRows(this.sql, [[numbered(EXTERNAL, n), JSON.stringify({ step, idx })]]);
   }
 
   turn(step: number): { result: string; outcome: TurnOutcome } | null {
-    const row = this.sql.exec<{ result: string; outcome: string }>(`SELECT result, outcome FROM turns WHERE step = ?`, step).toArray()[0];
-    return row ? { result: row.result, outcome: JSON.parse(row.outcome) as TurnOutcome } : null;
+    const key = numbered(TURN, step);
+    const rows = this.sql.exec<{ key: string; value: string }>(`SELECT key, value FROM episode WHERE key IN (?, ?)`, `${key}/outcome`, `${key}/result`).toArray();
+    const outcome = rows.find((row) => row.key.endsWith('/outcome'));
+    const result = rows.find((row) => row.key.endsWith('/result'));
+    return outcome && result ? { result: result.value, outcome: JSON.parse(outcome.value) as TurnOutcome } : null;
   }
 }

@@ -1,7 +1,8 @@
 // Benchmarks, for every registered domain whose data is present: memory held per live episode beyond the
 // shared base DB, p50 time of one DB verdict, and the time of check-data over all the domain's tasks; for
 // airline also the Episode object's CPU per step at the first and the 40th turn; then the step API's latency
-// and concurrency on a local worker (bench-step-api.ts); for banking_knowledge, retrieval latency and index
+// and concurrency on a local worker (bench-step-api.ts); the runtime's own CPU per object, call and fetch
+// (bench-runtime.ts); for banking_knowledge, retrieval latency and index
 // memory per retriever (bench-retrieval.ts); then the web viewer's page times on a 1,000-simulation run
 // (bench-viewer.ts).
 // Episodes are real: an environment with a task's gold actions applied. Run with `npm run bench`
@@ -18,6 +19,7 @@ import type { Task } from '../src/core/schemas/task.ts';
 import { playGoldRun } from '../src/core/evaluator/gold-run.ts';
 import { benchEpisodeSteps } from './bench-episode-steps.ts';
 import { benchStepApi } from './bench-step-api.ts';
+import { benchRuntime } from './bench-runtime.ts';
 import { benchRetrieval, benchRetrievalConfigs } from './bench-retrieval.ts';
 import { benchViewer } from './bench-viewer.ts';
 
@@ -110,4 +112,5 @@ if (await hasData('banking_knowledge')) {
   for (const line of await benchRetrievalConfigs()) console.log(line);
 }
 if (await hasData('mock')) for (const line of await benchStepApi(await loadDomain('mock'))) console.log(line);
+for (const line of await benchRuntime()) console.log(line);
 for (const line of await benchViewer()) console.log(line);

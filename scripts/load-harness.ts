@@ -43,7 +43,7 @@ const TMPFS_MAGIC = 0x01021994;
  * costs as much of the run's time as the Worker's own work, which a deployed Worker never pays, and state thrown
  * away at the end needs no disk.
  */
-const defaultStateRoot = async (): Promise<string> => ((await stat(RAM_FS).catch(() => null))?.isDirectory() ? RAM_FS : tmpdir());
+export const defaultStateRoot = async (): Promise<string> => ((await stat(RAM_FS).catch(() => null))?.isDirectory() ? RAM_FS : tmpdir());
 
 /** `tmpfs` or `disk`: what the runtime's state is written to. */
 export const storageKind = async (dir: string): Promise<'tmpfs' | 'disk'> => ((await statfs(dir)).type === TMPFS_MAGIC ? 'tmpfs' : 'disk');

@@ -11,6 +11,7 @@ import { EpisodeStore } from '../src/worker/episode/store.ts';
 import type { EpisodeStorage } from '../src/worker/episode/store.ts';
 import { applyTurn, requestText, startEpisode, turnCall } from '../src/worker/episode/machine.ts';
 import type { TurnResponse } from '../src/worker/episode/turn.ts';
+import { median } from './bench-quantile.ts';
 
 type Binding = string | number | null;
 
@@ -44,7 +45,6 @@ const cpuMs = async (run: () => unknown): Promise<number> => {
   return performance.now() - start;
 };
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The scripted answer to the turn waited for: the agent alternates lookups and answers, the user asks again. */
 const scriptedAnswer = (role: 'agent' | 'user', turn: number, lastRole: string, userId: string, reservations: readonly string[]): TurnResponse => {

@@ -25,6 +25,7 @@ import { createAiSdkClient } from '../src/core/llm/ai-sdk-client.ts';
 import type { Embedder } from '../src/core/knowledge/embedder.ts';
 import { resolveVariant } from '../domains/banking_knowledge/retrieval.ts';
 import { RETRIEVAL_CONFIG_NAMES } from '../src/core/knowledge/configs.ts';
+import { median } from './bench-quantile.ts';
 
 const SHELL_COMMANDS = [
   'ls | head -n 20',
@@ -47,7 +48,6 @@ const gcHeap = (): number => {
   return heapUsed + arrayBuffers;
 };
 
-const p50 = (samples: number[]): number => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 
 const timed = async <T>(inputs: readonly T[], fn: (input: T) => unknown): Promise<number> => {
   const samples: number[] = [];
@@ -56,7 +56,7 @@ const timed = async <T>(inputs: readonly T[], fn: (input: T) => unknown): Promis
     await fn(input);
     samples.push(performance.now() - t);
   }
-  return p50(samples);
+  return median(samples);
 };
 
 /** The heap a built value keeps alive, and the value. */

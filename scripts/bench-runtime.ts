@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import { defaultStateRoot, groupCpuSeconds } from './load-harness.ts';
+import { median } from './bench-quantile.ts';
 
 const ROUNDS = 3;
 const CONCURRENCY = 32;
@@ -53,8 +54,6 @@ const ownGroup = async (): Promise<number> => {
   const stat = await readFile('/proc/self/stat', 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 };
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export const benchRuntime = async (): Promise<string[]> => {
   const server = createServer((request, response) => {

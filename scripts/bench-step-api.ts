@@ -11,16 +11,13 @@ import type { ApiClient } from '../src/client/index.ts';
 import { EpisodeStore } from '../src/worker/episode/store.ts';
 import { applyTurn, startEpisode } from '../src/worker/episode/machine.ts';
 import type { TurnResponse } from '../src/worker/episode/turn.ts';
+import { quantile } from './bench-quantile.ts';
 
 const SEQUENTIAL_STEPS = 120;
 const STEPS_PER_EPISODE = 30;
 const CONCURRENCY = [1, 8, 32, 64] as const;
 const STEPS_AT_CONCURRENCY = 10;
 
-const quantile = (samples: readonly number[], q: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 const ms = (value: number): string => `${value.toFixed(value < 1 ? 3 : 1)} ms`;
 const percentiles = (samples: readonly number[]): string => `p50 ${ms(quantile(samples, 0.5))}, p99 ${ms(quantile(samples, 0.99))}`;
 

@@ -13,14 +13,10 @@ import type { Results } from '../src/core/schemas/simulation.ts';
 import { browserMissing, launchChromium } from '../test/support/browser.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import { mockRun, runToEnd, scorableMockTasks, startHarness } from './load-harness.ts';
+import { quantile } from './bench-quantile.ts';
 
 const TRIALS = 48;
 const LOADS = 30;
-
-const quantile = (samples: readonly number[], q: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 
 const bigRun = async (): Promise<Results> => {
   const fixture = ResultsSchema.parse(parsePyJson(await readFile(new URL('../test/fixtures/airline-results-regrade.json', import.meta.url), 'utf8')));

@@ -22,6 +22,7 @@ import { benchStepApi } from './bench-step-api.ts';
 import { benchRuntime } from './bench-runtime.ts';
 import { benchRetrieval, benchRetrievalConfigs } from './bench-retrieval.ts';
 import { benchViewer } from './bench-viewer.ts';
+import { median } from './bench-quantile.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)');
@@ -31,8 +32,6 @@ const heapUsed = (): number => {
   gc();
   return process.memoryUsage().heapUsed;
 };
-
-const p50 = (samples: number[]): number => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 
 const LIVE_EPISODES = 200;
 const VERDICTS = 400;
@@ -86,7 +85,7 @@ const benchDomain = async (name: string): Promise<void> => {
   console.log(
     `${name.padEnd(17)} base ${(baseBytes / 2 ** 20).toFixed(1)} MB parsed once (${loadMs.toFixed(0)} ms) | ` +
       `per live episode ${(perEpisode / 1024).toFixed(1)} KB beyond the base | ` +
-      `DB verdict p50 ${p50(verdictMs).toFixed(3)} ms | ` +
+      `DB verdict p50 ${median(verdictMs).toFixed(3)} ms | ` +
       `check-data ${tasks.length} tasks ${checkSeconds.toFixed(1)} s (${passed} ok)`,
   );
   live.length = 0;

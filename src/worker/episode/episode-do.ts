@@ -303,7 +303,7 @@ export class EpisodeDO extends DurableObject<Env> {
     }
     // A built-in turn: an alarm armed as a watchdog by an earlier version of this object. A turn asked for
     // recently still has its time (the run's check covers it); one not answered in time is asked for again.
-    if (this.askedAt !== null && Date.now() < this.askedAt + TURN_WATCHDOG_MS) return;
+    if (this.askedRecently()) return;
     return this.schedule();
   }
 
@@ -319,8 +319,13 @@ export class EpisodeDO extends DurableObject<Env> {
     const live = this.loadLive(context);
     if (live?.state.done) return this.evaluate(context, live.state);
     // A turn asked for recently still has its time; an external turn is its client's, within its idle limit.
-    if (live?.pending != null && (live.pending === this.externalRole(context) || (this.askedAt !== null && Date.now() < this.askedAt + TURN_WATCHDOG_MS))) return;
+    if (live?.pending != null && (live.pending === this.externalRole(context) || this.askedRecently())) return;
     return this.schedule();
+  }
+
+  /** Whether the built-in turn waited for was asked for less than TURN_WATCHDOG_MS ago (it still has its time). */
+  private askedRecently(): boolean {
+    return this.askedAt !== null && Date.now() < this.askedAt + TURN_WATCHDOG_MS;
   }
 
   /** Starts the current attempt's episode up to its first turn and asks for it. */

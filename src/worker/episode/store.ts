@@ -59,7 +59,7 @@ export interface EpisodeStorage {
 }
 
 /** Where the first layout kept an episode's values, and how its launch text becomes the current one. */
-export interface PreviousLayout {
+export interface KeyValueLayout {
   readonly kv: {
     get<T>(key: string): T | undefined;
     delete(key: string): boolean;
@@ -137,11 +137,11 @@ export class EpisodeStore {
   /** The step index of the next turn (one past the last recorded turn), once read. */
   private next: number | null = null;
 
-  constructor(storage: EpisodeStorage, previous?: PreviousLayout) {
+  constructor(storage: EpisodeStorage, keyValue?: KeyValueLayout) {
     this.sql = storage.sql;
     const rows = this.createTable();
     this.values = new CachedValues(storage.sql, rows.filter((row) => row.key !== ''));
-    if (previous) this.moveLegacyValues(previous);
+    if (keyValue) this.moveLegacyValues(keyValue);
     const tables = new Set(rows.filter((row) => row.key === '').map((row) => row.value));
     if (tables.size > 0) this.moveTables(tables);
   }
@@ -168,7 +168,7 @@ export class EpisodeStore {
    * deleted, so a move cut short is done again in full. `next_step` is dropped: it was written with each turn
    * record as one past it, which is what the records give now.
    */
-  private moveLegacyValues({ kv, launch }: PreviousLayout): void {
+  private moveLegacyValues({ kv, launch }: KeyValueLayout): void {
     // Every stored episode has a phase (a finished one nothing else).
     if (kv.get('phase') === undefined) return;
     for (const key of [...EPISODE_KEYS, 'cursor']) {

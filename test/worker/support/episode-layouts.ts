@@ -13,6 +13,8 @@ interface StepRow {
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);
 
+const withoutRows = ({ rows: _rows, ...cursor }: Record<string, unknown>): Record<string, unknown> => cursor;
+
 /** The number at the end of a row key (`s/000000000003` → 3). */
 const numberOf = (key: string): number => Number.parseInt(key.slice(2, 14), 10);
 
@@ -35,9 +37,9 @@ export const toTablesLayout = (sql: Sql, { messagePerRow = false, valuesInTable 
   const turns = new Map<number, { result?: string; outcome?: string }>();
   for (const { key, value } of rows) {
     if (key.startsWith('v/')) {
+      const parsed = JSON.parse(value) as unknown;
       // The cursor had no count of step rows then.
-      const { rows: _rows, ...parsed } = JSON.parse(value) as Record<string, unknown>;
-      values.set(key.slice(2), key === 'v/cursor' ? parsed : JSON.parse(value));
+      values.set(key.slice(2), key === 'v/cursor' ? withoutRows(parsed as Record<string, unknown>) : parsed);
     } else if (key.startsWith('s/')) {
       const step = parsePyJson(value) as unknown as StepRow;
       if (messagePerRow) step.messages.forEach((m, i) => sql.exec(`INSERT INTO messages (idx, body) VALUES (?, ?)`, idx + i, pyText(m)));

@@ -1,7 +1,7 @@
 // Simulations in D1: written once per episode (a replayed write changes nothing), many in one call, read back
 // as the engine's SimulationRun with its messages.
 import { drizzle } from 'drizzle-orm/d1';
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, lte, sql } from 'drizzle-orm';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { SimulationRunSchema } from '../../core/schemas/simulation.ts';
@@ -9,10 +9,21 @@ import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import { MessageSchema } from '../../core/schemas/message.ts';
 import type { Message } from '../../core/schemas/message.ts';
 import { messages, runs, simulations } from './schema.ts';
-import { chunks } from './chunks.ts';
+import { chunks, chunksOfSize } from './chunks.ts';
 
-// D1 binds at most 100 parameters per statement; a message row takes 4.
-const MESSAGE_ROWS_PER_STATEMENT = 25;
+// D1 binds at most 100 parameters per statement; a simulation row takes 10.
+const SIMULATION_ROWS_PER_STATEMENT = 10;
+/**
+ * Message rows go to D1 as one JSON array per statement, a single parameter (D1 takes a string of at most 2 MB):
+ * a statement and each parameter it binds cost a D1 call more than the text they carry. The text is ASCII
+ * (message bodies are Python-JSON text with non-ASCII escaped), so characters count as bytes.
+ */
+export const MESSAGE_JSON_CHARS = 1_000_000;
+/** A message row's columns, in the table's order (the order `insert … select` takes them in), read from its JSON object. */
+const MESSAGE_FROM_JSON = sql.join(
+  Object.keys(getTableColumns(messages)).map((field) => sql.raw(`value ->> '$.${field}'`)),
+  sql`, `,
+);
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);
 
@@ -45,13 +56,19 @@ export const simulationRows = (runId: string, simulation: SimulationRun, created
  */
 export const writeSimulations = async (d1: D1Database, written: readonly SimulationRows[]): Promise<void> => {
   const db = drizzle(d1);
-  const statements = written.flatMap(({ simulation, messages: list }) => [
-    db.insert(simulations).values(simulation).onConflictDoNothing(),
-    ...chunks(list.map((m) => ({ simulationId: simulation.id, ...m })), MESSAGE_ROWS_PER_STATEMENT).map((rows) =>
-      db.insert(messages).values(rows).onConflictDoNothing(),
-    ),
-  ]);
-  const [first, ...rest] = statements;
+  const simulationStatements = chunks(
+    written.map((rows) => rows.simulation),
+    SIMULATION_ROWS_PER_STATEMENT,
+  ).map((rows) => db.insert(simulations).values(rows).onConflictDoNothing());
+  const messageRows = written.flatMap(({ simulation, messages: list }) => list.map((m) => JSON.stringify({ simulationId: simulation.id, ...m })));
+  // `WHERE true` keeps SQLite from reading the conflict clause's ON as a join constraint of the SELECT.
+  const messageStatements = chunksOfSize(messageRows, (row) => row.length + 1, MESSAGE_JSON_CHARS).map((rows) =>
+    db
+      .insert(messages)
+      .select(sql`SELECT ${MESSAGE_FROM_JSON} FROM json_each(${`[${rows.join(',')}]`}) WHERE true`)
+      .onConflictDoNothing(),
+  );
+  const [first, ...rest] = [...simulationStatements, ...messageStatements];
   if (first !== undefined) await db.batch([first, ...rest]);
 };
 

@@ -14,9 +14,10 @@ import { chunks, chunksOfSize } from './chunks.ts';
 // D1 binds at most 100 parameters per statement; a simulation row takes 10.
 const SIMULATION_ROWS_PER_STATEMENT = 10;
 /**
- * Message rows go to D1 as one JSON array per statement, a single parameter (D1 takes a string of at most 2 MB):
- * a statement and each parameter it binds cost a D1 call more than the text they carry. The text is ASCII
- * (message bodies are Python-JSON text with non-ASCII escaped), so characters count as bytes.
+ * Message rows go to D1 as one JSON array per statement, a single parameter (D1 takes strings of at most 2 MB),
+ * rather than 25 rows of 4 parameters a statement: a batch of simulations takes a few statements rather than
+ * one or more per simulation (D1 limits the queries per invocation, and each costs its call more). The text is
+ * ASCII (message bodies are Python-JSON text with non-ASCII escaped), so characters count as bytes.
  */
 export const MESSAGE_JSON_CHARS = 1_000_000;
 /** A message row's columns, in the table's order (the order `insert … select` takes them in), read from its JSON object. */

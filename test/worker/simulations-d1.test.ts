@@ -9,30 +9,28 @@ import { chunksOfSize } from '../../src/worker/db/chunks.ts';
 const D1_MAX_PARAMETERS = 100;
 const D1_MAX_STRING = 2_000_000;
 
+/** A member of `target`, its methods bound to it (so a proxy can stand in for it). */
+const memberOf = (target: object, key: PropertyKey): unknown => {
+  const value = Reflect.get(target, key) as unknown;
+  return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+};
+
 /** The D1 binding, with every statement's bound parameters noted. */
 const recordingD1 = (bound: unknown[][]): D1Database =>
   new Proxy(env.DB, {
-    get(target, key) {
-      if (key === 'prepare') {
-        return (query: string) => {
-          const statement = target.prepare(query);
-          return new Proxy(statement, {
-            get(inner, member) {
-              if (member === 'bind') {
-                return (...values: unknown[]) => {
-                  bound.push(values);
-                  return inner.bind(...values);
-                };
-              }
-              const value = Reflect.get(inner, member) as unknown;
-              return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(inner) : value;
-            },
-          });
-        };
-      }
-      const value = Reflect.get(target, key) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
+    get: (target, key) =>
+      key !== 'prepare'
+        ? memberOf(target, key)
+        : (query: string) =>
+            new Proxy(target.prepare(query), {
+              get: (statement, member) =>
+                member !== 'bind'
+                  ? memberOf(statement, member)
+                  : (...values: unknown[]) => {
+                      bound.push(values);
+                      return statement.bind(...values);
+                    },
+            }),
   });
 
 /** A simulation's rows: `count` messages, the first with a body of `bodyChars` characters (quotes included, as JSON text has). */

@@ -13,6 +13,7 @@ import { decodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { dayStart, usdSpentSince } from '../db/quotas.ts';
 import { writeSimulations } from '../db/simulations.ts';
+import { chunksOfSize } from '../db/chunks.ts';
 import type { SimulationRows } from '../db/simulations.ts';
 
 /** The tenant's daily USD budget as it stood when the run was launched: reaching it stops the run. */
@@ -157,13 +158,8 @@ export class RunDO extends DurableObject<Env> {
   private writeUnwritten(): Promise<boolean> {
     return this.oneWrite(async () => {
       while (this.unwritten > 0) {
-        const batch: { seq: number; rows: string }[] = [];
-        let chars = 0;
-        for (const row of this.ctx.storage.sql.exec<{ seq: number; rows: string }>(`SELECT seq, rows FROM unwritten ORDER BY seq LIMIT ?`, WRITE_BATCH)) {
-          if (batch.length > 0 && chars + row.rows.length > WRITE_BATCH_CHARS) break;
-          batch.push(row);
-          chars += row.rows.length;
-        }
+        const stored = this.ctx.storage.sql.exec<{ seq: number; rows: string }>(`SELECT seq, rows FROM unwritten ORDER BY seq LIMIT ?`, WRITE_BATCH).toArray();
+        const batch = chunksOfSize(stored, (row) => row.rows.length, WRITE_BATCH_CHARS)[0]!;
         try {
           await writeSimulations(this.env.DB, batch.map((row) => JSON.parse(row.rows) as SimulationRows));
         } catch (error) {

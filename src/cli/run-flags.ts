@@ -14,6 +14,7 @@ import { addAutoReviewFlags, autoReviewFrom } from './auto-review.ts';
 import type { AutoReview, AutoReviewFlagValues } from './auto-review.ts';
 import { checkUserPersona } from './user-persona.ts';
 import { apiBaseModelIssue } from '../core/llm/api-base.ts';
+import { modelArgsIssue } from '../core/llm/native-client.ts';
 import type { PyValue } from '../core/py/index.ts';
 import { cappedConcurrency, parseProviderLimits } from './provider-limits.ts';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from './run-log.ts';
@@ -266,6 +267,8 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   ] as const) {
     const issue = apiBaseModelIssue(model, args as Record<string, PyValue>);
     if (issue !== null) throw new Error(`${flag}: ${issue}`);
+    const argsIssue = modelArgsIssue(model, args as Record<string, PyValue>);
+    if (argsIssue !== null) throw new Error(`${flag}: ${argsIssue.message}`);
   }
   const taskSetIssue = config.task_set_name === null ? null : taskSetRefusal(config.domain, config.task_set_name);
   if (taskSetIssue !== null) throw new Error(`--task-set-name: ${taskSetIssue}`);

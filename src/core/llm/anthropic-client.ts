@@ -1,12 +1,12 @@
 // The Anthropic adapter (Messages API through @ai-sdk/anthropic). Extended thinking (`thinking`, or litellm's
 // `reasoning_effort` budgets) is turned on as asked; while it is on, temperature is left out, as Anthropic
-// refuses it, and the turn's state records that. Each turn's thinking and redacted_thinking blocks
+// refuses it, and the turn's state records that (as it records the seed, which Anthropic has no use for). Each turn's thinking and redacted_thinking blocks
 // with their signatures come back before its tool_use blocks on the next request of the same model. Prompt
 // caching is asked for by default: a cache breakpoint on the system prompt and on the last tool.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import type { ModelMessage, ToolSet } from 'ai';
 import { retryingClient } from './ai-sdk-client.ts';
-import { anthropicThinking, promptCacheOn, providerArgsIssue } from './reasoning-args.ts';
+import { anthropicThinking, omittedArgs, promptCacheOn, providerArgsIssue } from './reasoning-args.ts';
 import { adapterAttempt, providerSettings, refuseArgs } from './sdk-adapter.ts';
 import type { ProviderClientConfig } from './sdk-adapter.ts';
 import type { LlmClient } from './types.ts';
@@ -29,8 +29,7 @@ export const createAnthropicClient = (config: ProviderClientConfig, modelId: (na
   return retryingClient(config, (request, timeoutMs) => {
     refuseArgs(providerArgsIssue('anthropic', request.llmArgs));
     const thinking = anthropicThinking(request.llmArgs);
-    const thinkingOn = thinking?.type === 'enabled';
-    const omitted = thinkingOn && request.llmArgs['temperature'] !== undefined ? ['temperature'] : [];
+    const omitted = omittedArgs('anthropic', request.llmArgs, thinking?.type === 'enabled');
     return adapterAttempt(
       {
         adapter: ANTHROPIC_ADAPTER,

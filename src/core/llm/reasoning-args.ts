@@ -11,13 +11,24 @@ export type ArgsAdapter = 'anthropic' | 'google' | 'openai.responses';
 
 /** litellm's own arguments, which steer the client and never reach a provider (`prompt_cache` is tau2-edge's). */
 const CLIENT_ARGS = ['num_retries', 'timeout', 'api_base', 'base_url', 'prompt_cache'];
-const SAMPLING_ARGS = ['temperature', 'max_tokens', 'max_completion_tokens', 'top_p'];
+// `seed` is taken everywhere: the engine adds the episode's seed to the agent's args, as the reference does; a
+// provider without seeds leaves it out and the turn's state records that (SEEDLESS).
+const SAMPLING_ARGS = ['temperature', 'max_tokens', 'max_completion_tokens', 'top_p', 'seed'];
 
 const ACCEPTED: Record<ArgsAdapter, ReadonlySet<string>> = {
   anthropic: new Set([...CLIENT_ARGS, ...SAMPLING_ARGS, 'reasoning_effort', 'thinking']),
-  google: new Set([...CLIENT_ARGS, ...SAMPLING_ARGS, 'seed', 'reasoning_effort', 'thinking']),
+  google: new Set([...CLIENT_ARGS, ...SAMPLING_ARGS, 'reasoning_effort', 'thinking']),
   'openai.responses': new Set([...CLIENT_ARGS, ...SAMPLING_ARGS, 'reasoning_effort']),
 };
+
+/** Adapters whose API has no seed. */
+export const SEEDLESS: ReadonlySet<ArgsAdapter> = new Set(['anthropic', 'openai.responses']);
+
+/** The llm_args an adapter leaves out by its provider's rules: a seed it has no use for, temperature while Anthropic thinks. */
+export const omittedArgs = (adapter: ArgsAdapter, llmArgs: LlmRequest['llmArgs'], thinkingOn: boolean): string[] => [
+  ...(thinkingOn && llmArgs['temperature'] !== undefined ? ['temperature'] : []),
+  ...(SEEDLESS.has(adapter) && llmArgs['seed'] !== undefined ? ['seed'] : []),
+];
 
 /** An llm_args key a provider refuses, and why. */
 export interface ArgsIssue {

@@ -4,7 +4,7 @@
 // `openai/` names stay on Chat Completions with the reference's byte-exact payload (ai-sdk-client.ts).
 import { createOpenAI } from '@ai-sdk/openai';
 import { retryingClient } from './ai-sdk-client.ts';
-import { providerArgsIssue, responsesEffort } from './reasoning-args.ts';
+import { omittedArgs, providerArgsIssue, responsesEffort } from './reasoning-args.ts';
 import { adapterAttempt, providerSettings, refuseArgs } from './sdk-adapter.ts';
 import type { ProviderClientConfig } from './sdk-adapter.ts';
 import type { LlmClient } from './types.ts';
@@ -23,7 +23,7 @@ export const createResponsesClient = (config: ProviderClientConfig, modelId: (na
         providerOptions: {
           openai: { store: false, include: ['reasoning.encrypted_content'], ...(effort === undefined ? {} : { reasoningEffort: effort }) },
         },
-        omitted: [],
+        omitted: omittedArgs('openai.responses', request.llmArgs, false),
       },
       request,
       timeoutMs,

@@ -40,8 +40,8 @@ const samplingArgs = (llmArgs: LlmRequest['llmArgs'], omitted: readonly string[]
   const args = {
     temperature: omitted.includes('temperature') ? undefined : numberArg(llmArgs['temperature']),
     maxOutputTokens: numberArg(llmArgs['max_tokens'] ?? llmArgs['max_completion_tokens']),
-    topP: omitted.includes('top_p') ? undefined : numberArg(llmArgs['top_p']),
-    seed: numberArg(llmArgs['seed']),
+    topP: numberArg(llmArgs['top_p']),
+    seed: omitted.includes('seed') ? undefined : numberArg(llmArgs['seed']),
   };
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
 };

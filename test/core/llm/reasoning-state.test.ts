@@ -63,9 +63,9 @@ const twoTurns = async (client: LlmClient, model: string, llmArgs: Record<string
 const THINKING = { thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 4096, temperature: pyFloat(0) };
 
 describe('Anthropic extended thinking', () => {
-  it('keeps the thinking block with its signature and sends it back before the tool_use; temperature is left out and recorded', async () => {
-    const { first, second } = await twoTurns(clients().anthropic, 'anthropic/claude-sonnet-4-5', THINKING);
-    expect(first.providerState).toMatchObject({ provider: 'anthropic', model: 'anthropic/claude-sonnet-4-5', reasoning: 'I should look the users up first.', omitted_args: ['temperature'] });
+  it('keeps the thinking block with its signature and sends it back before the tool_use; temperature (and the seed) are left out and recorded', async () => {
+    const { first, second } = await twoTurns(clients().anthropic, 'anthropic/claude-sonnet-4-5', { ...THINKING, seed: 300 });
+    expect(first.providerState).toMatchObject({ provider: 'anthropic', model: 'anthropic/claude-sonnet-4-5', reasoning: 'I should look the users up first.', omitted_args: ['temperature', 'seed'] });
     expect(second.content).toBe('Two users.');
     expect(fake.refusals).toEqual([]);
     const [, sent] = fake.requests;
@@ -92,8 +92,8 @@ describe('Anthropic extended thinking', () => {
   it('maps reasoning_effort to litellm budgets, and refuses an argument Anthropic does not take', async () => {
     await clients().anthropic.generate(request('anthropic/claude-sonnet-4-5', { reasoning_effort: 'low', max_tokens: 256 }));
     expect(fake.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
-    const error = (await clients().anthropic.generate(request('anthropic/claude-sonnet-4-5', { seed: 3 })).catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe('LLM call to anthropic/claude-sonnet-4-5 failed after 1 attempt: seed is not an argument anthropic models take');
+    const error = (await clients().anthropic.generate(request('anthropic/claude-sonnet-4-5', { frequency_penalty: pyFloat(0.5) })).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe('LLM call to anthropic/claude-sonnet-4-5 failed after 1 attempt: frequency_penalty is not an argument anthropic models take');
     expect(fake.requests).toHaveLength(1);
     expect(modelArgsIssue('anthropic/claude-sonnet-4-5', { thinking: { type: 'enabled', budget_tokens: 100 } })).toEqual({ key: 'thinking', message: 'thinking.budget_tokens must be at least 1024' });
     expect(modelArgsIssue('gpt-4.1', { seed: 3, anything: 1 })).toBeNull();
@@ -158,6 +158,6 @@ describe('OpenAI Responses', () => {
   });
 
   it('refuses an argument the Responses API does not take', () => {
-    expect(modelArgsIssue('openai/responses/gpt-5', { seed: 1 })).toEqual({ key: 'seed', message: 'seed is not an argument openai.responses models take' });
+    expect(modelArgsIssue('openai/responses/gpt-5', { logit_bias: {} })).toEqual({ key: 'logit_bias', message: 'logit_bias is not an argument openai.responses models take' });
   });
 });

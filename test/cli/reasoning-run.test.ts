@@ -76,6 +76,22 @@ describe('tau2-edge run --in-process with reasoning models', () => {
     expect(regraded.lines.at(-1)).toBe('agree 1 / 1');
   });
 
+  it('asks Anthropic to cache the prompt by default (the second turn reads it), and not with --no-prompt-cache', async () => {
+    const cacheReads = async (flags: string[]) => {
+      const file = path.join(dir, `cache-${flags.length}.json`);
+      const { code, text } = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--max-retries', '0',
+        '--agent-llm', 'anthropic/claude-sonnet-4-5', '--user-llm', USER, '--save-to', file, ...flags]);
+      expect(code, text).toBe(0);
+      const [simulation] = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8'))).simulations;
+      return simulation!.messages!.flatMap((m) => (m.role === 'assistant' && m.raw_data ? [(m.raw_data['usage'] as Record<string, number>)['cache_read_input_tokens']] : []));
+    };
+    const [, cachedRead] = await cacheReads([]);
+    expect(cachedRead).toBeGreaterThan(0);
+    const sentBefore = native.requests.length;
+    expect(await cacheReads(['--no-prompt-cache'])).toEqual([0, 0]);
+    expect(JSON.stringify(native.requests.slice(sentBefore).filter((r) => r.provider === 'anthropic').map((r) => r.body))).not.toContain('cache_control');
+  });
+
   it('refuses an argument the agent model cannot take before anything runs, naming it', async () => {
     const { code, errors } = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1',
       '--agent-llm', 'anthropic/claude-sonnet-4-5', '--agent-llm-args', '{"frequency_penalty": 0.5}', '--user-llm', USER]);

@@ -12,6 +12,7 @@ import { capture } from '../support/cli.ts';
 import { endsWithToolResult, startFakeNative } from '../support/fake-native.ts';
 import type { FakeNative, NativeReply, NativeRequest } from '../support/fake-native.ts';
 import { evaluateTrajs } from '../support/regrade.ts';
+import { trajectoryPage } from '../../src/viewer/pages/trajectory.ts';
 
 const VARS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_BASE_URL', 'OPENAI_API_KEY'] as const;
 const USER = 'gemini/gemini-3-flash-preview';
@@ -74,6 +75,17 @@ describe('tau2-edge run --in-process with reasoning models', () => {
     if (provider !== 'openai.responses') expect(call?.role === 'assistant' && call.provider_state?.reasoning).toBe('I need to create the task.');
     const regraded = await evaluateTrajs('mock', saved);
     expect(regraded.lines.at(-1)).toBe('agree 1 / 1');
+  });
+
+  it("shows a turn's reasoning collapsed in view and on the trajectory page, whole when asked", async () => {
+    const file = path.join(dir, 'anthropic.json');
+    const [simulation] = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8'))).simulations;
+    const collapsed = await capture(['view', file, '--sim', simulation!.id]);
+    expect(collapsed.text).toContain('reasoning (26 chars; --reasoning shows it): I need to create the task.');
+    const whole = await capture(['view', file, '--sim', simulation!.id, '--reasoning']);
+    expect(whole.text).toMatch(/^ +reasoning: I need to create the task\.$/m);
+    const page = String(await trajectoryPage({ nonce: 'n', csrfToken: null, signedIn: false, canAct: false }, simulation!, null, { error: 'no data' }));
+    expect(page).toContain('<details class="reasoning"><summary>reasoning</summary><pre>I need to create the task.</pre></details>');
   });
 
   it('asks Anthropic to cache the prompt by default (the second turn reads it), and not with --no-prompt-cache', async () => {

@@ -14,6 +14,8 @@ export interface Refusal {
 
 /** The signatures this server issued, by thinking text: a block comes back valid only with its own. */
 const issued = new Map<string, string>();
+/** The data of the redacted_thinking blocks this server issued. */
+const redactedData = new Set<string>();
 
 const sign = (text: string): string => {
   const signature = `sig-${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
@@ -36,6 +38,12 @@ const cacheUsage = (body: Record<string, unknown>, cached: Set<string>): { cache
   return { cache_creation_input_tokens: size, cache_read_input_tokens: 0 };
 };
 
+const redacted = (reasoning: string) => {
+  const data = `redacted-${createHash('sha256').update(reasoning).digest('hex').slice(0, 24)}`;
+  redactedData.add(data);
+  return { type: 'redacted_thinking', data };
+};
+
 const thinkingOn = (body: Record<string, unknown>): boolean => (body.thinking as { type?: string } | undefined)?.type === 'enabled';
 
 /** What the real API refuses in a request, or null. */
@@ -55,6 +63,9 @@ export const anthropicRefusal = (body: Record<string, unknown>): Refusal | null 
     for (const [j, p] of m.content.entries()) {
       if (p.type === 'thinking' && issued.get(String(p.thinking)) !== p.signature) {
         return { status: 400, message: `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block` };
+      }
+      if (p.type === 'redacted_thinking' && !redactedData.has(String(p.data))) {
+        return { status: 400, message: `messages.${i}.content.${j}: Invalid \`data\` in \`redacted_thinking\` block` };
       }
     }
   }
@@ -84,7 +95,7 @@ export const anthropicErrorBody = (message: string, status: number) => ({
 
 export const anthropicBody = (body: Record<string, unknown>, model: string, reply: Exclude<NativeReply, { kind: 'error' }>, n: number, cached: Set<string>) => {
   const reasoning = thinkingOn(body) && reply.reasoning !== undefined ? reply.reasoning : undefined;
-  const thinking = reasoning === undefined ? [] : [{ type: 'thinking', thinking: reasoning, signature: sign(reasoning) }];
+  const thinking = reasoning === undefined ? [] : [reply.redacted ? redacted(reasoning) : { type: 'thinking', thinking: reasoning, signature: sign(reasoning) }];
   const content = reply.kind === 'text' ? [{ type: 'text', text: reply.text }] : [{ type: 'tool_use', id: `toolu_${n}`, name: reply.name, input: reply.input }];
   return {
     id: `msg_${n}`,

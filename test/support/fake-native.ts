@@ -10,10 +10,13 @@ import type { Refusal } from './fake-anthropic.ts';
 import { geminiBody, geminiErrorBody, geminiRefusal } from './fake-gemini.ts';
 import { responsesBody, responsesErrorBody, responsesRefusal } from './fake-responses.ts';
 
-/** `reasoning`: the model's thinking before its answer, where the request lets it think. */
+/**
+ * `reasoning`: the model's thinking before its answer, where the request lets it think; `redacted`: Anthropic
+ * returns it as a redacted_thinking block (encrypted data, no text).
+ */
 export type NativeReply =
-  | { readonly kind: 'text'; readonly text: string; readonly reasoning?: string }
-  | { readonly kind: 'tool'; readonly name: string; readonly input: Record<string, unknown>; readonly reasoning?: string }
+  | { readonly kind: 'text'; readonly text: string; readonly reasoning?: string; readonly redacted?: boolean }
+  | { readonly kind: 'tool'; readonly name: string; readonly input: Record<string, unknown>; readonly reasoning?: string; readonly redacted?: boolean }
   | { readonly kind: 'error'; readonly status: number; readonly message: string };
 
 export type NativeProviderName = 'anthropic' | 'google' | 'responses';

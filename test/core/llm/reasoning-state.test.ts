@@ -76,6 +76,17 @@ describe('Anthropic extended thinking', () => {
     expect(assistant.content[0]!.signature).toMatch(/^sig-/);
   });
 
+  it('sends a redacted_thinking block back as it came', async () => {
+    fake.setHandler((r) => ({ ...(thinkingAgent(r) as Extract<NativeReply, { kind: 'tool' }>), redacted: true }));
+    const { anthropic } = clients();
+    const first = await anthropic.generate(request('anthropic/claude-sonnet-4-5', THINKING));
+    expect(first.providerState?.reasoning).toBeNull();
+    await anthropic.generate(request('anthropic/claude-sonnet-4-5', THINKING, afterToolCall(first)));
+    expect(fake.refusals).toEqual([]);
+    const assistant = (fake.requests[1]!.body.messages as { content: { type: string; data?: string }[] }[])[1]!;
+    expect(assistant.content[0]).toEqual({ type: 'redacted_thinking', data: expect.stringMatching(/^redacted-/) });
+  });
+
   it('is refused by the API when the thinking block is dropped', async () => {
     const error = await twoTurns(clients().anthropic, 'anthropic/claude-sonnet-4-5', THINKING, false).catch((e: unknown) => e);
     expect(String((error as Error).message)).toMatch(/HTTP 400: messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/);

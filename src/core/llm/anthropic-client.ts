@@ -5,13 +5,12 @@
 // caching is asked for by default: a cache breakpoint on the system prompt and on the last tool.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import type { ModelMessage, ToolSet } from 'ai';
-import { retryingClient } from './ai-sdk-client.ts';
-import { anthropicThinking, omittedArgs, promptCacheOn, providerArgsIssue } from './reasoning-args.ts';
-import { adapterAttempt, providerSettings, refuseArgs } from './sdk-adapter.ts';
+import { anthropicThinking, omittedArgs, promptCacheOn } from './reasoning-args.ts';
+import { adapterClient, providerSettings } from './sdk-adapter.ts';
 import type { ProviderClientConfig } from './sdk-adapter.ts';
 import type { LlmClient } from './types.ts';
 
-export const ANTHROPIC_ADAPTER = 'anthropic';
+export const ANTHROPIC_ADAPTER = 'anthropic' as const;
 
 const EPHEMERAL = { anthropic: { cacheControl: { type: 'ephemeral' } } };
 
@@ -26,21 +25,13 @@ const withCacheBreakpoints = ({ messages, tools }: { messages: ModelMessage[]; t
 
 export const createAnthropicClient = (config: ProviderClientConfig, modelId: (name: string) => string): LlmClient => {
   const provider = createAnthropic(providerSettings(config));
-  return retryingClient(config, (request, timeoutMs) => {
-    refuseArgs(providerArgsIssue('anthropic', request.llmArgs));
+  return adapterClient(config, ANTHROPIC_ADAPTER, (request) => {
     const thinking = anthropicThinking(request.llmArgs);
-    const omitted = omittedArgs('anthropic', request.llmArgs, thinking?.type === 'enabled');
-    return adapterAttempt(
-      {
-        adapter: ANTHROPIC_ADAPTER,
-        model: provider(modelId(request.model)),
-        providerOptions: thinking === undefined ? {} : { anthropic: { thinking } },
-        omitted,
-        ...(promptCacheOn(request.llmArgs) ? { shape: withCacheBreakpoints } : {}),
-      },
-      request,
-      timeoutMs,
-      config.apiKey,
-    );
+    return {
+      model: provider(modelId(request.model)),
+      providerOptions: thinking === undefined ? {} : { anthropic: { thinking } },
+      omitted: omittedArgs(ANTHROPIC_ADAPTER, request.llmArgs, thinking?.type === 'enabled'),
+      ...(promptCacheOn(request.llmArgs) ? { shape: withCacheBreakpoints } : {}),
+    };
   });
 };

@@ -6,11 +6,13 @@ import { generateText } from 'ai';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { isPyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
-import { attemptFailure, sdkCall } from './ai-sdk-client.ts';
+import { attemptFailure, retryingClient, sdkCall } from './ai-sdk-client.ts';
 import type { ParsedCompletion } from './ai-sdk-client.ts';
 import type { RetrySettings } from './ai-sdk-client.ts';
+import { providerArgsIssue } from './reasoning-args.ts';
+import type { ArgsAdapter } from './reasoning-args.ts';
 import { InfraError } from './types.ts';
-import type { LlmRequest, ProviderState, UsageDetails } from './types.ts';
+import type { LlmClient, LlmRequest, ProviderState, UsageDetails } from './types.ts';
 
 export interface ProviderClientConfig extends RetrySettings {
   /** The provider's API root; its public one by default. */
@@ -25,10 +27,6 @@ export const providerSettings = (config: ProviderClientConfig) => ({
   ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
 });
 
-/** llm_args a provider refuses fail the call at once: no retry changes them. */
-export const refuseArgs = (issue: { key: string; message: string } | null): void => {
-  if (issue) throw new InfraError(issue.message, { retryable: false });
-};
 
 const numberArg = (value: PyValue | undefined): number | undefined => {
   const n = isPyFloat(value) ? value.value : value;
@@ -48,9 +46,9 @@ const samplingArgs = (llmArgs: LlmRequest['llmArgs'], omitted: readonly string[]
 
 export interface AdapterCall {
   /** The adapter's name, as its provider state records it. */
-  readonly adapter: string;
+  readonly adapter: ArgsAdapter;
   readonly model: LanguageModel;
-  readonly providerOptions: Record<string, Record<string, unknown>>;
+  readonly providerOptions: Readonly<Record<string, Record<string, unknown> | undefined>>;
   /** llm_args the provider's rules leave out of this call (recorded in the turn's state). */
   readonly omitted: readonly string[];
   /** Changes the SDK's messages and tools before the call (e.g. cache breakpoints). */
@@ -76,7 +74,7 @@ const usageDetails = (usage: Awaited<ReturnType<typeof generateText>>['usage']):
 });
 
 /** One attempt through the SDK, its failure classified as the OpenAI-compatible client's are. */
-export const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs: number, apiKey: string | undefined): Promise<ParsedCompletion> => {
+const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs: number, apiKey: string | undefined): Promise<ParsedCompletion> => {
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
     const conversation = sdkCall(request, call.adapter);
@@ -107,3 +105,14 @@ export const adapterAttempt = async (call: AdapterCall, request: LlmRequest, tim
     throw attemptFailure(err, timeout, timeoutMs, apiKey);
   }
 };
+
+/**
+ * An adapter's client: each call built by `callFor` from the request, with the retries of every client; llm_args
+ * the provider does not take fail the call at once, as no retry changes them.
+ */
+export const adapterClient = (config: ProviderClientConfig, adapter: ArgsAdapter, callFor: (request: LlmRequest) => Omit<AdapterCall, 'adapter'>): LlmClient =>
+  retryingClient(config, (request, timeoutMs) => {
+    const issue = providerArgsIssue(adapter, request.llmArgs);
+    if (issue) throw new InfraError(issue.message, { retryable: false });
+    return adapterAttempt({ adapter, ...callFor(request) }, request, timeoutMs, config.apiKey);
+  });

@@ -10,6 +10,9 @@ import type { ChatMessage, LlmClient, LlmRequest, LlmResponse } from '../../../s
 import { pyFloat } from '../../../src/core/py/index.ts';
 import type { PyValue } from '../../../src/core/py/index.ts';
 import { endsWithToolResult, startFakeNative } from '../../support/fake-native.ts';
+import { agentChatMessages, userChatMessages } from '../../../src/core/agents/history.ts';
+import { nlJudgeUserPrompt } from '../../../src/core/evaluator/evaluator-nl-assertions.ts';
+import { participantMessage } from '../../../src/core/schemas/message.ts';
 import type { FakeNative, NativeReply, NativeRequest } from '../../support/fake-native.ts';
 
 let fake: FakeNative;
@@ -170,5 +173,23 @@ describe('OpenAI Responses', () => {
 
   it('refuses an argument the Responses API does not take', () => {
     expect(modelArgsIssue('openai/responses/gpt-5', { logit_bias: {} })).toEqual({ key: 'logit_bias', message: 'logit_bias is not an argument openai.responses models take' });
+  });
+});
+
+describe('whose state it is', () => {
+  const state = { provider: 'anthropic', model: 'anthropic/claude-sonnet-4-5', content: [{ type: 'reasoning', text: 'secret plan' }], reasoning: 'secret plan' };
+  const trajectory = [
+    participantMessage('assistant', { content: 'Hello.', tool_calls: null, timestamp: null, cost: null, provider_state: state }),
+    participantMessage('user', { content: 'Hi.', tool_calls: null, timestamp: null, cost: null, provider_state: { ...state, provider: 'google', model: 'gemini/gemini-3-pro-preview' } }),
+  ];
+
+  it("goes back to its own participant only, never to the other or to the judge", () => {
+    const agent = agentChatMessages('system', trajectory);
+    expect(agent[1]).toMatchObject({ role: 'assistant', provider_state: state });
+    expect(agent[2]).toEqual({ role: 'user', content: 'Hi.' });
+    const user = userChatMessages('system', trajectory);
+    expect(user[1]).toEqual({ role: 'user', content: 'Hello.' });
+    expect(user[2]).toMatchObject({ role: 'assistant', provider_state: { provider: 'google' } });
+    expect(nlJudgeUserPrompt(trajectory, ['The agent greets.'])).not.toContain('secret plan');
   });
 });

@@ -1,7 +1,7 @@
 // The model clients of the Worker. A tenant with its own OpenAI-compatible credentials (bring-your-own
 // provider) has its calls sent to its endpoint with its key; everyone else's go to the configured endpoint
-// (OPENAI_BASE_URL) with the operator's key. `anthropic/…` and `gemini/…` models go to those providers with the
-// tenant's key for them, else the operator's. A caller picks models but never where the operator's key is sent.
+// (OPENAI_BASE_URL) with the operator's key; `openai/responses/…` models go to that endpoint's Responses API.
+// `anthropic/…` and `gemini/…` models go to those providers with the tenant's key for them, else the operator's. A caller picks models but never where the operator's key is sent.
 // Embeddings (dense retrieval) go to the same OpenAI-compatible endpoint with the same key, whichever embedding
 // model a configuration names; only the operator's Qwen embeddings may go to OpenRouter (OPENROUTER_API_KEY). Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
 // TENANT_CACHE_MS, so a change or deletion takes effect within that.

@@ -59,6 +59,11 @@ export default defineConfig({
                 // The operator's Anthropic key and (scripted) API root, for `anthropic/…` models.
                 ANTHROPIC_API_KEY: 'sk-ant-operator-test',
                 ANTHROPIC_BASE_URL: inject('anthropicBaseURL'),
+                // The operator's Gemini key and (scripted) API root, for `gemini/…` models.
+                GEMINI_API_KEY: 'gm-operator-test',
+                GOOGLE_GENERATIVE_AI_BASE_URL: inject('googleBaseURL'),
+                // A scripted OpenAI Responses API, reached through a role's api_base.
+                TEST_RESPONSES_URL: inject('responsesBaseURL'),
                 TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, 'migrations')),
               },
             },

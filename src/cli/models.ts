@@ -5,9 +5,8 @@ import { parsePyJson, pyFloat } from '../core/py/index.ts';
 import type { LlmClient } from '../core/llm/types.ts';
 import type { PyValue } from '../core/py/index.ts';
 import type { ModelConfig } from '../core/agents/participant.ts';
-import { createAiSdkClient } from '../core/llm/ai-sdk-client.ts';
-import { modelName } from '../core/llm/model-name.ts';
-import { createNativeClient, modelRoute, routedClient } from '../core/llm/native-client.ts';
+import { createNativeClient, isOpenAIRoute, modelRoute, routedClient } from '../core/llm/native-client.ts';
+import { createOpenAIEndpointClient } from '../core/llm/openai-endpoint.ts';
 import { withApiBase } from '../core/llm/api-base.ts';
 import type { NativeProvider } from '../core/llm/native-client.ts';
 
@@ -37,10 +36,7 @@ export const nativeCredentials = (env: NodeJS.ProcessEnv): Record<NativeProvider
  * (key OPENAI_API_KEY); `anthropic/…` and `gemini/…` on their providers with their keys.
  */
 export const clientFor = (baseUrl: string | undefined): LlmClient => {
-  const openaiAt = (baseURL: string): LlmClient => {
-    const client = createAiSdkClient({ baseURL, apiKey: process.env.OPENAI_API_KEY });
-    return { generate: (request) => client.generate({ ...request, model: modelName(request.model) }) };
-  };
+  const openaiAt = (baseURL: string): LlmClient => createOpenAIEndpointClient({ baseURL, apiKey: process.env.OPENAI_API_KEY });
   // A role's api_base (in its llm args) is called with the same key, as litellm does.
   const atApiBase = new Map<string, LlmClient>();
   const native = nativeCredentials(process.env);
@@ -60,7 +56,7 @@ export const missingCredentials = (models: readonly string[], openaiConfigured: 
   const native = nativeCredentials(env);
   for (const name of models) {
     const { provider } = modelRoute(name);
-    if (provider === 'openai' && !openaiConfigured) {
+    if (isOpenAIRoute(provider) && !openaiConfigured) {
       return `${name} is called on OpenAI, which needs OPENAI_API_KEY; or give --llm-base-url URL of an OpenAI-compatible server`;
     }
     if (provider === 'anthropic' && native.anthropic === null) return `${name} is called on Anthropic, which needs ANTHROPIC_API_KEY`;

@@ -29,7 +29,20 @@ export const simulationsTable = (simulations: readonly SimulationRun[]): string 
 
 const indent = (text: string, prefix: string): string => text.split('\n').join(`\n${prefix}`);
 
-const messageText = (m: Message): string => {
+/** How much of a turn's reasoning shows collapsed (the default): its opening, on one line. */
+const REASONING_PREVIEW_CHARS = 80;
+
+/** The reasoning a provider showed for a participant's turn: collapsed to one line, or whole. */
+const reasoningLines = (m: Message, whole: boolean): string[] => {
+  const text = m.role === 'assistant' || m.role === 'user' ? m.provider_state?.reasoning : null;
+  if (!text) return [];
+  if (whole) return [`${' '.repeat(11)}reasoning: ${indent(text, ' '.repeat(22))}`];
+  const line = text.replace(/\s+/g, ' ').trim();
+  const preview = line.length > REASONING_PREVIEW_CHARS ? `${line.slice(0, REASONING_PREVIEW_CHARS)}…` : line;
+  return [`${' '.repeat(11)}reasoning (${text.length} chars; --reasoning shows it): ${preview}`];
+};
+
+const messageText = (m: Message, wholeReasoning: boolean): string => {
   const who = m.role === 'assistant' ? 'agent' : m.role;
   const turn = String(m.turn_idx ?? '').padStart(3);
   const lines: string[] = [];
@@ -40,6 +53,7 @@ const messageText = (m: Message): string => {
     return lines.join('\n');
   }
   if (m.content !== null && m.content !== '') lines.push(`${turn} ${who.padEnd(6)} ${indent(m.content, ' '.repeat(11))}`);
+  lines.push(...reasoningLines(m, wholeReasoning));
   if (m.role !== 'system') {
     for (const call of m.tool_calls ?? []) {
       lines.push(`${lines.length === 0 ? turn : '   '} ${(lines.length === 0 ? who : '').padEnd(6)} → ${call.name}(${dumpsPy(call.arguments as PyValue)})`);
@@ -64,9 +78,10 @@ const checks = (sim: SimulationRun): string[] => {
   return lines;
 };
 
-export const renderSimulation = (sim: SimulationRun): string =>
+/** A simulation's conversation and checks; each turn's reasoning collapsed to a line unless `wholeReasoning`. */
+export const renderSimulation = (sim: SimulationRun, wholeReasoning = false): string =>
   [
     `simulation ${sim.id} · task ${sim.task_id} · trial ${sim.trial ?? '-'} · ${sim.termination_reason} · reward ${rewardText(sim)} · ${sim.duration.value.toFixed(1)}s`,
-    ...(sim.messages ?? []).map(messageText),
+    ...(sim.messages ?? []).map((m) => messageText(m, wholeReasoning)),
     ...checks(sim),
   ].join('\n');

@@ -14,6 +14,7 @@ import { addAutoReviewFlags, autoReviewFrom } from './auto-review.ts';
 import type { AutoReview, AutoReviewFlagValues } from './auto-review.ts';
 import { checkUserPersona } from './user-persona.ts';
 import { apiBaseModelIssue } from '../core/llm/api-base.ts';
+import { modelArgsIssue, modelRoute } from '../core/llm/native-client.ts';
 import type { PyValue } from '../core/py/index.ts';
 import { cappedConcurrency, parseProviderLimits } from './provider-limits.ts';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from './run-log.ts';
@@ -97,6 +98,7 @@ export const addRunFlags = (command: Command): Command =>
       .option('--agent-url <url>', "a remote agent: each agent turn is POSTed to this URL as a chat-completions request")
       .option('--agent-header <header...>', "a header for --agent-url, as 'Name: value' (repeatable; e.g. its key)")
       .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
+      .option('--no-prompt-cache', "don't ask Anthropic models to cache the system prompt and tools (\"prompt_cache\": false in their llm args)")
       .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
       .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)'),
   )), 'xml-prompt', 'no-xml-prompt');
@@ -128,6 +130,17 @@ const addVoiceFlags = (command: Command): Command => {
   return command.addHelpText('after', '\nVoice mode (--audio-native and its flags) is not supported: tau2-edge runs text mode.');
 };
 
+/** `--no-prompt-cache`: `prompt_cache: false` in the llm args of each role whose model is Anthropic's (the only provider asked to cache). */
+const withoutPromptCache = (config: RunConfig): RunConfig => {
+  const off = (model: string, args: RunConfig['llm_args_agent']) => (modelRoute(model).provider === 'anthropic' ? { ...args, prompt_cache: false } : args);
+  return {
+    ...config,
+    llm_args_agent: off(config.llm_agent, config.llm_args_agent),
+    llm_args_user: off(config.llm_user, config.llm_args_user),
+    llm_args_judge: off(config.llm_judge, config.llm_args_judge),
+  };
+};
+
 /** The parsed flags of `tau2-edge run` (commander's camel-cased names). */
 export interface RunFlagValues extends AutoReviewFlagValues {
   readonly domain: string;
@@ -139,6 +152,8 @@ export interface RunFlagValues extends AutoReviewFlagValues {
   readonly userLlmArgs?: string;
   readonly judgeLlm?: string;
   readonly judgeLlmArgs?: string;
+  /** false with --no-prompt-cache. */
+  readonly promptCache?: boolean;
   readonly numTrials?: number;
   readonly numTasks?: number;
   readonly taskIds?: string[];
@@ -227,7 +242,7 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   }
   const solo = values.agent === 'llm_agent_solo';
   const llmArgs = (text: string | undefined) => (text === undefined ? undefined : parseLlmArgs(text, {}));
-  const config = parseOrExplain(RunConfigSchema, {
+  const parsed = parseOrExplain(RunConfigSchema, {
     domain: values.domain,
     agent: values.agent,
     llm_agent: values.agentLlm,
@@ -258,6 +273,7 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
         ? undefined
         : { url: values.agentUrl, ...(values.agentHeader === undefined ? {} : { headers: agentHeaders(values.agentHeader) }) },
   });
+  const config = values.promptCache === false ? withoutPromptCache(parsed) : parsed;
   if (values.agentHeader !== undefined && values.agentUrl === undefined) throw new Error('--agent-header needs --agent-url');
   for (const [flag, model, args] of [
     ['--agent-llm-args', config.llm_agent, config.llm_args_agent],
@@ -266,6 +282,8 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   ] as const) {
     const issue = apiBaseModelIssue(model, args as Record<string, PyValue>);
     if (issue !== null) throw new Error(`${flag}: ${issue}`);
+    const argsIssue = modelArgsIssue(model, args as Record<string, PyValue>);
+    if (argsIssue !== null) throw new Error(`${flag}: ${argsIssue.message}`);
   }
   const taskSetIssue = config.task_set_name === null ? null : taskSetRefusal(config.domain, config.task_set_name);
   if (taskSetIssue !== null) throw new Error(`--task-set-name: ${taskSetIssue}`);

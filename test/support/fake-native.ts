@@ -1,17 +1,28 @@
-// Scripted Anthropic (Messages API) and Google (Gemini generateContent) servers on 127.0.0.1 for tests: each
-// request is captured, and a handler answers it with text, a tool call or an HTTP error, in the provider's own
-// wire format.
+// Scripted Anthropic (Messages API), Google (Gemini generateContent) and OpenAI (Responses API) servers on
+// 127.0.0.1 for tests: each request is captured, checked against the rules the real API enforces on reasoning
+// state (fake-anthropic.ts, fake-gemini.ts, fake-responses.ts; refused with that API's error shape), and a
+// handler answers it with text, a tool call or an HTTP error, in the provider's own wire format.
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { anthropicBody, anthropicErrorBody, anthropicRefusal } from './fake-anthropic.ts';
+import type { Refusal } from './fake-anthropic.ts';
+import { geminiBody, geminiErrorBody, geminiRefusal } from './fake-gemini.ts';
+import { responsesBody, responsesErrorBody, responsesRefusal } from './fake-responses.ts';
 
+/**
+ * `reasoning`: the model's thinking before its answer, where the request lets it think; `redacted`: Anthropic
+ * returns it as a redacted_thinking block (encrypted data, no text).
+ */
 export type NativeReply =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'tool'; readonly name: string; readonly input: Record<string, unknown> }
+  | { readonly kind: 'text'; readonly text: string; readonly reasoning?: string; readonly redacted?: boolean }
+  | { readonly kind: 'tool'; readonly name: string; readonly input: Record<string, unknown>; readonly reasoning?: string; readonly redacted?: boolean }
   | { readonly kind: 'error'; readonly status: number; readonly message: string };
 
+export type NativeProviderName = 'anthropic' | 'google' | 'responses';
+
 export interface NativeRequest {
-  readonly provider: 'anthropic' | 'google';
+  readonly provider: NativeProviderName;
   readonly model: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: Record<string, unknown>;
@@ -24,6 +35,10 @@ export interface FakeNative {
   readonly anthropicURL: string;
   /** For createGoogleGenerativeAI / GOOGLE_GENERATIVE_AI_BASE_URL. */
   readonly googleURL: string;
+  /** An OpenAI API root answering `/responses` (e.g. a role's api_base for `openai/responses/…` models). */
+  readonly responsesURL: string;
+  /** Requests refused for breaking the API's rules, with the message sent. */
+  readonly refusals: { readonly request: NativeRequest; readonly message: string }[];
   readonly requests: NativeRequest[];
   setHandler(handler: (request: NativeRequest) => NativeReply): void;
   close(): Promise<void>;
@@ -43,31 +58,37 @@ const googleTranscript = (body: Record<string, unknown>): string[] =>
     c.parts.map((p) => (typeof p.text === 'string' ? `${c.role}: ${p.text}` : `${c.role}: [${Object.keys(p)[0]}]`)),
   );
 
-const anthropicBody = (model: string, reply: Exclude<NativeReply, { kind: 'error' }>, n: number) => ({
-  id: `msg_${n}`,
-  type: 'message',
-  role: 'assistant',
-  model,
-  content: reply.kind === 'text' ? [{ type: 'text', text: reply.text }] : [{ type: 'tool_use', id: `toolu_${n}`, name: reply.name, input: reply.input }],
-  stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use',
-  stop_sequence: null,
-  usage: { input_tokens: 12, output_tokens: 6 },
-});
+const responsesTranscript = (body: Record<string, unknown>): string[] =>
+  ((body.input ?? []) as Part[]).flatMap((item) => {
+    if (item.type === 'function_call') return ['assistant: [function_call]'];
+    if (item.type === 'function_call_output') return ['user: [function_call_output]'];
+    if (item.type === 'reasoning') return ['assistant: [reasoning]'];
+    const content = item.content;
+    const text = typeof content === 'string' ? content : ((content ?? []) as Part[]).map((p) => String(p.text ?? '')).join('');
+    return [`${String(item.role)}: ${text}`];
+  });
 
-const googleBody = (model: string, reply: Exclude<NativeReply, { kind: 'error' }>) => ({
-  candidates: [
-    {
-      content: { role: 'model', parts: reply.kind === 'text' ? [{ text: reply.text }] : [{ functionCall: { name: reply.name, args: reply.input } }] },
-      finishReason: 'STOP',
-      index: 0,
-    },
-  ],
-  usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
-  modelVersion: model,
+/** Whether the conversation's last entry is a tool result, in any of the three formats. */
+export const endsWithToolResult = (request: NativeRequest): boolean => /\[(tool_result|functionResponse|function_call_output)\]$/.test(request.transcript.at(-1) ?? '');
+
+interface Route {
+  transcript(body: Record<string, unknown>): string[];
+  refusal(model: string, body: Record<string, unknown>): Refusal | null;
+  error(message: string, status: number): unknown;
+  reply(body: Record<string, unknown>, model: string, reply: Exclude<NativeReply, { kind: 'error' }>, n: number): unknown;
+}
+
+/** The three APIs of one server; its prompt cache is its own. */
+const routes = (cached = new Set<string>()): Record<NativeProviderName, Route> => ({
+  anthropic: { transcript: anthropicTranscript, refusal: (_, body) => anthropicRefusal(body), error: anthropicErrorBody, reply: (body, model, reply, n) => anthropicBody(body, model, reply, n, cached) },
+  google: { transcript: googleTranscript, refusal: geminiRefusal, error: geminiErrorBody, reply: (_, model, reply, n) => geminiBody(model, reply, n) },
+  responses: { transcript: responsesTranscript, refusal: (_, body) => responsesRefusal(body), error: responsesErrorBody, reply: responsesBody },
 });
 
 export const startFakeNative = async (): Promise<FakeNative> => {
   const requests: NativeRequest[] = [];
+  const refusals: FakeNative['refusals'] = [];
+  const apis = routes();
   let handler: (request: NativeRequest) => NativeReply = () => ({ kind: 'error', status: 500, message: 'no handler' });
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -76,22 +97,23 @@ export const startFakeNative = async (): Promise<FakeNative> => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
       const url = req.url ?? '';
       const google = /\/models\/([^/:]+):generateContent$/.exec(url);
-      const provider = google ? 'google' : url.endsWith('/messages') ? 'anthropic' : null;
+      const provider: NativeProviderName | null = google ? 'google' : url.endsWith('/messages') ? 'anthropic' : url.endsWith('/responses') ? 'responses' : null;
       if (provider === null) {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${url}` } }));
         return;
       }
       const model = google ? google[1]! : String(body.model);
-      const request: NativeRequest = { provider, model, headers: req.headers, body, transcript: provider === 'google' ? googleTranscript(body) : anthropicTranscript(body) };
+      const route = apis[provider];
+      const request: NativeRequest = { provider, model, headers: req.headers, body, transcript: route.transcript(body) };
       requests.push(request);
-      const reply = handler(request);
+      const refusal = route.refusal(model, body);
+      if (refusal !== null) refusals.push({ request, message: refusal.message });
+      const reply = refusal === null ? handler(request) : ({ kind: 'error', ...refusal } as const);
       if (reply.kind === 'error') {
-        const error = provider === 'anthropic' ? { type: 'error', error: { type: 'api_error', message: reply.message } } : { error: { code: reply.status, message: reply.message, status: 'ERROR' } };
-        res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(error));
+        res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(route.error(reply.message, reply.status)));
         return;
       }
-      const out = provider === 'anthropic' ? anthropicBody(model, reply, requests.length) : googleBody(model, reply);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(route.reply(body, model, reply, requests.length)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -99,7 +121,9 @@ export const startFakeNative = async (): Promise<FakeNative> => {
   return {
     anthropicURL: `http://127.0.0.1:${port}/v1`,
     googleURL: `http://127.0.0.1:${port}/v1beta`,
+    responsesURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    refusals,
     setHandler: (fn) => {
       handler = fn;
     },

@@ -31,3 +31,30 @@ describe('Anthropic models', () => {
     expect(row?.key_ciphertext).not.toContain(NATIVE.tenantKey);
   });
 });
+
+// Reasoning models through the Worker (turns produced by the queue consumer or the episode itself, the state
+// crossing queue messages and Durable Object storage), against scripted servers that refuse a request missing
+// the agent's reasoning state: a refusal would end the episode as an infrastructure error.
+describe('reasoning models', () => {
+  const reasoningRun = (llm_agent: string, llm_args_agent: Record<string, unknown>) =>
+    scriptedRun({ task_ids: ['create_task_1'], task_split_name: null, llm_agent, llm_args_agent: llm_args_agent as never });
+
+  it.each([
+    ['anthropic/claude-sonnet-4-5', { thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 4096, temperature: 0 }, 'anthropic'],
+    ['gemini/gemini-3-pro-preview', { reasoning_effort: 'high' }, 'google'],
+    ['openai/responses/gpt-5', { reasoning_effort: 'low', api_base: env.TEST_RESPONSES_URL }, 'openai.responses'],
+  ] as const)('%s: its reasoning state goes back to it and is kept in the results', async (model, args, provider) => {
+    const runId = await startRun(reasoningRun(model, args));
+    expect((await waitForRun(runId)).counts).toMatchObject({ done: 1, passed: 1, infra_error: 0 });
+    const results = (await (await call(`/v1/runs/${runId}/results`)).json()) as { simulations: { messages: { role: string; tool_calls: unknown; provider_state?: { provider: string; model: string; reasoning: string | null; omitted_args?: string[] } }[] }[] };
+    const turn = results.simulations[0]!.messages.find((m) => m.role === 'assistant' && m.tool_calls !== null);
+    expect(turn?.provider_state).toMatchObject({ provider, model });
+    if (provider === 'anthropic') expect(turn?.provider_state).toMatchObject({ reasoning: 'I need to create the task.', omitted_args: expect.arrayContaining(['temperature']) });
+  });
+
+  it('an argument the model cannot take is refused with a 400 naming it, and creates nothing', async () => {
+    const response = await call('/v1/runs', { body: reasoningRun('anthropic/claude-sonnet-4-5', { frequency_penalty: 0.5 }) });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(await response.json())).toContain('llm_args_agent.frequency_penalty');
+  });
+});

@@ -37,6 +37,7 @@ interface ViewFlags extends ViewFilter {
   readonly web?: boolean;
   readonly compareTo?: string[];
   readonly port?: string;
+  readonly reasoning?: boolean;
 }
 
 export const viewCommand = (ctx: CliContext) =>
@@ -55,6 +56,7 @@ export const viewCommand = (ctx: CliContext) =>
       command
         .argument('[target]', 'a results file or folder, or a run id with --api (default: list the saved runs)')
         .option('--sim <id>', "one simulation's conversation and reward checks (an id or a unique prefix)")
+        .option('--reasoning', "with --sim: each turn's reasoning in full (by default one line of it)")
         .option('--api <url>', 'the tau2-edge API holding the run')
         .option('--only-show-failed', 'list only simulations with a reward below 1')
         .option('--only-show-all-failed', 'list only simulations of tasks where every trial failed')
@@ -157,7 +159,7 @@ const view = async (target: string, values: ViewFlags, out: (text: string) => vo
     results = await loadResults(target);
   } else if (client !== null) {
     if (values.sim) {
-      out(renderSimulation(await client.simulation(values.sim)));
+      out(renderSimulation(await client.simulation(values.sim), values.reasoning));
       return 0;
     }
     results = await fromApi(client, target, out);
@@ -165,7 +167,7 @@ const view = async (target: string, values: ViewFlags, out: (text: string) => vo
     throw new Error(`${target} is not a file; to view a run of an API give --api URL`);
   }
   if (values.sim) {
-    out(renderSimulation(simulationNamed(results.simulations, values.sim, target)));
+    out(renderSimulation(simulationNamed(results.simulations, values.sim, target), values.reasoning));
     return 0;
   }
   out(runHeader(results));

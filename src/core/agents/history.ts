@@ -20,13 +20,19 @@ const toolCallsOf = (m: Message) =>
     ? (m.tool_calls?.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) ?? null)
     : null;
 
+/** A participant's own turn as it goes back to its model: with its provider state, when it has one. */
+const ownTurn = (m: Message): ChatMessage => {
+  const state = m.role === 'assistant' || m.role === 'user' ? m.provider_state : undefined;
+  return { role: 'assistant', content: m.content, tool_calls: toolCallsOf(m), ...(state ? { provider_state: state } : {}) };
+};
+
 /** The agent's request messages: roles unchanged. */
 export const agentChatMessages = (system: string, trajectory: readonly Message[]): ChatMessage[] => [
   { role: 'system', content: system },
   ...trajectory.filter(isAgentHistoryMessage).map((m): ChatMessage => {
     switch (m.role) {
       case 'assistant':
-        return { role: 'assistant', content: m.content, tool_calls: toolCallsOf(m) };
+        return ownTurn(m);
       case 'user':
         return { role: 'user', content: m.content };
       case 'tool':
@@ -43,7 +49,7 @@ export const userChatMessages = (system: string, trajectory: readonly Message[])
   ...trajectory.filter(isUserHistoryMessage).map((m): ChatMessage => {
     switch (m.role) {
       case 'user':
-        return { role: 'assistant', content: m.content, tool_calls: toolCallsOf(m) };
+        return ownTurn(m);
       case 'assistant':
         return { role: 'user', content: m.content };
       case 'tool':

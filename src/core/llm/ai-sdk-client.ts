@@ -1,7 +1,7 @@
 // The production LlmClient: one chat-completions call through the Vercel AI SDK's HTTP layer
 // (`@ai-sdk/provider-utils`), sending the reference's exact payload (reference: llm_utils.generate).
 import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError, jsonSchema, tool } from 'ai';
-import type { JSONSchema7, ModelMessage, ToolSet } from 'ai';
+import type { AssistantContent, JSONSchema7, ModelMessage, ToolSet } from 'ai';
 import { createJsonErrorResponseHandler, generateId, postJsonToApi, withoutTrailingSlash } from '@ai-sdk/provider-utils';
 import type { ResponseHandler } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import { completionCost, DEFAULT_PRICES, isPriced } from './pricing.ts';
 import type { PriceTable } from './pricing.ts';
 import { defaultSleep, isNetworkError, isRetryable, isRetryableStatus, isTimeoutOrAbort, statusOf, tryN } from './retry.ts';
 import { InfraError } from './types.ts';
-import type { ChatMessage, ChatToolCall, LlmClient, LlmRequest, LlmResponse, LlmToolCall, LlmUsage } from './types.ts';
+import type { ChatMessage, ChatToolCall, LlmClient, LlmRequest, LlmResponse, LlmToolCall, LlmUsage, ProviderState, UsageDetails } from './types.ts';
 
 export interface AiSdkClientConfig {
   /** The OpenAI-compatible API root, e.g. `https://api.openai.com/v1`. */
@@ -84,8 +84,11 @@ export const toWireMessage = (message: ChatMessage): Record<string, Json> => {
   }
 };
 
-/** The same conversation as AI SDK model messages, so the SDK's own view of the call is the real one. */
-const toModelMessages = (messages: readonly ChatMessage[]): ModelMessage[] => {
+/**
+ * The same conversation as AI SDK model messages, so the SDK's own view of the call is the real one. An
+ * assistant turn whose provider state `replays` accepts goes back as the content its provider returned.
+ */
+const toModelMessages = (messages: readonly ChatMessage[], replays: (state: ProviderState) => boolean): ModelMessage[] => {
   const toolNames = new Map<string, string>();
   return messages.map((m): ModelMessage => {
     switch (m.role) {
@@ -95,8 +98,11 @@ const toModelMessages = (messages: readonly ChatMessage[]): ModelMessage[] => {
         return { role: 'user', content: m.content ?? '' };
       case 'assistant': {
         const calls = m.tool_calls ?? [];
-        if (calls.length === 0) return { role: 'assistant', content: m.content ?? '' };
         for (const c of calls) toolNames.set(c.id, c.name);
+        if (m.provider_state !== undefined && replays(m.provider_state)) {
+          return { role: 'assistant', content: toJson(m.provider_state.content) as unknown as Exclude<AssistantContent, string> };
+        }
+        if (calls.length === 0) return { role: 'assistant', content: m.content ?? '' };
         return {
           role: 'assistant',
           content: [
@@ -131,6 +137,8 @@ const toSdkTools = (schemas: readonly ToolSchema[]): ToolSet =>
 const CLIENT_SIDE_ARGS = new Set([
   'num_retries', 'max_retries', 'timeout', 'api_key', 'api_base', 'base_url', 'api_version',
   'drop_params', 'caching', 'custom_llm_provider', 'extra_headers', 'extra_body', 'mock_response',
+  // tau2-edge's own: whether Anthropic's prompt cache is asked for (reasoning-args.ts).
+  'prompt_cache',
 ]);
 
 /** The body fields that `llmArgs` add: every key except litellm's own, plus the entries of `extra_body`. */
@@ -207,6 +215,20 @@ const readUsage = (raw: unknown): { usage: LlmUsage | null; cached: number } => 
   return { usage: { completion_tokens: raw['completion_tokens'], prompt_tokens: raw['prompt_tokens'] }, cached };
 };
 
+const countIn = (record: unknown, key: string): number | null =>
+  isRecord(record) && typeof record[key] === 'number' ? record[key] : null;
+
+/** Chat Completions' cached and reasoning counts (`*_tokens_details`), and its usage object as sent. */
+const chatUsageDetails = (raw: unknown): UsageDetails | null =>
+  isRecord(raw)
+    ? {
+        cache_read_tokens: countIn(raw['prompt_tokens_details'], 'cached_tokens'),
+        cache_write_tokens: null,
+        reasoning_tokens: countIn(raw['completion_tokens_details'], 'reasoning_tokens'),
+        raw: raw as Record<string, PyValue>,
+      }
+    : null;
+
 export interface ParsedCompletion {
   readonly content: string | null;
   readonly toolCalls: LlmToolCall[];
@@ -214,6 +236,8 @@ export interface ParsedCompletion {
   readonly cachedTokens: number;
   readonly model: string | null;
   readonly rawData: Record<string, PyValue>;
+  readonly providerState?: ProviderState | null;
+  readonly usageDetails?: UsageDetails | null;
 }
 
 /** Reads the provider's JSON body itself: the SDK's parsed view drops invalid tool calls' text and number kinds. */
@@ -225,6 +249,7 @@ export const parseCompletionBody = (body: unknown): ParsedCompletion => {
   if (!isRecord(message)) throw new MalformedResponseError('response has no choices[0].message');
   const { usage, cached } = readUsage(body['usage']);
   return {
+    usageDetails: chatUsageDetails(body['usage']),
     content: contentText(message['content']),
     toolCalls: readToolCalls(message['tool_calls']),
     usage,
@@ -327,6 +352,8 @@ export const retryingClient = (config: RetrySettings, attempt: Attempt): LlmClie
         cost: completionCost(priced, counts, prices),
         rawData: parsed.rawData,
         generationTimeSeconds,
+        providerState: parsed.providerState ?? null,
+        usageDetails: parsed.usageDetails ?? null,
       };
     },
   };
@@ -338,11 +365,14 @@ export const attemptFailure = (err: unknown, timeout: AbortSignal, timeoutMs: nu
   return new InfraError(redactSecrets(reason, apiKey), { retryable, cause: new Error(redactSecrets(detailOf(err), apiKey)) });
 };
 
-/** The SDK's view of a request's conversation and tools. */
-export const sdkCall = (request: LlmRequest) => {
+/**
+ * The SDK's view of a request's conversation and tools, replaying the provider state that `adapter` issued for
+ * the requested model; state from another provider or model is left out, as the AI SDK leaves it out.
+ */
+export const sdkCall = (request: LlmRequest, adapter: string) => {
   const tools = request.tools !== null && request.tools.length > 0 ? toSdkTools(request.tools) : undefined;
   return {
-    messages: toModelMessages(request.messages),
+    messages: toModelMessages(request.messages, (state) => state.provider === adapter && state.model === request.model),
     allowSystemInMessages: true as const,
     ...(tools === undefined ? {} : { tools, toolChoice: request.toolChoice ?? ('auto' as const) }),
   };

@@ -1,10 +1,10 @@
 // Per-role endpoints: `api_base` in a role's llm_args (`--agent-llm-args '{"api_base": …}'`), which litellm honours
 // by sending that call to the given API root instead of the default one. It is one of litellm's own arguments,
 // never part of the request body, so the payload the endpoint receives is the reference's. tau2-edge honours it
-// for OpenAI-compatible models (litellm's `base_url` alias too); the host decides which key goes with it.
+// for OpenAI-compatible models and OpenAI's Responses models (litellm's `base_url` alias too); the host decides which key goes with it.
 import type { LlmRequest } from './types.ts';
 import type { LlmClient } from './types.ts';
-import { modelRoute } from './native-client.ts';
+import { isOpenAIRoute, modelRoute } from './native-client.ts';
 
 const API_BASE_ARGS = ['api_base', 'base_url'] as const;
 
@@ -27,7 +27,7 @@ export const apiBaseModelIssue = (model: string, llmArgs: LlmRequest['llmArgs'])
   } catch (error) {
     return (error as Error).message;
   }
-  if (apiBase === null || modelRoute(model).provider === 'openai') return null;
+  if (apiBase === null || isOpenAIRoute(modelRoute(model).provider)) return null;
   return `api_base is honoured for OpenAI-compatible models; ${model} goes to its own provider`;
 };
 
@@ -35,7 +35,7 @@ export const apiBaseModelIssue = (model: string, llmArgs: LlmRequest['llmArgs'])
 export const withApiBase = (fallback: LlmClient, clientAt: (apiBase: string) => Promise<LlmClient> | LlmClient): LlmClient => ({
   async generate(request) {
     const apiBase = apiBaseOf(request.llmArgs);
-    if (apiBase === null || modelRoute(request.model).provider !== 'openai') return fallback.generate(request);
+    if (apiBase === null || !isOpenAIRoute(modelRoute(request.model).provider)) return fallback.generate(request);
     return (await clientAt(apiBase)).generate(request);
   },
 });

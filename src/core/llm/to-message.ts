@@ -46,6 +46,7 @@ export const messageFromResponse = <R extends 'assistant' | 'user'>(
     usage: response.usage ? { ...response.usage } : null,
     raw_data: (response.rawData as Record<string, PyValue> | null) ?? null,
     generation_time_seconds: response.generationTimeSeconds === null ? null : pyFloat(response.generationTimeSeconds),
+    ...(response.providerState ? { provider_state: response.providerState as AssistantMessage['provider_state'] } : {}),
   });
 };
 

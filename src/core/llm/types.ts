@@ -14,8 +14,41 @@ export interface ChatToolCall {
 export type ChatMessage =
   | { readonly role: 'system'; readonly content: string }
   | { readonly role: 'user'; readonly content: string | null }
-  | { readonly role: 'assistant'; readonly content: string | null; readonly tool_calls: readonly ChatToolCall[] | null }
+  | {
+      readonly role: 'assistant';
+      readonly content: string | null;
+      readonly tool_calls: readonly ChatToolCall[] | null;
+      /** The participant's own reasoning state for its provider's adapter; never on the byte-exact wire. */
+      readonly provider_state?: ProviderState;
+    }
   | { readonly role: 'tool'; readonly content: string | null; readonly tool_call_id: string };
+
+/**
+ * A provider's opaque reasoning state of one assistant turn (thinking blocks and signatures, thought signatures,
+ * encrypted reasoning items), as the AI SDK's content parts of that turn. Only the adapter of `provider` reads
+ * `content`, and only for a request to the same `model`; the engine stores and returns it untouched.
+ */
+export interface ProviderState {
+  /** The adapter that issued it: `anthropic`, `google` or `openai.responses`. */
+  readonly provider: string;
+  /** The model name the turn was requested with. */
+  readonly model: string;
+  /** The turn's content parts (reasoning, text, tool calls) with their provider options. */
+  readonly content: readonly PyValue[];
+  /** The reasoning text the provider showed, for reading; null when it showed none (e.g. encrypted only). */
+  readonly reasoning: string | null;
+  /** llm_args the provider's rules left out of the call (e.g. temperature while Anthropic thinks). */
+  readonly omitted_args?: readonly string[];
+}
+
+/** Token counts a provider reports beyond prompt and completion (null: not reported). */
+export interface UsageDetails {
+  readonly cache_read_tokens: number | null;
+  readonly cache_write_tokens: number | null;
+  readonly reasoning_tokens: number | null;
+  /** The provider's usage object as it sent it. */
+  readonly raw: Readonly<Record<string, PyValue>> | null;
+}
 
 export interface LlmRequest {
   readonly model: string;
@@ -47,6 +80,10 @@ export interface LlmResponse {
   readonly cost: number;
   readonly rawData: Readonly<Record<string, PyValue>> | null;
   readonly generationTimeSeconds: number | null;
+  /** The reasoning state to send back on this participant's next request (adapters that keep one). */
+  readonly providerState?: ProviderState | null;
+  /** Cached and reasoning token counts, where the provider reports them. */
+  readonly usageDetails?: UsageDetails | null;
 }
 
 export interface LlmClient {

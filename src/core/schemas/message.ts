@@ -12,6 +12,18 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 
 export const UsageSchema = z.record(z.string(), PyValueSchema);
 
+/**
+ * The provider's reasoning state of a participant's turn (see ProviderState in core/llm/types.ts): a key the
+ * reference does not have, present only when a provider returned one; the reference's models ignore it on load.
+ */
+export const ProviderStateSchema = z.object({
+  provider: z.string(),
+  model: z.string(),
+  content: z.array(PyValueSchema),
+  reasoning: nullable(z.string()),
+  omitted_args: z.array(z.string()).optional(),
+});
+
 const participantFields = {
   content: nullable(z.string()),
   tool_calls: nullable(z.array(ToolCallSchema)),
@@ -34,6 +46,7 @@ const participantFields = {
   is_final_chunk: z.boolean().default(true),
   source: nullable(z.string()),
   contains_speech: z.boolean().default(true),
+  provider_state: ProviderStateSchema.optional(),
 };
 
 export const AssistantMessageSchema = z.object({ role: z.literal('assistant'), ...participantFields });
@@ -73,7 +86,7 @@ export type MessageInput = z.input<typeof MessageSchema>;
 
 /** The fields a participant message is built from; every other field takes the reference's default. */
 export type ParticipantFields = Pick<AssistantMessage, 'content' | 'tool_calls' | 'timestamp' | 'cost'> &
-  Partial<Pick<AssistantMessage, 'usage' | 'raw_data' | 'generation_time_seconds'>>;
+  Partial<Pick<AssistantMessage, 'usage' | 'raw_data' | 'generation_time_seconds' | 'provider_state'>>;
 
 /** A complete assistant or user message, as the reference's constructors fill it. */
 export const participantMessage = <R extends 'assistant' | 'user'>(
@@ -103,4 +116,5 @@ export const participantMessage = <R extends 'assistant' | 'user'>(
     is_final_chunk: true,
     source: null,
     contains_speech: true,
+    ...(fields.provider_state ? { provider_state: fields.provider_state } : {}),
   }) as R extends 'assistant' ? AssistantMessage : UserMessage;

@@ -20,6 +20,12 @@ const toolCall = (call: ToolCall): Markup =>
 
 const verdict = (met: boolean): Markup => (met ? html`<span class="ok">✓ met</span>` : html`<span class="bad">✗ not met</span>`);
 
+/** The reasoning a provider showed for a participant's turn, collapsed until opened. */
+const reasoning = (m: Message): Markup | '' => {
+  const text = m.role === 'assistant' || m.role === 'user' ? m.provider_state?.reasoning : null;
+  return text ? html`<details class="reasoning"><summary>reasoning</summary><pre>${text}</pre></details>` : '';
+};
+
 const message = (m: Message, callNames: ReadonlyMap<string, string>): Markup => {
   if (m.role === 'tool') {
     const byUser = m.requestor === 'user';
@@ -32,6 +38,7 @@ const message = (m: Message, callNames: ReadonlyMap<string, string>): Markup => 
   return html`<li class="${m.role}" data-role="${m.role}">
   <span class="role">${label}</span>${m.turn_idx === null ? '' : html` <span class="muted">turn ${m.turn_idx}</span>`}
   ${m.content ? html`<pre>${m.content}</pre>` : ''}
+  ${reasoning(m)}
   ${calls.map(toolCall)}
 </li>`;
 };

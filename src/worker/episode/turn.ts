@@ -3,7 +3,7 @@
 // Python-JSON text so int/float kinds survive.
 import { parsePyJson } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
-import type { LlmResponse } from '../../core/llm/types.ts';
+import type { LlmResponse, ProviderState, UsageDetails } from '../../core/llm/types.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import type { TurnRequest } from '../../core/agents/participant.ts';
 
@@ -48,6 +48,10 @@ export interface TurnResponse {
   /** The provider's response body as Python-JSON text. */
   readonly raw_data?: string | null;
   readonly generation_time_seconds?: number | null;
+  /** The provider's reasoning state of the turn as Python-JSON text, for the participant's next request. */
+  readonly provider_state?: string | null;
+  /** Cached and reasoning token counts (UsageDetails) as Python-JSON text, where the provider reports them. */
+  readonly usage_details?: string | null;
 }
 
 /** The producer could not get an answer (the provider failed after its retries): an infrastructure error. */
@@ -128,4 +132,6 @@ export const turnResponse = (result: TurnResponse): LlmResponse => ({
   cost: result.cost ?? 0,
   rawData: result.raw_data ? (parsePyJson(result.raw_data) as Record<string, PyValue>) : null,
   generationTimeSeconds: result.generation_time_seconds ?? null,
+  providerState: result.provider_state ? (parsePyJson(result.provider_state) as unknown as ProviderState) : null,
+  usageDetails: result.usage_details ? (parsePyJson(result.usage_details) as unknown as UsageDetails) : null,
 });

@@ -1,17 +1,16 @@
 // The model clients of the Worker. A tenant with its own OpenAI-compatible credentials (bring-your-own
 // provider) has its calls sent to its endpoint with its key; everyone else's go to the configured endpoint
-// (OPENAI_BASE_URL) with the operator's key. `anthropic/…` and `gemini/…` models go to those providers with the
-// tenant's key for them, else the operator's. A caller picks models but never where the operator's key is sent.
+// (OPENAI_BASE_URL) with the operator's key; `openai/responses/…` models go to that endpoint's Responses API.
+// `anthropic/…` and `gemini/…` models go to those providers with the tenant's key for them, else the operator's. A caller picks models but never where the operator's key is sent.
 // Embeddings (dense retrieval) go to the same OpenAI-compatible endpoint with the same key, whichever embedding
 // model a configuration names; only the operator's Qwen embeddings may go to OpenRouter (OPENROUTER_API_KEY). Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
 // TENANT_CACHE_MS, so a change or deletion takes effect within that.
 // A role's `api_base` (litellm's per-call endpoint) follows the bring-your-own endpoint rules, checked when the
 // run is launched and again at each call. The key sent with it is the tenant's own OpenAI-compatible key; the
 // operator's key goes to an api_base only on the operator's own runs, never to an endpoint a tenant chose.
-import { createAiSdkClient } from '../../core/llm/ai-sdk-client.ts';
 import type { LlmClient } from '../../core/llm/types.ts';
-import { modelName } from '../../core/llm/model-name.ts';
-import { createNativeClient, routedClient } from '../../core/llm/native-client.ts';
+import { createOpenAIEndpointClient } from '../../core/llm/openai-endpoint.ts';
+import { createNativeClient, modelArgsIssue, routedClient } from '../../core/llm/native-client.ts';
 import type { NativeProvider } from '../../core/llm/native-client.ts';
 import { findCredential } from '../db/credentials.ts';
 import { decryptSecret, endpointIssue } from '../credentials.ts';
@@ -49,11 +48,7 @@ const tenantProviders = new Map<string, { readonly until: number; readonly provi
 const clientFor = (baseURL: string, apiKey: string | undefined): LlmClient => {
   const id = `${baseURL}\n${apiKey ?? ''}`;
   let cached = clients.get(id);
-  if (!cached) {
-    const client = createAiSdkClient({ baseURL, ...(apiKey === undefined ? {} : { apiKey }) });
-    cached = { generate: (request) => client.generate({ ...request, model: modelName(request.model) }) };
-    clients.set(id, cached);
-  }
+  if (!cached) clients.set(id, (cached = createOpenAIEndpointClient({ baseURL, ...(apiKey === undefined ? {} : { apiKey }) })));
   return cached;
 };
 
@@ -99,7 +94,10 @@ const nativeClient = async (env: Env, tenant: string, provider: NativeProvider):
 const withNative = async (env: Env, tenant: string, openai: LlmClient): Promise<LlmClient> =>
   routedClient({ openai, anthropic: await nativeClient(env, tenant, 'anthropic'), google: await nativeClient(env, tenant, 'google') });
 
-/** Why a role's `api_base` cannot be used (not a URL string, not allowed here, or not an OpenAI-compatible model). */
+/**
+ * Why a role's llm_args cannot be used: an `api_base` that is not a URL string, not allowed here, or not for an
+ * OpenAI model; or an argument its model's provider does not take.
+ */
 export const apiBaseIssue = (env: Env, config: RunConfig): ApiIssue | null => {
   const roles = [
     ['llm_args_agent', config.llm_agent, config.llm_args_agent],
@@ -110,6 +108,8 @@ export const apiBaseIssue = (env: Env, config: RunConfig): ApiIssue | null => {
     const llmArgs = args as Parameters<typeof apiBaseOf>[0];
     const issue = apiBaseModelIssue(model, llmArgs);
     if (issue) return { path: `${field}.api_base`, message: issue };
+    const argsIssue = modelArgsIssue(model, llmArgs);
+    if (argsIssue) return { path: `${field}.${argsIssue.key}`, message: argsIssue.message };
     const apiBase = apiBaseOf(llmArgs);
     const urlIssue = apiBase === null ? null : endpointIssue(apiBase, env);
     if (urlIssue) return { path: `${field}.api_base`, message: urlIssue };

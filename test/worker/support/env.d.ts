@@ -3,6 +3,7 @@ declare namespace Cloudflare {
   interface Env {
     TEST_AGENT_ENDPOINT_URL: string;
     TEST_ROLE_PROVIDER_URL: string;
+    TEST_RESPONSES_URL: string;
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
   }
 }

@@ -7,7 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
 import { AGENT_ENDPOINT_KEY, NATIVE, OPERATOR_PROVIDER_KEY, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
-import { startFakeNative } from '../../support/fake-native.ts';
+import { endsWithToolResult, startFakeNative } from '../../support/fake-native.ts';
 import { isRerankRequest, rerankReply } from '../../support/fake-reranker.ts';
 import type { NativeReply, NativeRequest } from '../../support/fake-native.ts';
 
@@ -16,6 +16,8 @@ declare module 'vitest' {
     fakeProviderBaseURL: string;
     agentEndpointURL: string;
     anthropicBaseURL: string;
+    googleBaseURL: string;
+    responsesBaseURL: string;
     roleProviderBaseURL: string;
   }
 }
@@ -113,13 +115,27 @@ const roleProviderReply = (request: CapturedRequest): FakeReply => {
   return agentReply(wireMessages(request));
 };
 
-/** The scripted agent on Anthropic's API: each model answers only to the key it is meant to be called with. */
-const anthropicReply = (request: NativeRequest): NativeReply => {
-  const key = request.model === NATIVE.tenantModel ? NATIVE.tenantKey : NATIVE.operatorKey;
-  if (request.headers['x-api-key'] !== key) return { kind: 'error', status: 401, message: 'scripted: wrong key for this model' };
-  return request.transcript.at(-1) === 'user: [tool_result]'
-    ? { kind: 'text', text: 'Your task Important Meeting has been created.' }
-    : { kind: 'tool', name: 'create_task', input: { user_id: 'user_1', title: 'Important Meeting' } };
+/** Whether a native request carries the key it is meant to be called with. */
+const rightKey = (request: NativeRequest): boolean => {
+  switch (request.provider) {
+    case 'anthropic':
+      return request.headers['x-api-key'] === (request.model === NATIVE.tenantModel ? NATIVE.tenantKey : NATIVE.operatorKey);
+    case 'google':
+      return request.headers['x-goog-api-key'] === NATIVE.googleKey;
+    case 'responses':
+      return request.headers.authorization === `Bearer ${OPERATOR_PROVIDER_KEY}`;
+  }
+};
+
+/**
+ * The scripted agent on Anthropic's, Google's and OpenAI's Responses API, thinking where the request lets it:
+ * each model answers only to the key it is meant to be called with.
+ */
+const nativeReply = (request: NativeRequest): NativeReply => {
+  if (!rightKey(request)) return { kind: 'error', status: 401, message: 'scripted: wrong key for this model' };
+  return endsWithToolResult(request)
+    ? { kind: 'text', text: 'Your task Important Meeting has been created.', reasoning: 'The task exists now.' }
+    : { kind: 'tool', name: 'create_task', input: { user_id: 'user_1', title: 'Important Meeting' }, reasoning: 'I need to create the task.' };
 };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -133,8 +149,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   role.setHandler(roleProviderReply);
   project.provide('roleProviderBaseURL', role.baseURL);
   const native = await startFakeNative();
-  native.setHandler(anthropicReply);
+  native.setHandler(nativeReply);
   project.provide('anthropicBaseURL', native.anthropicURL);
+  project.provide('googleBaseURL', native.googleURL);
+  project.provide('responsesBaseURL', native.responsesURL);
   return async () => {
     await fake.close();
     await agent.close();

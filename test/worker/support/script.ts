@@ -31,6 +31,8 @@ export const NATIVE = {
   operatorModel: 'claude-sonnet-4-5',
   tenantKey: 'sk-ant-tenant-own-key',
   tenantModel: 'claude-3-5-haiku-latest',
+  /** The operator's Gemini key (GEMINI_API_KEY in vitest.config.ts). */
+  googleKey: 'gm-operator-test',
 } as const;
 
 /** The header value the scripted agent endpoint requires (x-agent-key): a secret of the caller's. */

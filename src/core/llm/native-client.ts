@@ -12,6 +12,7 @@ import type { PyValue } from '../py/index.ts';
 import { attemptFailure, retryingClient, sdkCall } from './ai-sdk-client.ts';
 import type { RetrySettings } from './ai-sdk-client.ts';
 import { InfraError } from './types.ts';
+import { withoutRedirects } from './no-redirects.ts';
 import type { LlmClient, LlmRequest } from './types.ts';
 
 export type NativeProvider = 'anthropic' | 'google';
@@ -57,7 +58,7 @@ export const createNativeClient = (config: NativeClientConfig): LlmClient => {
   const settings = {
     ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
     ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
-    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+    fetch: withoutRedirects(config.fetch),
   };
   const provider = config.provider === 'anthropic' ? createAnthropic(settings) : createGoogleGenerativeAI(settings);
   const models = new Map<string, LanguageModel>();

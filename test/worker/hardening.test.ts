@@ -32,10 +32,10 @@ const trigger = async (scheduledTime: number): Promise<void> => {
 };
 
 /** A run row as a launch cut short leaves it: in D1, `running`, its RunDO never started. */
-const orphanRun = async (overrides: Record<string, unknown> = {}, createdAt = new Date().toISOString()): Promise<string> => {
+const orphanRun = async (overrides: Record<string, unknown> = {}, createdAt = new Date().toISOString(), tenantId = 'operator'): Promise<string> => {
   const id = crypto.randomUUID();
   await insertRun(env.DB, {
-    id, status: 'running', config: encodeConfig(RunConfigSchema.parse({ ...scriptedRun({ task_ids: ['create_task_1'] }), ...overrides })),
+    id, tenantId, status: 'running', config: encodeConfig(RunConfigSchema.parse({ ...scriptedRun({ task_ids: ['create_task_1'] }), ...overrides })),
     total: 1, scheduleId: null, idempotencyKey: null, requestHash: null, error: null, createdAt, updatedAt: createdAt,
   });
   return id;
@@ -224,6 +224,31 @@ describe('orphan runs', () => {
       text += chunk.value;
     }
     expect(text).toContain('"status": "cancelled"'.replace(': ', ':'));
+  });
+});
+
+describe('event streams', () => {
+  it('an open stream ends once its key is revoked', async () => {
+    const created = (await pyBody(await call('/v1/admin/keys', { body: { tenant: 'stream-watcher', name: 'stream watcher' } }))) as { id: string; key: string };
+    const id = await orphanRun({}, new Date().toISOString(), 'stream-watcher');
+    const events = await call(`/v1/runs/${id}/events`, { headers: { authorization: `Bearer ${created.key}` } });
+    expect(events.status).toBe(200);
+    const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes(': heartbeat')) text += (await reader.read()).value ?? '';
+    expect((await call(`/v1/admin/keys/${created.id}`, { method: 'DELETE' })).status).toBe(200);
+    // The run goes on; the stream ends within a heartbeat or two (200 ms in the tests).
+    const ended = await Promise.race([
+      (async () => {
+        while (!(await reader.read()).done);
+        return true;
+      })(),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000)),
+    ]);
+    expect(ended).toBe(true);
+    const run = await env.DB.prepare('SELECT status FROM runs WHERE id = ?').bind(id).first<{ status: string }>();
+    expect(run?.status).toBe('running');
+    await env.DB.prepare(`UPDATE runs SET status = 'cancelled' WHERE id = ?`).bind(id).run();
   });
 });
 

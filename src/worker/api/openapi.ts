@@ -50,7 +50,11 @@ const authFailures = {
   '429': failure('Too many failed authentications from this client (Retry-After)'),
 };
 const notFound = { '404': failure('No such resource for the caller (another tenant’s is as unknown)') };
-const badRequest = { '400': failure('Invalid request: the message and issues name each field'), '413': failure('Body over LIMIT_MAX_BODY_BYTES') };
+const badRequest = {
+  '400': failure('Invalid request: the message and issues name each field (also a duplicate key, a BOM, control characters in a name or id)'),
+  '413': failure('Body over LIMIT_MAX_BODY_BYTES'),
+  '415': failure('Body not sent as Content-Type: application/json'),
+};
 
 const operation = (summary: string, responses: ZodOpenApiOperationObject['responses'], extra: Partial<ZodOpenApiOperationObject> = {}): ZodOpenApiOperationObject => ({
   summary,

@@ -139,7 +139,7 @@ const paths: ZodOpenApiPathsObject = {
         '200': ok(EpisodeStepSchema, 'Applied (or a repeat of an applied step)'),
         ...badRequest,
         ...notFound,
-        '409': failure('Not the turn waited for, answered otherwise already, or the episode is over'),
+        '409': failure('Not the turn waited for, answered otherwise already, or the episode is over (naming its final step; only that step sent again unchanged is answered)'),
         '503': failure('No answer in time (e.g. the grade not yet stored): send the same step again (Retry-After)'),
       },
       { ...idParam(), ...withBody(EpisodeStepRequestSchema) },

@@ -56,6 +56,9 @@ export default defineConfig({
                 TEST_AGENT_ENDPOINT_URL: inject('agentEndpointURL'),
                 // A second scripted provider, reached through a role's api_base (llm_args).
                 TEST_ROLE_PROVIDER_URL: inject('roleProviderBaseURL'),
+                // A server answering every call with a redirect to a trap that lists the calls it got (GET /__calls).
+                TEST_REDIRECT_BOUNCER_URL: inject('redirectBouncerURL'),
+                TEST_REDIRECT_TRAP_URL: inject('redirectTrapURL'),
                 // The operator's Anthropic key and (scripted) API root, for `anthropic/…` models.
                 ANTHROPIC_API_KEY: 'sk-ant-operator-test',
                 ANTHROPIC_BASE_URL: inject('anthropicBaseURL'),

@@ -8,6 +8,8 @@ import { checklist, mockRun, startHarness } from './load-harness.ts';
 import { httpError, mockConversation } from '../test/support/fake-openai.ts';
 import { dumpsPy } from '../src/core/py/index.ts';
 import type { PyInput } from '../src/core/py/index.ts';
+import { probeHardening } from './probe-hardening.ts';
+import type { Sent } from './probe-hardening.ts';
 
 const OPERATOR_KEY = 'probe-operator-key-5f1c';
 const PROVIDER_KEY = 'sk-probe-provider-key-77aa';
@@ -26,12 +28,6 @@ const harness = await startHarness(mockConversation(), {
   },
 });
 const base = harness.worker().url;
-
-interface Sent {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-}
 
 const send = async (method: string, path: string, options: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {}): Promise<Sent> => {
   const key = options.key === undefined ? OPERATOR_KEY : options.key;
@@ -165,6 +161,8 @@ try {
   check((await send('PUT', '/v1/provider-credentials/google', { key: acme, body: { api_key: 'sk-probe-tenant-google' } })).status === 200, 'a tenant stores a provider key');
   await send('GET', '/v1/provider-credentials', { key: acme });
   await waitDone(own.run_id, acme);
+
+  await probeHardening({ harness, base, operatorKey: OPERATOR_KEY, send, check, run, waitDone });
 
   const leaked = [OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google', 'sk-probe-agent-endpoint'].filter((secret) => seen.some((text) => text.includes(secret)));
   check(leaked.length === 0, 'no secret appears in any response', leaked.join(', '));

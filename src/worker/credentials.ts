@@ -1,7 +1,7 @@
 // Bring-your-own provider credentials: keys encrypted at rest with AES-GCM (WebCrypto) under the Worker secret
-// CREDENTIALS_KEY (32 random bytes, base64), and the rules an endpoint URL must meet: https, and no loopback,
-// private, link-local or otherwise internal address, unless the operator allows local endpoints
-// (ALLOW_LOCAL_PROVIDERS=true, for development against a server on this machine).
+// CREDENTIALS_KEY (32 random bytes, base64), and the rules an endpoint URL must meet: https, no loopback,
+// private, link-local or otherwise internal address (in any IPv6 form) and no single-label name, unless the
+// operator allows local endpoints (ALLOW_LOCAL_PROVIDERS=true, for development against a server on this machine).
 
 const fromBase64 = (text: string): Uint8Array => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
@@ -59,20 +59,53 @@ const internalIPv4 = (a: number, b: number): boolean =>
   a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
   (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224;
 
-const internalHost = (hostname: string): boolean => {
+/** The eight 16-bit groups of an IPv6 address as the URL parser writes it (lower case, `::` at most once, no dotted tail). */
+const ipv6Groups = (host: string): number[] => {
+  const [head = '', tail] = host.split('::');
+  const part = (text: string | undefined) => (text ? text.split(':').map((g) => Number.parseInt(g, 16)) : []);
+  const [left, right] = [part(head), part(tail)];
+  return tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+};
+
+/** An IPv4 address carried in two IPv6 groups, when it is an internal one. */
+const internalEmbedded = (hi: number, lo: number): string | null =>
+  internalIPv4(hi >> 8, hi & 0xff) ? `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}` : null;
+
+const zeros = (groups: readonly number[]): boolean => groups.every((g) => g === 0);
+
+/** Why an IPv6 address is not a provider's public address, or null. */
+const internalIPv6 = (host: string): string | null => {
+  const g = ipv6Groups(host);
+  if (zeros(g.slice(0, 7)) && g[7]! <= 1) return `${host} is the unspecified or loopback IPv6 address`;
+  // IPv4 inside IPv6: compatible (::a.b.c.d), mapped (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d), NAT64
+  // (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::) reach the IPv4 address they carry.
+  const embedded: [string, string | null][] = [
+    ['IPv4-compatible', zeros(g.slice(0, 6)) ? internalEmbedded(g[6]!, g[7]!) : null],
+    ['IPv4-mapped', zeros(g.slice(0, 5)) && g[5] === 0xffff ? internalEmbedded(g[6]!, g[7]!) : null],
+    ['IPv4-translated', zeros(g.slice(0, 4)) && g[4] === 0xffff && g[5] === 0 ? internalEmbedded(g[6]!, g[7]!) : null],
+    ['NAT64', g[0] === 0x64 && g[1] === 0xff9b && zeros(g.slice(2, 6)) ? internalEmbedded(g[6]!, g[7]!) : null],
+    ['6to4', g[0] === 0x2002 ? internalEmbedded(g[1]!, g[2]!) : null],
+  ];
+  for (const [form, v4] of embedded) if (v4 !== null) return `${host} is the ${form} IPv6 form of ${v4}, a loopback, private or link-local address`;
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return `${host} is in 64:ff9b:1::/48, the NAT64 prefix of local networks`;
+  if ((g[0]! & 0xfe00) === 0xfc00) return `${host} is a unique local IPv6 address`;
+  if ((g[0]! & 0xffc0) === 0xfe80 || (g[0]! & 0xffc0) === 0xfec0) return `${host} is a link-local or site-local IPv6 address`;
+  if ((g[0]! & 0xff00) === 0xff00) return `${host} is a multicast IPv6 address`;
+  return null;
+};
+
+/** Why a URL's host is not a provider's public address, or null. Names are not resolved here. */
+const internalHostIssue = (hostname: string): string | null => {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
-  const v4 = IPV4.exec(host);
-  if (v4) return internalIPv4(Number(v4[1]), Number(v4[2]));
-  if (!host.includes(':')) return false;
-  // IPv6 (the URL parser has normalised it): unspecified, loopback, IPv4-mapped/compatible, unique local, link-local.
-  if (host === '::' || host === '::1') return true;
-  const mapped = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-  if (mapped) {
-    const hi = Number.parseInt(mapped[1]!, 16);
-    return internalIPv4(hi >> 8, hi & 0xff);
+  if (host.includes(':')) return internalIPv6(host);
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
+    return `${hostname} is a loopback or local-network name`;
   }
-  return /^f[cd][0-9a-f]{0,2}:/.test(host) || /^fe[89ab][0-9a-f]?:/.test(host) || host.startsWith('ff');
+  const v4 = IPV4.exec(host);
+  if (v4) return internalIPv4(Number(v4[1]), Number(v4[2])) ? `${hostname} is a loopback, private or link-local address` : null;
+  // A name of one label is looked up in the hosts file or the local network's search domains, never in public DNS.
+  if (!host.includes('.')) return `${hostname} is a single-label host name (a hosts-file or local-network name): use a fully qualified public name`;
+  return null;
 };
 
 /** Why the URL may not be a provider endpoint, or null when it may. */
@@ -88,6 +121,5 @@ export const endpointIssue = (url: string, env: Env): string | null => {
   }
   if (parsed.protocol !== 'https:') return 'Use an https URL';
   if (parsed.username || parsed.password) return 'Put no credentials in the URL';
-  if (internalHost(parsed.hostname)) return `${parsed.hostname} is a loopback, private or link-local address`;
-  return null;
+  return internalHostIssue(parsed.hostname);
 };

@@ -82,6 +82,18 @@ describe('a remote agent endpoint', () => {
     expect(simulation!.termination_reason).toBe('infrastructure_error');
   });
 
+  it('that redirects (307, 302) is an infrastructure error naming the redirect; the target, and so its header, is never reached', async () => {
+    for (const status of [307, 302]) {
+      const url = `${env.TEST_REDIRECT_BOUNCER_URL}/${status}/agent/chat/completions`;
+      const runId = await startRun(scriptedRun({ task_ids: ['create_task_1'], task_split_name: null, agent_endpoint: endpoint(url) }));
+      expect((await waitForRun(runId)).counts).toMatchObject({ done: 1, infra_error: 1 });
+      const [simulation] = (await results(runId)).results.simulations;
+      expect(simulation!.termination_reason).toBe('infrastructure_error');
+      expect(String(simulation!.info?.['error'])).toContain(`HTTP ${status} redirect refused (Location ${env.TEST_REDIRECT_TRAP_URL}/caught/${status}/agent/chat/completions)`);
+    }
+    expect(await (await fetch(`${env.TEST_REDIRECT_TRAP_URL}/__calls`)).json()).toEqual([]);
+  });
+
   it('without its key header is refused by the endpoint: an infrastructure error too', async () => {
     const runId = await startRun(scriptedRun({ task_ids: ['create_task_1'], task_split_name: null, agent_endpoint: { url: env.TEST_AGENT_ENDPOINT_URL } }));
     expect((await waitForRun(runId)).counts).toMatchObject({ done: 1, infra_error: 1 });

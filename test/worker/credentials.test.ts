@@ -105,7 +105,24 @@ describe('provider endpoints', () => {
   ]) {
     it(`refuses ${url}`, () => expect(endpointIssue(url, production)).not.toBeNull());
   }
-  for (const url of ['https://api.openai.com/v1', 'https://172.32.0.1/v1', 'https://[2606:4700::1111]/v1']) {
+  for (const [url, why] of [
+    ['https://[::ffff:127.0.0.1]/v1', '::ffff:7f00:1 is the IPv4-mapped IPv6 form of 127.0.0.1'],
+    ['https://[::ffff:0:127.0.0.1]/v1', '::ffff:0:7f00:1 is the IPv4-translated IPv6 form of 127.0.0.1'],
+    ['https://[::ffff:0:10.0.0.1]/v1', 'is the IPv4-translated IPv6 form of 10.0.0.1'],
+    ['https://[64:ff9b::127.0.0.1]/v1', '64:ff9b::7f00:1 is the NAT64 IPv6 form of 127.0.0.1'],
+    ['https://[64:ff9b::169.254.169.254]/latest', 'is the NAT64 IPv6 form of 169.254.169.254'],
+    ['https://[64:ff9b:1::8.8.8.8]/v1', 'is in 64:ff9b:1::/48, the NAT64 prefix of local networks'],
+    ['https://[::127.0.0.1]/v1', 'is the IPv4-compatible IPv6 form of 127.0.0.1'],
+    ['https://[2002:c0a8:101::1]/v1', 'is the 6to4 IPv6 form of 192.168.1.1'],
+    ['https://[0:0:0:0:0:0:0:1]/v1', 'is the unspecified or loopback IPv6 address'],
+    ['https://[ff02::1]/v1', 'is a multicast IPv6 address'],
+    ['https://intranet/v1', 'intranet is a single-label host name'],
+    ['https://intranet./v1', 'is a single-label host name'],
+    ['https://2130706433/v1', '127.0.0.1 is a loopback, private or link-local address'],
+  ]) {
+    it(`refuses ${url}, saying why`, () => expect(endpointIssue(url!, production)).toContain(why));
+  }
+  for (const url of ['https://api.openai.com/v1', 'https://172.32.0.1/v1', 'https://[2606:4700::1111]/v1', 'https://[64:ff9b::8.8.8.8]/v1', 'https://[::ffff:8.8.8.8]/v1']) {
     it(`accepts ${url}`, () => expect(endpointIssue(url, production)).toBeNull());
   }
   it('with ALLOW_LOCAL_PROVIDERS, local http endpoints too', () => {

@@ -2,7 +2,8 @@
 // the scripted user, step by step, and checks observations, grading, exactly-once steps and idle expiry.
 import { env } from 'cloudflare:workers';
 import { runDurableObjectAlarm } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { episodeOfId } from '../../src/worker/episode/launch.ts';
 import { EpisodeCreatedSchema, EpisodeSchema, EpisodeStepSchema, ApiErrorSchema, RunEpisodesSchema } from '../../src/core/schemas/api.ts';
 import type { EpisodeCreated, EpisodeStep } from '../../src/core/schemas/api.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
@@ -60,8 +61,20 @@ describe('agent-driven episodes', () => {
     expect(last.observation.messages).toEqual([{ role: 'user', content: 'Thanks! ###STOP###' }]);
     expect(last.reward_info).toMatchObject({ reward: 1 });
 
-    // A finished episode answers any step with its end, as the reference's gym does once terminated.
+    // A done episode answers an exact repeat of its final step with its end again, and every other step with 409
+    // naming that final step: the next one, the final one with another message, an earlier one even unchanged.
+    // Once finished, its object keeps the final step for that.
+    const object = env.EPISODE.getByName(episodeOfId(episode.episode_id)!.key);
+    await vi.waitFor(async () => expect((await object.snapshot()).phase).toBe('finished'));
     expect(await stepOk(episode.episode_id, 1, { content: 'Your task Important Meeting has been created.' })).toEqual(last);
+    for (const [n, message] of [[2, { content: 'Anything else?' }], [1, { content: 'Something else.' }], [0, CREATE_TASK], [7, { content: 'Hi' }]] as const) {
+      const over = await step(episode.episode_id, n, message);
+      expect(over.status, `step ${n}`).toBe(409);
+      expect(ApiErrorSchema.parse(await over.json()).error).toMatchObject({
+        code: 'conflict',
+        message: 'The episode is done: its final step was 1, and only that step sent again unchanged is answered',
+      });
+    }
 
     const state = EpisodeSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}`)).json());
     expect(state).toMatchObject({ status: 'done', step: 2, done: true, termination_reason: 'user_stop', run_id: episode.run_id });
@@ -135,7 +148,10 @@ describe('agent-driven episodes', () => {
     }
     expect(state).toMatchObject({ status: 'done', termination_reason: 'timeout' });
     expect(state.reward_info).toMatchObject({ reward: 0 });
-    expect((await step(episode.episode_id, 0, CREATE_TASK)).status).toBe(200);
+    // No step was applied before the timeout: every step is refused.
+    const late = await step(episode.episode_id, 0, CREATE_TASK);
+    expect(late.status).toBe(409);
+    expect(ApiErrorSchema.parse(await late.json()).error.message).toBe('The episode is done and takes no more steps');
   });
 
   it('a step with no answer in time gets 503 not_ready; the same step again gets the answer once there is one', async () => {

@@ -1,8 +1,8 @@
 // Defences of the shared service: requests that would start unbounded work, misspelt or oversized bodies,
 // schedules that cannot launch, orphan runs, idempotency namespaces, quiet event streams and wrong methods.
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.ts';
 import { ApiErrorSchema, ScheduleSchema } from '../../src/core/schemas/api.ts';
 import type { Schedule } from '../../src/core/schemas/api.ts';
@@ -10,8 +10,8 @@ import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import { encodeConfig, insertRun } from '../../src/worker/db/runs.ts';
 import { insertSchedule } from '../../src/worker/db/schedules.ts';
 import { ORPHAN_AGE_MS } from '../../src/worker/runs/orphans.ts';
-import { call, getRun, pyBody, startRun, waitForRun } from './support/api.ts';
-import { scriptedRun } from './support/script.ts';
+import { BASE, call, getRun, pyBody, startRun, waitForRun } from './support/api.ts';
+import { API_KEY, scriptedRun } from './support/script.ts';
 
 const errorOf = async (response: Response) => ApiErrorSchema.parse(await response.json()).error;
 
@@ -32,10 +32,10 @@ const trigger = async (scheduledTime: number): Promise<void> => {
 };
 
 /** A run row as a launch cut short leaves it: in D1, `running`, its RunDO never started. */
-const orphanRun = async (overrides: Record<string, unknown> = {}, createdAt = new Date().toISOString()): Promise<string> => {
+const orphanRun = async (overrides: Record<string, unknown> = {}, createdAt = new Date().toISOString(), tenantId = 'operator'): Promise<string> => {
   const id = crypto.randomUUID();
   await insertRun(env.DB, {
-    id, status: 'running', config: encodeConfig(RunConfigSchema.parse({ ...scriptedRun({ task_ids: ['create_task_1'] }), ...overrides })),
+    id, tenantId, status: 'running', config: encodeConfig(RunConfigSchema.parse({ ...scriptedRun({ task_ids: ['create_task_1'] }), ...overrides })),
     total: 1, scheduleId: null, idempotencyKey: null, requestHash: null, error: null, createdAt, updatedAt: createdAt,
   });
   return id;
@@ -139,6 +139,94 @@ describe('request bodies', () => {
   });
 });
 
+describe('strict bodies', () => {
+  let scheduleId = '';
+  beforeAll(async () => {
+    scheduleId = await storedSchedule(scriptedRun(), 60, -3_600_000);
+  });
+  /** Every route that reads a body, with a body it would accept. */
+  const bodyRoutes = (): [method: string, path: string, body: unknown][] => [
+    ['POST', '/v1/runs', scriptedRun({ task_ids: ['create_task_1'] })],
+    ['POST', '/v1/episodes', { domain: 'mock', task_id: 'create_task_1' }],
+    ['POST', '/v1/episodes/unknown/step', { step: 0, message: { role: 'assistant', content: 'hi' } }],
+    ['POST', '/v1/schedules', { name: 'strict', interval_minutes: 60, run: scriptedRun() }],
+    ['PATCH', `/v1/schedules/${scheduleId}`, { enabled: false }],
+    ['PUT', '/v1/provider-credentials/openai', { api_key: 'sk-strict' }],
+    ['POST', '/v1/admin/keys', { tenant: 'strict-bodies', name: 'k' }],
+    ['PUT', '/v1/admin/tenants/strict-bodies/quotas', { episodes_per_day: 5 }],
+  ];
+
+  it('a body not sent as application/json → 415 on every body route, nothing created', async () => {
+    const before = await runCount();
+    for (const [method, path, body] of bodyRoutes()) {
+      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp', null]) {
+        const response = await exports.default.fetch(`${BASE}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${API_KEY}`, ...(contentType === null ? {} : { 'content-type': contentType }) },
+          body: JSON.stringify(body),
+        });
+        expect(response.status, `${method} ${path} as ${contentType}`).toBe(415);
+        expect((await errorOf(response)).code).toBe('unsupported_media_type');
+      }
+    }
+    expect(await runCount()).toBe(before);
+    expect((await call('/v1/runs', { body: scriptedRun({ task_ids: ['nope'] }), headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(400);
+  });
+
+  it('a duplicate key → 400 naming it, at any depth, on every body route', async () => {
+    for (const [method, path, body] of bodyRoutes()) {
+      const [first] = Object.keys(body as object);
+      const text = JSON.stringify(body).replace('{', `{"${first}": null, `);
+      await refusal(await call(path, { method, body: text }), 400, 'invalid_request', first!);
+    }
+    const nested = '{"name": "n", "interval_minutes": 60, "run": {"domain": "mock", "seed": 1, "seed": 2}}';
+    expect((await refusal(await call('/v1/schedules', { body: nested }), 400, 'invalid_request', 'run.seed')).message).toContain('Duplicate key');
+  });
+
+  it('a BOM before the body → 400; the quotas PUT leaves the quotas as they were', async () => {
+    const quotas = '/v1/admin/tenants/bom-tenant/quotas';
+    expect((await call(quotas, { method: 'PUT', body: { episodes_per_day: 5, schedules: 2 } })).status).toBe(200);
+    const error = await refusal(await call(quotas, { method: 'PUT', body: '\uFEFF{}' }), 400, 'invalid_request', '');
+    expect(error.message).toContain('BOM');
+    expect(await pyBody(await call(quotas))).toMatchObject({ quotas: { episodes_per_day: 5, schedules: 2 } });
+    await refusal(await call('/v1/runs', { body: `\uFEFF${JSON.stringify(scriptedRun())}` }), 400, 'invalid_request', '');
+  });
+
+  it('control characters in names, ids and keys → 400 naming the field, nothing created', async () => {
+    const before = await runCount();
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/v1/runs', scriptedRun({ llm_agent: 'gpt\u0000-4' }), 'llm_agent'],
+      ['POST', '/v1/runs', scriptedRun({ llm_user: 'user\nmodel' }), 'llm_user'],
+      ['POST', '/v1/runs', scriptedRun({ task_ids: ['create_task_1\u0000'] }), 'task_ids.0'],
+      ['POST', '/v1/runs', scriptedRun({ domain: 'mock\u007f' }), 'domain'],
+      ['POST', '/v1/episodes', { domain: 'mock', task_id: 'create\ttask_1' }, 'task_id'],
+      ['POST', '/v1/schedules', { name: 'nightly\u0000', interval_minutes: 60, run: scriptedRun() }, 'name'],
+      ['POST', '/v1/admin/keys', { tenant: 'strict-bodies', name: 'key\u0000' }, 'name'],
+      ['PUT', '/v1/provider-credentials/openai', { api_key: 'sk-\u0000secret' }, 'api_key'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const error = await refusal(await call(path, { method, body }), 400, 'invalid_request', field);
+      expect(error.message).toContain(`${field}: No control characters`);
+    }
+    expect(await runCount()).toBe(before);
+  });
+
+  it('integer fields take whole floats as pydantic does; a fraction or an out-of-range number is named with its rule', async () => {
+    const text = JSON.stringify(scriptedRun({ task_ids: ['create_task_1'] })).replace('{', '{"num_trials": 1.0, "max_steps": 30.0, ');
+    const id = await startRun(text);
+    const run = await getRun(id);
+    expect(run.config).toMatchObject({ num_trials: 1, max_steps: 30 });
+    await waitForRun(id);
+    const fraction = await refusal(await call('/v1/runs', { body: '{"domain": "mock", "num_trials": 1.5}' }), 400, 'invalid_request', 'num_trials');
+    expect(fraction.message).toBe('num_trials: Invalid input: expected int');
+    const huge = await refusal(await call('/v1/runs', { body: '{"domain": "mock", "seed": 1e300}' }), 400, 'invalid_request', 'seed');
+    expect(huge.message).toMatch(/^seed: Too big: expected int to be <=\d+$/);
+    const negative = await refusal(await call('/v1/schedules', { body: { name: 'n', interval_minutes: -1.0, run: scriptedRun() } }), 400, 'invalid_request', 'interval_minutes');
+    expect(negative.message).toBe('interval_minutes: Too small: expected number to be >0');
+    expect((await call('/v1/admin/tenants/whole-floats/quotas', { method: 'PUT', body: '{"episodes_per_day": 3.0}' })).status).toBe(200);
+  });
+});
+
 describe('idempotency keys', () => {
   it('an empty key is refused, not shared by every caller', async () => {
     await refusal(await call('/v1/runs', { body: scriptedRun(), headers: { 'Idempotency-Key': '' } }), 400, 'invalid_request', 'Idempotency-Key');
@@ -224,6 +312,31 @@ describe('orphan runs', () => {
       text += chunk.value;
     }
     expect(text).toContain('"status": "cancelled"'.replace(': ', ':'));
+  });
+});
+
+describe('event streams', () => {
+  it('an open stream ends once its key is revoked', async () => {
+    const created = (await pyBody(await call('/v1/admin/keys', { body: { tenant: 'stream-watcher', name: 'stream watcher' } }))) as { id: string; key: string };
+    const id = await orphanRun({}, new Date().toISOString(), 'stream-watcher');
+    const events = await call(`/v1/runs/${id}/events`, { headers: { authorization: `Bearer ${created.key}` } });
+    expect(events.status).toBe(200);
+    const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes(': heartbeat')) text += (await reader.read()).value ?? '';
+    expect((await call(`/v1/admin/keys/${created.id}`, { method: 'DELETE' })).status).toBe(200);
+    // The run goes on; the stream ends within a heartbeat or two (200 ms in the tests).
+    const ended = await Promise.race([
+      (async () => {
+        while (!(await reader.read()).done);
+        return true;
+      })(),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000)),
+    ]);
+    expect(ended).toBe(true);
+    const run = await env.DB.prepare('SELECT status FROM runs WHERE id = ?').bind(id).first<{ status: string }>();
+    expect(run?.status).toBe('running');
+    await env.DB.prepare(`UPDATE runs SET status = 'cancelled' WHERE id = ?`).bind(id).run();
   });
 });
 

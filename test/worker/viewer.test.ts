@@ -71,6 +71,27 @@ describe('web viewer: sign-in and sessions', () => {
     expect(response.headers.get('location')).toBe('/');
   });
 
+  it('sign-in keeps `next` only when it resolves to this origin, and refuses control characters', async () => {
+    const cases: [string, string][] = [
+      ['/\t/evil.example', '/'],
+      ['/\n/evil.example', '/'],
+      ['/\\evil.example', '/'],
+      ['https://evil.example/runs', '/'],
+      ['javascript:alert(1)', '/'],
+      [`${BASE}/runs/abc?x=1#m`, '/runs/abc?x=1#m'],
+      ['/runs/abc', '/runs/abc'],
+    ];
+    for (const [next, location] of cases) {
+      const response = await page('/login', form({ api_key: API_KEY, next }));
+      expect(response.status, next).toBe(303);
+      expect(response.headers.get('location'), next).toBe(location);
+    }
+    // The sign-in page carries `next` into its form only when it passes the same rule.
+    const shown = await (await page('/login?next=/%09/evil.example')).text();
+    expect(shown).toContain('name="next" value="/"');
+    expect(shown).not.toContain('evil.example');
+  });
+
   it('the session reads the API as its tenant: the runs page lists its own runs only, with a CSP nonce', async () => {
     const operatorRun = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
     const { key } = await tenantKey('viewer-acme');

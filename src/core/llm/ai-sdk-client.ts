@@ -12,7 +12,8 @@ import type { PyValue } from '../py/index.ts';
 import { completionCost, DEFAULT_PRICES, isPriced } from './pricing.ts';
 import type { PriceTable } from './pricing.ts';
 import { defaultSleep, isNetworkError, isRetryable, isRetryableStatus, isTimeoutOrAbort, statusOf, tryN } from './retry.ts';
-import { InfraError } from './types.ts';
+import { InfraError, isInfraError } from './types.ts';
+import { withoutRedirects } from './no-redirects.ts';
 import type { ChatMessage, ChatToolCall, LlmClient, LlmRequest, LlmResponse, LlmToolCall, LlmUsage, ProviderState, UsageDetails } from './types.ts';
 
 export interface AiSdkClientConfig {
@@ -279,6 +280,7 @@ const detailOf = (err: unknown): string => {
 export const classifyFailure = (err: unknown, timedOut: boolean, timeoutMs: number): { retryable: boolean; reason: string } => {
   const detail = detailOf(err);
   if (timedOut) return { retryable: true, reason: `timed out after ${timeoutMs} ms` };
+  if (isInfraError(err)) return { retryable: err.retryable, reason: detail };
   if (isTimeoutOrAbort(err)) return { retryable: true, reason: `request aborted: ${detail}` };
   if (APICallError.isInstance(err)) {
     const status = statusOf(err);
@@ -416,7 +418,7 @@ export const createAiSdkClient = (config: AiSdkClientConfig): LlmClient => {
         failedResponseHandler,
         successfulResponseHandler: jsonBody,
         abortSignal: timeout,
-        ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+        fetch: withoutRedirects(config.fetch),
       });
       return parseCompletionBody(value);
     } catch (err) {

@@ -8,6 +8,7 @@ import { apiModelName } from '../knowledge/embedder.ts';
 import { DEFAULT_TIMEOUT_MS, attemptFailure, redactSecrets } from './ai-sdk-client.ts';
 import { defaultSleep, tryN } from './retry.ts';
 import { InfraError } from './types.ts';
+import { withoutRedirects } from './no-redirects.ts';
 
 /** The reference's endpoints for each provider. */
 export const EMBEDDING_BASE_URLS: Readonly<Record<EmbedderSpec['provider'], string>> = {
@@ -38,7 +39,7 @@ export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
     name: spec.provider,
     baseURL,
     ...(apiKey === undefined ? {} : { apiKey }),
-    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+    fetch: withoutRedirects(config.fetch),
   });
   const model = provider.embeddingModel(apiModelName(spec));
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -12,6 +12,7 @@ import type { RetrySettings } from './ai-sdk-client.ts';
 import { providerArgsIssue } from './reasoning-args.ts';
 import type { ArgsAdapter } from './reasoning-args.ts';
 import { InfraError } from './types.ts';
+import { withoutRedirects } from './no-redirects.ts';
 import type { LlmClient, LlmRequest, ProviderState, UsageDetails } from './types.ts';
 
 export interface ProviderClientConfig extends RetrySettings {
@@ -20,11 +21,11 @@ export interface ProviderClientConfig extends RetrySettings {
   readonly fetch?: typeof fetch;
 }
 
-/** The provider's settings shared by the adapters: key, API root, fetch. */
+/** The provider's settings shared by the adapters: key, API root, and a fetch that follows no redirect. */
 export const providerSettings = (config: ProviderClientConfig) => ({
   ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
   ...(config.baseURL === undefined ? {} : { baseURL: config.baseURL }),
-  ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+  fetch: withoutRedirects(config.fetch),
 });
 
 

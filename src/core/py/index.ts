@@ -36,7 +36,7 @@ export {
 export type { PyNumber } from './float.ts';
 export { floatRepr, formatFixed, roundFloatNumber } from './float-format.ts';
 export { compare, compareStrings, pyEquals } from './compare.ts';
-export { PyJsonDecodeError, dumpsPy, encodeJsonString, parsePyJson } from './json.ts';
+export { DuplicateKeyError, PyJsonDecodeError, dumpsPy, encodeJsonString, parsePyJson } from './json.ts';
 export type { DumpsOptions } from './json.ts';
 export { pyRepr, pyStr, strRepr } from './repr.ts';
 export { hasNonSpace, splitlines, textwrapIndent } from './textwrap.ts';

@@ -41,6 +41,22 @@ const LITERALS: readonly [string, PyValue | number][] = [
   ['null', null], ['true', true], ['false', false], ['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity],
 ];
 
+/**
+ * A key given twice in one object, when the text is read with `uniqueKeys` (Python keeps the last one silently).
+ * The scanner that reads number kinds sees every key as it goes, so it checks here rather than in a second parse.
+ */
+export class DuplicateKeyError extends Error {
+  /** Where the object is, as `a.b.0` (empty at the top level). */
+  readonly path: string;
+  readonly key: string;
+  constructor(path: string, key: string) {
+    super(`Duplicate key ${JSON.stringify(key)}${path ? ` in ${path}` : ''}`);
+    this.name = 'DuplicateKeyError';
+    this.path = path;
+    this.key = key;
+  }
+}
+
 /** Thrown inside the scanner where CPython's scanner raises StopIteration: becomes "Expecting value". */
 class NoValue {
   readonly index: number;
@@ -62,8 +78,11 @@ class Scanner {
   readonly text: string;
   /** The index of the next character to read. */
   pos = 0;
-  constructor(text: string) {
+  /** With `uniqueKeys`: the keys and indexes leading to the value being read. */
+  private readonly path: (string | number)[] | null;
+  constructor(text: string, uniqueKeys = false) {
     this.text = text;
+    this.path = uniqueKeys ? [] : null;
   }
 
   fail(msg: string, index: number): never {
@@ -189,8 +208,14 @@ class Scanner {
       this.pos++;
       this.skipWs();
       if (map === null && isIndexLikeKey(key)) map = new Map(Object.entries(obj));
+      const path = this.path;
+      if (path !== null) {
+        if (map === null ? Object.hasOwn(obj, key) : map.has(key)) throw new DuplicateKeyError(path.join('.'), key);
+        path.push(key);
+      }
       if (map === null) setKey(obj, key, this.value());
       else map.set(key, this.value());
+      path?.pop();
       this.skipWs();
       const c = t.charCodeAt(this.pos++);
       if (c === 0x7d) return map ?? obj;
@@ -208,7 +233,9 @@ class Scanner {
       return arr;
     }
     for (;;) {
+      this.path?.push(arr.length);
       arr.push(this.value());
+      this.path?.pop();
       this.skipWs();
       const c = t.charCodeAt(this.pos++);
       if (c === 0x5d) return arr;
@@ -222,8 +249,8 @@ class Scanner {
  * Python `json.loads(text)`: a literal with `.` or an exponent becomes a PyFloat, any other number an int;
  * `NaN`, `Infinity` and `-Infinity` are accepted; errors are PyJsonDecodeError with Python's message.
  */
-export const parsePyJson = (text: string): PyValue => {
-  const scanner = new Scanner(text);
+export const parsePyJson = (text: string, options: { readonly uniqueKeys?: boolean } = {}): PyValue => {
+  const scanner = new Scanner(text, options.uniqueKeys === true);
   if (text.charCodeAt(0) === 0xfeff) scanner.fail('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
   let result: PyValue;
   try {

@@ -7,7 +7,7 @@ import { dictKeys, intRepr, isPlainDict, isPyJsonable, isPyMap, jsTypeName } fro
 import type { PyInput } from './value.ts';
 
 export type { PyValue } from './value.ts';
-export { PyJsonDecodeError, parsePyJson } from './json-decode.ts';
+export { DuplicateKeyError, PyJsonDecodeError, parsePyJson } from './json-decode.ts';
 
 export interface DumpsOptions {
   /** `sort_keys`: order dict keys by code point. Default false. */

@@ -31,9 +31,9 @@
 // `Authorization: Bearer <key>`: the operator's or a tenant's; a tenant sees only its own runs, simulations and
 // schedules (anything else is 404).
 import { z } from 'zod';
-import { MAX_NAME_LENGTH, RunConfigSchema } from './run-config.ts';
+import { MAX_NAME_LENGTH, RunConfigSchema, plainText } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
-import { PyFloatSchema } from './py-types.ts';
+import { PyFloatSchema, pyNumber } from './py-types.ts';
 import { isPyFloat } from '../py/index.ts';
 
 export const API_PREFIX = '/v1';
@@ -183,8 +183,8 @@ export type DbDiff = z.infer<typeof DbDiffSchema>;
 /** Longest interval between two launches of a schedule: a year. */
 export const MAX_INTERVAL_MINUTES = 366 * 24 * 60;
 const scheduleFields = {
-  name: z.string().min(1).max(MAX_NAME_LENGTH),
-  interval_minutes: z.number().int().positive().max(MAX_INTERVAL_MINUTES),
+  name: plainText().min(1),
+  interval_minutes: pyNumber(z.number().int().positive().max(MAX_INTERVAL_MINUTES)),
   enabled: z.boolean(),
   run: RunRequestSchema,
 };
@@ -222,7 +222,7 @@ export const TenantIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'Us
 
 export const ApiKeyCreateSchema = z.strictObject({
   tenant: TenantIdSchema.refine((t) => t !== 'operator', 'operator is the operator key\'s own tenant'),
-  name: z.string().min(1).max(MAX_NAME_LENGTH),
+  name: plainText().min(1),
 });
 export type ApiKeyCreate = z.input<typeof ApiKeyCreateSchema>;
 
@@ -248,7 +248,7 @@ export type ProviderName = z.infer<typeof ProviderNameSchema>;
 export const ProviderCredentialPutSchema = z.strictObject({
   /** For `openai`: any OpenAI-compatible endpoint (https, public); absent = api.openai.com. */
   base_url: z.string().max(2048).nullable().default(null),
-  api_key: z.string().min(1).max(4096),
+  api_key: plainText(4096).min(1),
 });
 export type ProviderCredentialPut = z.input<typeof ProviderCredentialPutSchema>;
 
@@ -263,7 +263,7 @@ export type ProviderCredential = z.infer<typeof ProviderCredentialSchema>;
 export const ProviderCredentialListSchema = z.object({ credentials: z.array(ProviderCredentialSchema) });
 
 /** A tenant's quotas (operator only); null = unlimited. */
-const quota = z.number().int().nonnegative().nullable();
+const quota = pyNumber(z.number().int().nonnegative()).nullable();
 export const TenantQuotasSchema = z.strictObject({
   /** Episodes pending or running over all the tenant's runs. */
   episodes_in_flight: quota.default(null),
@@ -286,7 +286,7 @@ export type TenantQuotasView = z.infer<typeof TenantQuotasViewSchema>;
 
 // Agent-driven episodes: the caller plays the agent over HTTP (the reference's AgentGymEnv), step by step.
 
-const boundedName = z.string().min(1).max(MAX_NAME_LENGTH);
+const boundedName = plainText().min(1);
 /** Bytes of one message's text or of one tool call's arguments. */
 export const MAX_EPISODE_TEXT = 65_536;
 /** Tool calls in one agent message. */
@@ -310,13 +310,13 @@ export const EpisodeCreateSchema = z.strictObject({
   llm_args_agent: RunConfigSchema.shape.llm_args_agent.optional(),
   /** The model grading NL assertions. */
   llm_judge: boundedName.optional(),
-  seed: z.number().int().optional(),
+  seed: pyNumber(z.number().int()).optional(),
   /** The knowledge retrieval configuration and its settings (banking_knowledge), as in a run. */
   retrieval_config: RunConfigSchema.shape.retrieval_config.optional(),
   retrieval_config_kwargs: RunConfigSchema.shape.retrieval_config_kwargs.optional(),
   /** The reference's gym environment defaults: 100 steps, 10 errors. */
-  max_steps: z.number().int().positive().default(100),
-  max_errors: z.number().int().positive().default(10),
+  max_steps: pyNumber(z.number().int().positive()).default(100),
+  max_errors: pyNumber(z.number().int().positive()).default(10),
 }).refine((e) => !(e.solo && e.role === 'user'), { message: 'Solo mode has no user to play', path: ['solo'] });
 export type EpisodeCreate = z.infer<typeof EpisodeCreateSchema>;
 export type EpisodeCreateInput = z.input<typeof EpisodeCreateSchema>;
@@ -347,14 +347,14 @@ export type EpisodeCreated = z.infer<typeof EpisodeCreatedSchema>;
 
 export const EpisodeStepRequestSchema = z.strictObject({
   /** The turn this message answers: the `step` of the last answer. */
-  step: z.number().int().nonnegative(),
+  step: pyNumber(z.number().int().nonnegative()),
   message: z.strictObject({
     role: z.literal('assistant'),
     content: z.string().max(MAX_EPISODE_TEXT).nullable().optional(),
     tool_calls: z
       .array(
         z.strictObject({
-          id: z.string().min(1).max(MAX_NAME_LENGTH),
+          id: boundedName,
           type: z.literal('function').optional(),
           function: z.strictObject({ name: boundedName, arguments: z.string().max(MAX_EPISODE_TEXT) }),
         }),
@@ -434,6 +434,7 @@ export const ApiErrorCodeSchema = z.enum([
   'idempotency_key_reused',
   'limit_exceeded',
   'payload_too_large',
+  'unsupported_media_type',
   'method_not_allowed',
   'rate_limited',
   'quota_exceeded',

@@ -25,6 +25,12 @@ const parseFloatText = (text: string): number | undefined => {
   return Object.hasOwn(FLOAT_WORDS, word) ? sign * FLOAT_WORDS[word]! : undefined;
 };
 
+/**
+ * A number field of an API body: a float literal (a PyFloat once parsed) is read as its number, so an integer
+ * field takes a whole `1.0` as pydantic does and refuses `1.5` by its own rule (`expected int`).
+ */
+export const pyNumber = <S extends z.ZodType>(schema: S) => z.preprocess((v: unknown) => (isPyFloat(v) ? v.value : v), schema);
+
 /** A pydantic `float` field (lax mode): ints, bools and numeric str become a PyFloat. */
 export const PyFloatSchema = z.custom<PyFloat | number>(() => true).meta({ type: 'number' }).transform((v: unknown, ctx): PyFloat => {
   if (isPyFloat(v)) return v;

@@ -1,17 +1,18 @@
 // The configuration of a run (reference: TextRunConfig and the `tau2 run` defaults in config.py).
 import { z } from 'zod';
-import { PyDictSchema } from './py-types.ts';
+import { PyDictSchema, pyNumber } from './py-types.ts';
 import { AgentKindSchema, UserKindSchema, isExternalAgent, isSoloAgent } from './episode.ts';
-import { isPyFloat, pyFloat } from '../py/index.ts';
+import { pyFloat } from '../py/index.ts';
 
 export const DEFAULT_LLM = 'gpt-4.1-2025-04-14';
 
 /** Longest model, domain or task-id text accepted: names, never documents. */
 export const MAX_NAME_LENGTH = 256;
-const name = () => z.string().min(1).max(MAX_NAME_LENGTH);
-
-/** Seconds, int or float as the reference takes them (a JSON `1.5` arrives as a PyFloat). */
-const seconds = (schema: z.ZodNumber) => z.preprocess((v) => (isPyFloat(v) ? v.value : v), schema);
+/** C0 and C1 control characters and DEL (NUL, tab, line breaks …): never part of a name, an id or a key. */
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+/** The text of a name, an id or a key: bounded, without control characters. */
+export const plainText = (max = MAX_NAME_LENGTH) => z.string().max(max).regex(NO_CONTROL_CHARACTERS, 'No control characters (NUL, tab, line breaks …)');
+const name = () => plainText().min(1);
 const defaultLlmArgs = () => ({ temperature: pyFloat(0) });
 
 /** Headers an agent endpoint may not be sent: the HTTP client's own. */
@@ -45,8 +46,8 @@ export const RunConfigSchema = z
     /** The registry's task set to take tasks from (null: the domain's own). */
     task_set_name: name().nullable().default(null),
     task_split_name: name().nullable().default('base'),
-    task_ids: z.array(z.string().max(MAX_NAME_LENGTH)).nullable().default(null),
-    num_tasks: z.number().int().positive().nullable().default(null),
+    task_ids: z.array(plainText()).nullable().default(null),
+    num_tasks: pyNumber(z.number().int().positive()).nullable().default(null),
     agent: AgentKindSchema.default('llm_agent'),
     llm_agent: name().default(DEFAULT_LLM),
     llm_args_agent: PyDictSchema.default(defaultLlmArgs),
@@ -55,21 +56,21 @@ export const RunConfigSchema = z
     llm_args_user: PyDictSchema.default(defaultLlmArgs),
     llm_judge: name().default(DEFAULT_LLM),
     llm_args_judge: PyDictSchema.default(defaultLlmArgs),
-    num_trials: z.number().int().positive().default(1),
-    max_steps: z.number().int().positive().default(200),
-    max_errors: z.number().int().positive().default(10),
-    timeout: seconds(z.number().positive()).nullable().default(null),
+    num_trials: pyNumber(z.number().int().positive()).default(1),
+    max_steps: pyNumber(z.number().int().positive()).default(200),
+    max_errors: pyNumber(z.number().int().positive()).default(10),
+    timeout: pyNumber(z.number().positive()).nullable().default(null),
     enforce_communication_protocol: z.boolean().default(false),
-    max_concurrency: z.number().int().positive().default(3),
-    seed: z.number().int().default(300),
-    max_retries: z.number().int().nonnegative().default(3),
-    retry_delay: seconds(z.number().nonnegative()).default(1),
+    max_concurrency: pyNumber(z.number().int().positive()).default(3),
+    seed: pyNumber(z.number().int()).default(300),
+    max_retries: pyNumber(z.number().int().nonnegative()).default(3),
+    retry_delay: pyNumber(z.number().nonnegative()).default(1),
     /** Recorded as the reference records it; the reference uses it in full-duplex (voice) runs only. */
-    hallucination_retries: z.number().int().nonnegative().max(MAX_HALLUCINATION_RETRIES).default(3),
+    hallucination_retries: pyNumber(z.number().int().nonnegative().max(MAX_HALLUCINATION_RETRIES)).default(3),
     agent_endpoint: AgentEndpointSchema.nullable().default(null),
     /** Episodes a resumed run already has (from its results file): the run leaves them out. */
     skip_episodes: z
-      .array(z.strictObject({ task_id: z.string().max(MAX_NAME_LENGTH), trial: z.number().int().nonnegative() }))
+      .array(z.strictObject({ task_id: plainText(), trial: pyNumber(z.number().int().nonnegative()) }))
       .max(MAX_SKIPPED_EPISODES)
       .default([]),
     /** The knowledge retrieval configuration (banking_knowledge; its default `alltools` applies when null). */

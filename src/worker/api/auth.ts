@@ -71,6 +71,18 @@ const authenticatedCaller = async (c: Context<AppEnv>, operatorKey: string): Pro
   return session;
 };
 
+/**
+ * Whether the request's key (or session) is still valid, checked again without counting a failure: a long-lived
+ * response (an event stream) ends once its key is revoked.
+ */
+export const stillAuthenticated = async (c: Context<AppEnv>): Promise<boolean> => {
+  const operatorKey = c.env.API_KEY;
+  if (!operatorKey) return true;
+  const token = bearer(c.req.header('authorization'));
+  if (token !== null) return (await callerOfKey(c.env, token, operatorKey)) !== null;
+  return (await sessionCaller(c, operatorKey, Date.now())) !== null;
+};
+
 export const authenticate = createMiddleware<AppEnv>(async function authenticate(c, next) {
   const operatorKey = c.env.API_KEY;
   c.set('caller', operatorKey ? await authenticatedCaller(c, operatorKey) : OPERATOR);

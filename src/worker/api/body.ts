@@ -1,11 +1,13 @@
 // Request and response bodies in Python JSON: parsed with parsePyJson (so `0.0` stays a float) and validated
-// by the API's zod schemas; responses written with dumpsPy.
+// by the API's zod schemas; responses written with dumpsPy. Every body route reads its body here, strictly:
+// `Content-Type: application/json` only (415 otherwise), UTF-8 as sent (a BOM or invalid bytes are refused, not
+// dropped by the decoder) and no key given twice in one object.
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
+import { DuplicateKeyError, dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
-import { invalidRequest, zodIssues } from './errors.ts';
+import { ApiError, invalidRequest, zodIssues } from './errors.ts';
 
 export interface ParsedBody<T> {
   readonly value: T;
@@ -13,12 +15,28 @@ export interface ParsedBody<T> {
   readonly text: string;
 }
 
+const JSON_MEDIA_TYPE = /^application\/json\s*(?:;|$)/i;
+/** Keeps a BOM in the text (Response.text() would drop it) and throws on bytes that are not UTF-8. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+const bodyText = async (c: Context): Promise<string> => {
+  if (!JSON_MEDIA_TYPE.test(c.req.header('content-type') ?? '')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON, with Content-Type: application/json');
+  }
+  try {
+    return utf8.decode(await c.req.arrayBuffer());
+  } catch {
+    throw invalidRequest([{ path: '', message: 'Body is not valid UTF-8' }]);
+  }
+};
+
 export const readBody = async <S extends z.ZodType>(c: Context, schema: S): Promise<ParsedBody<z.infer<S>>> => {
-  const text = await c.req.text();
+  const text = await bodyText(c);
   let json: unknown;
   try {
-    json = parsePyJson(text);
+    json = parsePyJson(text, { uniqueKeys: true });
   } catch (error) {
+    if (error instanceof DuplicateKeyError) throw invalidRequest([{ path: [error.path, error.key].filter(Boolean).join('.'), message: 'Duplicate key: give each key once' }]);
     throw invalidRequest([{ path: '', message: `Body is not valid JSON: ${error instanceof Error ? error.message : String(error)}` }]);
   }
   const result = schema.safeParse(json);

@@ -82,6 +82,16 @@ const given = (view: ExternalObservation): { policy?: string; instructions?: str
 
 const cancelled = (): ApiError => new ApiError(409, 'conflict', 'The episode was cancelled');
 
+/** A step sent to an episode that is over: only its final step, sent again unchanged, is answered (again). */
+const episodeDone = (finalStep: number | null): ApiError =>
+  new ApiError(
+    409,
+    'conflict',
+    finalStep === null
+      ? 'The episode is done and takes no more steps'
+      : `The episode is done: its final step was ${finalStep}, and only that step sent again unchanged is answered`,
+  );
+
 /** The role the caller plays in an episode of this run. */
 const roleOf = (config: RunConfig): TurnRole => (config.user === 'external_user' ? 'user' : 'agent');
 
@@ -259,6 +269,7 @@ export const episodesApi = new Hono<AppEnv>()
       if (settled.kind === 'not_ready') throw noAnswerYet(episode, value.step);
       if (settled.kind !== 'cancelled') outcome = await submit();
     }
+    if (outcome.status === 'refused' && outcome.reason === 'done') throw episodeDone(outcome.final_step ?? null);
     if (outcome.status === 'refused') {
       const graded = outcome.reason === 'not_running' ? await gradedSimulation(c.env, episode) : null;
       if (graded === 'not_ready') throw noAnswerYet(episode, value.step);

@@ -50,7 +50,11 @@ const authFailures = {
   '429': failure('Too many failed authentications from this client (Retry-After)'),
 };
 const notFound = { '404': failure('No such resource for the caller (another tenant’s is as unknown)') };
-const badRequest = { '400': failure('Invalid request: the message and issues name each field'), '413': failure('Body over LIMIT_MAX_BODY_BYTES') };
+const badRequest = {
+  '400': failure('Invalid request: the message and issues name each field (also a duplicate key, a BOM, control characters in a name or id)'),
+  '413': failure('Body over LIMIT_MAX_BODY_BYTES'),
+  '415': failure('Body not sent as Content-Type: application/json'),
+};
 
 const operation = (summary: string, responses: ZodOpenApiOperationObject['responses'], extra: Partial<ZodOpenApiOperationObject> = {}): ZodOpenApiOperationObject => ({
   summary,
@@ -135,7 +139,7 @@ const paths: ZodOpenApiPathsObject = {
         '200': ok(EpisodeStepSchema, 'Applied (or a repeat of an applied step)'),
         ...badRequest,
         ...notFound,
-        '409': failure('Not the turn waited for, answered otherwise already, or the episode is over'),
+        '409': failure('Not the turn waited for, answered otherwise already, or the episode is over (naming its final step; only that step sent again unchanged is answered)'),
         '503': failure('No answer in time (e.g. the grade not yet stored): send the same step again (Retry-After)'),
       },
       { ...idParam(), ...withBody(EpisodeStepRequestSchema) },

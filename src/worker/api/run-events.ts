@@ -2,9 +2,11 @@
 // the completion sequence, so Last-Event-ID resumes) and one `status` event per status change. D1 is
 // polled, so any isolate can serve the stream; it ends after the status event of a finished run. A comment
 // line every SSE_HEARTBEAT_MS keeps proxies from closing a quiet stream and finds a departed client (the write
-// fails), so its poll loop stops instead of living on.
+// fails), so its poll loop stops instead of living on. As often, the caller's key is checked again: the stream of
+// a revoked key ends.
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
+import { stillAuthenticated } from './auth.ts';
 import { streamSSE } from 'hono/streaming';
 import { RUN_EVENT } from '../../core/schemas/api.ts';
 import type { RunStatusEvent, SimulationEvent } from '../../core/schemas/api.ts';
@@ -30,6 +32,7 @@ export const runEvents = (c: Context<AppEnv>, initial: RunRow): Response =>
     const finished = tallyFinished(lastSeq > 0 ? await simulationSummaries(env.DB, initial.id, 0, lastSeq) : []);
     const heartbeat = heartbeatMs(env);
     let lastWrite = Date.now();
+    let lastCheck = Date.now();
     c.req.raw.signal.addEventListener('abort', () => stream.abort());
     while (!stream.aborted) {
       // The status is read before the simulations: a finished run's simulations are all written by then.
@@ -60,6 +63,10 @@ export const runEvents = (c: Context<AppEnv>, initial: RunRow): Response =>
         lastWrite = Date.now();
       }
       if (row.status !== 'running') return;
+      if (Date.now() - lastCheck >= heartbeat) {
+        if (!(await stillAuthenticated(c))) return;
+        lastCheck = Date.now();
+      }
       if (Date.now() - lastWrite >= heartbeat) {
         await stream.write(': heartbeat\n\n');
         lastWrite = Date.now();

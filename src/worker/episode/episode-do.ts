@@ -24,7 +24,8 @@ import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
 import type { LiveEpisode } from './store.ts';
 import { acceptTurn, applyTurn, asPendingTurn, expireTurn, participantObservation, startEpisode, turnCall } from './machine.ts';
-import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, LocalTurn, ParticipantGiven, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
+import { afterTheEnd } from './turn.ts';
+import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, FinalTurn, LocalTurn, ParticipantGiven, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { participantOf } from '../../core/orchestrator/step.ts';
@@ -182,13 +183,15 @@ export class EpisodeDO extends DurableObject<Env> {
   }
 
   private async submitExternalTurnNow(n: number, message: TurnResponse, options: { produceNext?: boolean }): Promise<ExternalTurnOutcome & { pending?: PendingTurn }> {
-    if (this.phase() === 'finished' || this.phase() === undefined) return { status: 'refused', reason: 'not_running', pending_step: null };
+    const resultText = JSON.stringify(message);
+    if (this.phase() === 'finished') return afterTheEnd(this.store.get<FinalTurn>('final_turn') ?? null, n, resultText);
+    if (this.phase() === undefined) return { status: 'refused', reason: 'not_running', pending_step: null };
     const context = await this.loadContext();
     const role = this.externalRole(context);
     if (role === null) return { status: 'refused', reason: 'not_external', pending_step: null };
-    const resultText = JSON.stringify(message);
-    const count = this.store.externalTurnCount();
     const live = this.phase() === 'running' ? this.loadLive(context) : null;
+    if (this.handingOver || this.phase() === 'written' || live?.state.done) return afterTheEnd(this.finalTurn(), n, resultText);
+    const count = this.store.externalTurnCount();
     const pendingStep = live?.pending === role ? count : null;
     if (n < count) {
       const recorded = this.store.turn(this.store.externalTurn(n)!.step);
@@ -471,13 +474,24 @@ export class EpisodeDO extends DurableObject<Env> {
       this.alarmAt = null;
     }
     // The simulation is safely in the run's keeping: the object keeps only its phase (so a repeated start
-    // changes nothing) and drops its rows and caches, so finished episodes hold next to nothing.
+    // changes nothing) and, with an external participant, its final turn (a repeat of it is answered again);
+    // it drops its rows and caches, so finished episodes hold next to nothing.
+    const finalTurn = this.externalRole(context) === null ? null : this.finalTurn();
     this.wipe();
     this.store.put('phase', 'finished');
+    if (finalTurn !== null) this.store.put('final_turn', finalTurn);
     // Once that is stored, the instance is reset rather than left to its idle eviction: a run keeps starting
     // episodes, and finished ones waiting to be evicted would otherwise hold most of the runtime's memory.
     await this.ctx.storage.sync();
     setTimeout(() => this.ctx.abort('episode finished'), 0);
+  }
+
+  /** The external participant's last applied turn and its message, or null (none, or no external participant). */
+  private finalTurn(): FinalTurn | null {
+    const count = this.store.externalTurnCount();
+    const turn = count === 0 ? null : this.store.externalTurn(count - 1);
+    const recorded = turn === null ? null : this.store.turn(turn.step);
+    return recorded === null ? null : { n: count - 1, result: recorded.result };
   }
 
   private wipe(): void {

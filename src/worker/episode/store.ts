@@ -43,10 +43,10 @@ export interface LiveEpisode {
 
 /**
  * Small values beside the rows: the launch (text), phase, attempt, when a failed attempt starts over, why the
- * last attempt failed when none is left, and when an external turn was asked for (its idle expiry counts from
- * then).
+ * last attempt failed when none is left, when an external turn was asked for (its idle expiry counts from
+ * then), and a finished episode's final external turn.
  */
-const EPISODE_KEYS = ['launch', 'phase', 'attempt', 'retry_at', 'failure', 'asked_at'] as const;
+const EPISODE_KEYS = ['launch', 'phase', 'attempt', 'retry_at', 'failure', 'asked_at', 'final_turn'] as const;
 type EpisodeKey = (typeof EPISODE_KEYS)[number];
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);

@@ -116,12 +116,29 @@ export type ExternalTurnOutcome =
     }
   | {
       readonly status: 'refused';
-      /** invalid: the message is not one the participant may send (`message` says why). */
-      readonly reason: 'not_pending' | 'conflict' | 'not_running' | 'not_external' | 'invalid';
+      /** invalid: the message is not one the participant may send (`message` says why); done: the episode is over. */
+      readonly reason: 'not_pending' | 'conflict' | 'not_running' | 'not_external' | 'invalid' | 'done';
       /** The turn the episode waits for from the external participant, if any. */
       readonly pending_step: number | null;
       readonly message?: string;
+      /** For `done`: the participant's final applied turn (null when none was). */
+      readonly final_step?: number | null;
     };
+
+/** The external participant's last applied turn: its number and its message as stored (JSON text). */
+export interface FinalTurn {
+  readonly n: number;
+  readonly result: string;
+}
+
+/**
+ * A turn sent to an episode that is over: an exact repeat of the final turn is answered as applied (its answer
+ * is the episode's end), any other is refused naming the final turn.
+ */
+export const afterTheEnd = (final: FinalTurn | null, n: number, resultText: string): ExternalTurnOutcome =>
+  final !== null && n === final.n && resultText === final.result
+    ? { status: 'applied', step: n }
+    : { status: 'refused', reason: 'done', pending_step: null, final_step: final?.n ?? null };
 
 /** What the participant's model answered, as the engine reads a provider response. */
 export const turnResponse = (result: TurnResponse): LlmResponse => ({

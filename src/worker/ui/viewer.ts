@@ -17,9 +17,24 @@ type ApiFetch = (request: Request, env: Env, ctx: Context<WorkerViewerEnv>['exec
 
 const LoginFormSchema = z.object({
   api_key: z.string().trim().min(1).max(256),
-  // Only a path of this site: never an absolute or protocol-relative URL.
-  next: z.string().max(2048).regex(/^\/(?![/\\])/).catch('/'),
+  next: z.string().max(2048).catch('/'),
 });
+
+/**
+ * Where sign-in may send the browser: `next` resolved against this site's origin, kept (as its path, query and
+ * fragment) only when it stays on that origin. Control characters are refused: browsers drop a tab or newline
+ * from a Location, so `/\t/evil.example` would become `//evil.example`, another site.
+ */
+const sameOriginPath = (next: string, origin: string): string => {
+  if (/[\u0000-\u001f\u007f]/.test(next)) return '/';
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return '/';
+  }
+  return url.origin === origin ? `${url.pathname}${url.search}${url.hash}` : '/';
+};
 
 /** The API as the viewer's source: its own routes called in-process, authenticated as the page's request. */
 const apiSource = (c: Context<WorkerViewerEnv>, fetchApi: ApiFetch, csrfToken: string | null): ViewerSource => {
@@ -37,12 +52,12 @@ const pageLogin = (c: Context<WorkerViewerEnv>, status: 200 | 401 | 429, next: s
   c.html(loginPage({ nonce: c.get('secureHeadersNonce') ?? '', csrfToken: null, signedIn: false, canAct: false }, next, error), status);
 
 const signIn = (app: HonoApp<WorkerViewerEnv>): void => {
-  app.get('/login', (c) => pageLogin(c, 200, LoginFormSchema.shape.next.parse(c.req.query('next')), null));
+  app.get('/login', (c) => pageLogin(c, 200, sameOriginPath(LoginFormSchema.shape.next.parse(c.req.query('next')), new URL(c.req.url).origin), null));
   app.post('/login', async (c) => {
     const operatorKey = c.env.API_KEY;
     if (!operatorKey) return c.redirect('/', 303);
     const form = LoginFormSchema.safeParse(await c.req.parseBody());
-    const next = form.success ? form.data.next : '/';
+    const next = form.success ? sameOriginPath(form.data.next, new URL(c.req.url).origin) : '/';
     const found = form.success ? await callerOfKey(c.env, form.data.api_key, operatorKey) : null;
     if (!found) {
       const refused = await authFailure(c, new ApiError(401, 'unauthorized', 'That API key is not valid.'));

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
-  PyFloat, PyJsonDecodeError, dumpsPy, isPyError, isPyFloat, parsePyJson, pyFloat, sha256Hex,
+  DuplicateKeyError, PyFloat, PyJsonDecodeError, dumpsPy, isPyError, isPyFloat, parsePyJson, pyFloat, sha256Hex,
 } from '../../../src/core/py/index.ts';
 import type { PyJsonable, PyValue } from '../../../src/core/py/index.ts';
 import { readDataFile } from './data-files.ts';
@@ -207,6 +207,23 @@ describe('parsePyJson (json.loads)', () => {
       return;
     }
     expect.unreachable('no error raised');
+  });
+
+  it('keeps the last of a repeated key, as Python does; with uniqueKeys refuses it, naming where', () => {
+    expect(parsePyJson('{"a": 1, "a": 2}')).toEqual({ a: 2 });
+    const duplicate = (text: string) => {
+      try {
+        parsePyJson(text, { uniqueKeys: true });
+      } catch (e) {
+        return e instanceof DuplicateKeyError ? [e.path, e.key] : e;
+      }
+      return null;
+    };
+    expect(duplicate('{"a": 1, "a": 2}')).toEqual(['', 'a']);
+    expect(duplicate('{"run": {"llm_args": [{}, {"x": 1, "x": 1}]}}')).toEqual(['run.llm_args.1', 'x']);
+    expect(duplicate('{"__proto__": 1, "__proto__": 2}')).toEqual(['', '__proto__']);
+    expect(duplicate('{"m": {"0": 1, "0": 2}}')).toEqual(['m', '0']);
+    expect(duplicate('{"a": {"b": 1}, "c": [{"b": 2}], "b": 3}')).toBeNull();
   });
 });
 

@@ -4,6 +4,8 @@ declare namespace Cloudflare {
     TEST_AGENT_ENDPOINT_URL: string;
     TEST_ROLE_PROVIDER_URL: string;
     TEST_RESPONSES_URL: string;
+    TEST_REDIRECT_BOUNCER_URL: string;
+    TEST_REDIRECT_TRAP_URL: string;
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
   }
 }

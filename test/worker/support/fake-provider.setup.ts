@@ -3,6 +3,7 @@
 // the same conversation; it also answers embeddings and the retrieval reranker's ratings. Its base URL becomes the Worker's OPENAI_BASE_URL (see vitest.config.ts). A second
 // server is a remote agent endpoint: it plays the scripted agent for callers carrying AGENT_ENDPOINT_KEY. A third
 // is a role's own provider (api_base in llm_args): it plays the agent for the operator's or the tenant's key.
+// A fourth answers every call with a redirect to a fifth, which records whether anything reached it.
 import type { TestProject } from 'vitest/node';
 import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
@@ -10,6 +11,7 @@ import { AGENT_ENDPOINT_KEY, NATIVE, OPERATOR_PROVIDER_KEY, SCRIPT_MODELS, TENAN
 import { endsWithToolResult, startFakeNative } from '../../support/fake-native.ts';
 import { isRerankRequest, rerankReply } from '../../support/fake-reranker.ts';
 import type { NativeReply, NativeRequest } from '../../support/fake-native.ts';
+import { startRedirectTrap } from '../../support/redirect-trap.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +21,8 @@ declare module 'vitest' {
     googleBaseURL: string;
     responsesBaseURL: string;
     roleProviderBaseURL: string;
+    redirectBouncerURL: string;
+    redirectTrapURL: string;
   }
 }
 
@@ -153,7 +157,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('anthropicBaseURL', native.anthropicURL);
   project.provide('googleBaseURL', native.googleURL);
   project.provide('responsesBaseURL', native.responsesURL);
+  const redirects = await startRedirectTrap();
+  project.provide('redirectBouncerURL', redirects.bouncerURL);
+  project.provide('redirectTrapURL', redirects.trapURL);
   return async () => {
+    await redirects.close();
     await fake.close();
     await agent.close();
     await role.close();

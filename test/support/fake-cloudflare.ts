@@ -39,6 +39,8 @@ export interface FakeCloudflare {
   readonly databases: Map<string, { uuid: string; name: string; db: DatabaseSync }>;
   readonly queues: Map<string, { queue_id: string; queue_name: string; consumers: Record<string, unknown>[] }>;
   readonly scripts: Map<string, UploadedScript>;
+  /** Every accepted Worker upload (first deploy or new version), in order. */
+  readonly uploads: UploadedScript[];
   /** Asset hashes the account holds. */
   readonly assets: Set<string>;
   close(): Promise<void>;
@@ -101,6 +103,7 @@ export const startFakeCloudflare = async (): Promise<FakeCloudflare> => {
   const databases: FakeCloudflare['databases'] = new Map();
   const queues: FakeCloudflare['queues'] = new Map();
   const scripts: FakeCloudflare['scripts'] = new Map();
+  const uploads: UploadedScript[] = [];
   const assets = new Set<string>();
   const uploadSessions = new Map<string, Set<string>>();
   const scriptSubdomains = new Map<string, boolean>();
@@ -272,6 +275,7 @@ export const startFakeCloudflare = async (): Promise<FakeCloudflare> => {
     const migrationTag = migrations !== null && typeof migrations.new_tag === 'string' ? migrations.new_tag : (previous?.migrationTag ?? null);
     const script = { metadata, modules, migrationTag, secrets, versionId: randomUUID() };
     scripts.set(name, script);
+    uploads.push(script);
     return script;
   };
   app.put(`${account}/workers/scripts/:name`, async (c) => {
@@ -356,6 +360,7 @@ export const startFakeCloudflare = async (): Promise<FakeCloudflare> => {
     databases,
     queues,
     scripts,
+    uploads,
     assets,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

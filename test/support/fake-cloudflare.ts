@@ -270,8 +270,20 @@ export const startFakeCloudflare = async (): Promise<FakeCloudflare> => {
     if (migrations !== null && (migrations.old_tag ?? null) !== (previous?.migrationTag ?? null)) {
       return refuse(c, 400, 10079, "Migration old_tag does not match the script's current tag");
     }
+    // `inherit` keeps a binding of the Worker's current version; with bindings_inherit=strict it must exist.
+    const current = (previous?.metadata.bindings ?? []) as Json[];
+    const bindings: Json[] = [];
+    for (const binding of metadata.bindings as Json[]) {
+      if (binding.type !== 'inherit') bindings.push(binding);
+      else {
+        const kept = current.find((b) => b.name === binding.name);
+        if (!kept) return refuse(c, 400, 10021, `binding ${String(binding.name)} has nothing to inherit`);
+        bindings.push(kept);
+      }
+    }
+    metadata.bindings = bindings;
     const secrets: Record<string, string> = { ...(previous?.secrets ?? {}) };
-    for (const binding of metadata.bindings as Json[]) if (binding.type === 'secret_text') secrets[binding.name as string] = String(binding.text);
+    for (const binding of bindings) if (binding.type === 'secret_text') secrets[binding.name as string] = String(binding.text);
     const migrationTag = migrations !== null && typeof migrations.new_tag === 'string' ? migrations.new_tag : (previous?.migrationTag ?? null);
     const script = { metadata, modules, migrationTag, secrets, versionId: randomUUID() };
     scripts.set(name, script);

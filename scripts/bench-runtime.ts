@@ -50,7 +50,7 @@ export default {
 `;
 
 /** This process's group: the workerd Miniflare starts is in it. */
-const ownGroup = async (): Promise<number> => {
+export const ownGroup = async (): Promise<number> => {
   const stat = await readFile('/proc/self/stat', 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 };

@@ -74,7 +74,7 @@ export const httpDownload: Download = async (url) => {
 };
 
 /** An error's message, with its cause's (fetch hides the network reason there). */
-const describe = (error: unknown): string => {
+export const describe = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error);
   return error.cause === undefined ? error.message : `${error.message} (${describe(error.cause)})`;
 };

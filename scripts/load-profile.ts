@@ -2,6 +2,7 @@
 // DevTools Protocol's Profiler domain, and a summary of where the time went per episode: self and inclusive
 // time by function. Anonymous functions are named by their line of the bundle.
 import { writeFile } from 'node:fs/promises';
+import { connectInspector } from './inspector.ts';
 
 interface CallFrame {
   readonly functionName: string;
@@ -23,14 +24,6 @@ export interface CpuProfile {
   readonly samples: readonly number[];
 }
 
-interface Reply {
-  readonly id?: number;
-  readonly method?: string;
-  readonly params?: Record<string, unknown>;
-  readonly result?: Record<string, unknown>;
-  readonly error?: { readonly message: string };
-}
-
 /** Samples every 200 µs: enough for an episode of a few milliseconds. */
 const SAMPLING_INTERVAL_US = 200;
 const SOURCE_WAIT_MS = 1_000;
@@ -42,33 +35,10 @@ export interface WorkerProfiler {
 
 /** Connects to the inspector on `port` and starts profiling the Worker's isolate. */
 export const startWorkerProfile = async (port: number): Promise<WorkerProfiler> => {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { id: string; webSocketDebuggerUrl: string }[];
-  // The runtime lists its own services' isolates too; the Worker's is core:user:<name>.
-  const target = targets.find((t) => t.id.startsWith('core:user:'));
-  if (target === undefined) throw new Error(`The inspector on port ${port} lists no Worker isolate`);
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise<void>((resolve, reject) => {
-    socket.onopen = () => resolve();
-    socket.onerror = () => reject(new Error(`The inspector WebSocket ${target.webSocketDebuggerUrl} did not open`));
-  });
-  let lastId = 0;
-  const waiting = new Map<number, (reply: Reply) => void>();
   const scripts: { scriptId: string; url: string }[] = [];
-  socket.onmessage = (event) => {
-    const reply = JSON.parse(String(event.data)) as Reply;
-    if (reply.method === 'Debugger.scriptParsed') scripts.push(reply.params as { scriptId: string; url: string });
-    if (reply.id !== undefined) waiting.get(reply.id)?.(reply);
-  };
-  const call = (method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> =>
-    new Promise((resolve, reject) => {
-      const id = ++lastId;
-      waiting.set(id, (reply) => {
-        waiting.delete(id);
-        if (reply.error) reject(new Error(`${method}: ${reply.error.message}`));
-        else resolve(reply.result ?? {});
-      });
-      socket.send(JSON.stringify({ id, method, params }));
-    });
+  const { call, close } = await connectInspector(port, (method, params) => {
+    if (method === 'Debugger.scriptParsed') scripts.push(params as { scriptId: string; url: string });
+  });
 
   // The bundle's source, to name anonymous functions by their line (the debugger is off again while profiling).
   await call('Debugger.enable');
@@ -86,7 +56,7 @@ export const startWorkerProfile = async (port: number): Promise<WorkerProfiler> 
   return {
     async stop(file) {
       const { profile } = (await call('Profiler.stop')) as { profile: CpuProfile };
-      socket.close();
+      close();
       await writeFile(file, JSON.stringify(profile));
       return { profile, lines };
     },

@@ -7,7 +7,7 @@
 import type { TestProject } from 'vitest/node';
 import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
-import { AGENT_ENDPOINT_KEY, NATIVE, OPERATOR_PROVIDER_KEY, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
+import { AGENT_ENDPOINT_KEY, LONG_CONVERSATION_TURNS, NATIVE, OPERATOR_PROVIDER_KEY, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
 import { endsWithToolResult, startFakeNative } from '../../support/fake-native.ts';
 import { isRerankRequest, rerankReply } from '../../support/fake-reranker.ts';
 import type { NativeReply, NativeRequest } from '../../support/fake-native.ts';
@@ -59,6 +59,12 @@ const diligentUserReply = (request: CapturedRequest, messages: readonly WireMess
   return agentSaid.includes('All done.') ? text('Thanks! ###STOP###') : text('Hi, I need some help with my account.');
 };
 
+/** The talkative user: its own earlier turns come back as `assistant`; it stops on its last turn. */
+const talkativeUserReply = (messages: readonly WireMessage[]): FakeReply => {
+  const spoken = messages.filter((m) => m.role === 'assistant').length;
+  return spoken + 1 >= LONG_CONVERSATION_TURNS ? text('Thanks, that is all. ###STOP###') : text(`Turn ${spoken + 1}: I still need help, here is one more detail.`);
+};
+
 /** The scripted judge: every expected outcome (the Python list after `expectedOutcomes:`) is met. */
 const judgeReply = (messages: readonly WireMessage[]): FakeReply => {
   const prompt = messages[messages.length - 1]?.content ?? '';
@@ -84,6 +90,10 @@ const reply = async (request: CapturedRequest): Promise<FakeReply> => {
       return agentReply(messages);
     case SCRIPT_MODELS.user:
       return userReply(messages);
+    case SCRIPT_MODELS.talkingAgent:
+      return text('I see. Could you tell me a little more about that?');
+    case SCRIPT_MODELS.talkativeUser:
+      return talkativeUserReply(messages);
     case SCRIPT_MODELS.diligentUser:
       return diligentUserReply(request, messages);
     case SCRIPT_MODELS.judge:

@@ -16,6 +16,10 @@ export const SCRIPT_MODELS = {
   brokenAgent: 'script-agent-broken',
   /** Answers as the agent only to calls carrying TENANT_PROVIDER_KEY: a tenant's own provider key. */
   tenantAgent: 'script-agent-tenant',
+  /** An agent that only ever answers in words: keeps a conversation going as long as the user does. */
+  talkingAgent: 'script-agent-talking',
+  /** A user that speaks LONG_CONVERSATION_TURNS times before it stops: a long conversation. */
+  talkativeUser: 'script-user-talkative',
   /** Known only to the role provider (TEST_ROLE_PROVIDER_URL), reached through llm_args_agent.api_base. */
   roleAgent: 'script-agent-role',
 } as const;
@@ -39,6 +43,9 @@ export const NATIVE = {
 export const AGENT_ENDPOINT_KEY = 'agent-endpoint-secret-7f3a';
 
 export const API_KEY = 'test-api-key';
+
+/** User turns of the talkative user's conversation. */
+export const LONG_CONVERSATION_TURNS = 40;
 
 export const scriptedRun = (overrides: Partial<RunRequest> = {}): RunRequest => ({
   domain: 'mock',

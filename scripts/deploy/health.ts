@@ -1,0 +1,37 @@
+// The deployed Worker's health check: GET /v1/health on the URL wrangler deployed to, until it answers
+// {"status":"ok"} (a new deployment takes some seconds to reach every location) or the patience runs out.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HealthSchema } from '../../src/core/schemas/api.ts';
+
+/**
+ * Tests only: the origin that stands in for the deployed workers.dev URL (a scripted API cannot route
+ * *.workers.dev to 127.0.0.1); its path and query are kept.
+ */
+export const HEALTH_ORIGIN_OVERRIDE = 'TAU2_EDGE_DEPLOY_HEALTH_ORIGIN';
+
+/** The workers.dev URL in wrangler deploy's output, or null. */
+export const deployedUrl = (deployOutput: string): string | null => deployOutput.match(/https:\/\/[a-z0-9.-]+\.workers\.dev/)?.[0] ?? null;
+
+export const healthUrl = (deployed: string, env: NodeJS.ProcessEnv = process.env): string => {
+  const url = new URL('/v1/health', deployed);
+  const override = env[HEALTH_ORIGIN_OVERRIDE];
+  return override ? new URL(url.pathname, override).href : url.href;
+};
+
+/** Resolves once the URL answers 200 {"status":"ok"}; throws with the last answer after `patienceMs`. */
+export const checkHealth = async (url: string, patienceMs = 60_000): Promise<void> => {
+  const deadline = Date.now() + patienceMs;
+  let last = '';
+  for (;;) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+      const body = await response.text();
+      if (response.ok && HealthSchema.safeParse(JSON.parse(body)).success) return;
+      last = `${response.status} ${body.slice(0, 200)}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    if (Date.now() >= deadline) throw new Error(`GET ${url} did not answer {"status":"ok"} (last: ${last})`);
+    await sleep(1_000);
+  }
+};

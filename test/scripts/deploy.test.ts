@@ -1,0 +1,198 @@
+// `npm run deploy` against a scripted Cloudflare API on 127.0.0.1 (real wrangler, real bundle, D1 migrations on a
+// real SQLite), the deployed URL stood in for by a local server: a dry run changes nothing, the first run creates
+// the database and the queue once, sets the secrets and uploads the Worker with every binding, and a second run
+// uploads only the code. No secret value reaches the output or wrangler's logs.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseToml } from 'smol-toml';
+import { deploy } from '../../scripts/deploy.ts';
+import { checkHealth, HEALTH_ORIGIN_OVERRIDE } from '../../scripts/deploy/health.ts';
+import { deployConfigPath } from '../../scripts/deploy/config.ts';
+import { startFakeCloudflare } from '../support/fake-cloudflare.ts';
+import type { CloudflareCall, FakeCloudflare } from '../support/fake-cloudflare.ts';
+
+const API_KEY = 'typed-api-key-7f3a9c';
+const OPENAI_API_KEY = 'sk-openai-from-env-51b2e8';
+
+const standIn = async (status: number) => {
+  const server = createServer((request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(request.url === '/v1/health' && status === 200 ? '{"status":"ok"}' : '{"error":"down"}');
+  }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+};
+
+const writes = (calls: readonly CloudflareCall[]) => calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path.replace(/\/accounts\/\w+/, '').replace(/\?.*/, '')}`);
+
+describe('npm run deploy against a scripted Cloudflare API', () => {
+  let cf: FakeCloudflare;
+  let health: Awaited<ReturnType<typeof standIn>>;
+  let logDir: string;
+  const output: string[] = [];
+  const asked: string[] = [];
+  const runs: CloudflareCall[][] = [];
+
+  const run = async (dryRun: boolean) => {
+    const env = {
+      ...process.env,
+      CLOUDFLARE_API_BASE_URL: cf.baseURL,
+      CLOUDFLARE_API_TOKEN: cf.token,
+      CLOUDFLARE_ACCOUNT_ID: cf.accountId,
+      WRANGLER_LOG_PATH: logDir,
+      OPENAI_API_KEY,
+      [HEALTH_ORIGIN_OVERRIDE]: health.origin,
+    };
+    const before = cf.calls.length;
+    const ask = async (name: string) => {
+      asked.push(name);
+      return name === 'API_KEY' ? API_KEY : '';
+    };
+    await deploy({ dryRun, env, inputs: { env, ask }, log: (line) => output.push(line), healthPatienceMs: 5_000 });
+    runs.push(cf.calls.slice(before));
+  };
+
+  beforeAll(async () => {
+    cf = await startFakeCloudflare();
+    health = await standIn(200);
+    logDir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-wrangler-logs-'));
+    await run(true);
+    await run(false);
+    await run(false);
+  }, 900_000);
+
+  afterAll(async () => {
+    await cf?.close();
+    await health?.close();
+    await rm(logDir, { recursive: true, force: true });
+    await rm(deployConfigPath, { force: true });
+  });
+
+  it('a dry run reads the account and changes nothing', () => {
+    expect(writes(runs[0]!)).toEqual([]);
+    expect(output.join('\n')).toMatch(/D1 database tau2-edge: would be created/);
+    expect(output.join('\n')).toMatch(/queue tau2-edge-turns: would be created/);
+  });
+
+  it('the first run creates the database and the queue, once', () => {
+    const created = writes(runs[1]!);
+    expect(created.filter((w) => w === 'POST /d1/database')).toHaveLength(1);
+    expect(created.filter((w) => w === 'POST /queues')).toHaveLength(1);
+    expect(created.filter((w) => /^POST \/queues\/\w+\/consumers$/.test(w))).toHaveLength(1);
+    expect(created).toContain('PUT /workers/scripts/tau2-edge');
+    expect([...cf.databases.values()].map((d) => d.name)).toEqual(['tau2-edge']);
+    expect([...cf.queues.values()].map((q) => q.queue_name)).toEqual(['tau2-edge-turns']);
+  });
+
+  it('applies every migration to the remote database', async () => {
+    const [database] = [...cf.databases.values()];
+    const files = (await readdir(path.join(import.meta.dirname, '../../migrations'))).filter((f) => f.endsWith('.sql')).sort();
+    const applied = database!.db.prepare('SELECT name FROM d1_migrations ORDER BY id').all().map((r) => r.name);
+    expect(applied).toEqual(files);
+    const tables = database!.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r.name);
+    expect(tables).toEqual(expect.arrayContaining(['runs', 'simulations', 'messages', 'api_keys', 'tenant_quotas', 'schedules']));
+  });
+
+  it('uploads the Worker with every binding, the Durable Object migrations and the compatibility date', async () => {
+    const toml = parseToml(await readFile(path.join(import.meta.dirname, '../../wrangler.toml'), 'utf8')) as Record<string, never>;
+    const script = cf.scripts.get('tau2-edge')!;
+    const named = (upload: number) => (cf.uploads[upload]!.metadata.bindings as { name: string; type: string }[]).filter((b) => b.type !== 'secret_text');
+    const bindings = Object.fromEntries(named(0).map((b) => [b.name, b]));
+    // The second run's version carries the same bindings (its secrets stay set on the Worker).
+    expect(named(1)).toEqual(named(0));
+    const [database] = [...cf.databases.values()];
+    expect(bindings.DB).toMatchObject({ type: 'd1', id: database!.uuid });
+    expect(bindings.TURNS).toMatchObject({ type: 'queue', queue_name: 'tau2-edge-turns' });
+    for (const [name, class_name] of [['EPISODE', 'EpisodeDO'], ['RUN', 'RunDO'], ['PROVIDER_GATE', 'ProviderGateDO']]) {
+      expect(bindings[name!]).toMatchObject({ type: 'durable_object_namespace', class_name });
+    }
+    expect(bindings.AUTH_FAILURES).toMatchObject({ type: 'ratelimit' });
+    expect(bindings.ASSETS).toMatchObject({ type: 'assets' });
+    for (const [name, value] of Object.entries(toml.vars as unknown as Record<string, string>)) expect(bindings[name]).toMatchObject({ type: 'plain_text', text: value });
+    expect(cf.uploads).toHaveLength(2);
+    const firstMetadata = cf.uploads[0]!.metadata;
+    expect(firstMetadata.migrations).toMatchObject({ new_tag: 'v1', steps: [{ new_sqlite_classes: ['EpisodeDO', 'RunDO', 'ProviderGateDO'] }] });
+    expect(firstMetadata.compatibility_date).toBe(toml.compatibility_date);
+    expect(firstMetadata).toMatchObject({ limits: { cpu_ms: 300_000 }, observability: { enabled: true }, placement: { mode: 'smart' } });
+    expect(script.migrationTag).toBe('v1');
+  });
+
+  it('sets the missing secrets: CREDENTIALS_KEY generated, API_KEY asked for, the provider key from the environment', () => {
+    const { secrets } = cf.scripts.get('tau2-edge')!;
+    expect(Object.keys(secrets).sort()).toEqual(['API_KEY', 'CREDENTIALS_KEY', 'OPENAI_API_KEY']);
+    expect(secrets.API_KEY).toBe(API_KEY);
+    expect(secrets.OPENAI_API_KEY).toBe(OPENAI_API_KEY);
+    expect(Buffer.from(secrets.CREDENTIALS_KEY!, 'base64')).toHaveLength(32);
+    // Asked once, on the first real run (a dry run asks nothing; the second run finds it set).
+    expect(asked).toEqual(['API_KEY']);
+  });
+
+  it('a second run creates nothing and sets no secret: only the code is uploaded', () => {
+    const second = writes(runs[2]!);
+    expect(second.filter((w) => /^POST \/(d1\/database|queues)$|\/consumers$|^PUT \/workers\/scripts\/tau2-edge$/.test(w))).toEqual([]);
+    expect(second).toContain('POST /workers/scripts/tau2-edge/versions');
+    expect((cf.uploads[1]!.metadata.bindings as { type: string }[]).filter((b) => b.type === 'secret_text')).toEqual([]);
+    expect(output.at(-4)).toMatch(/^secrets: none missing; already set: (API_KEY|CREDENTIALS_KEY|OPENAI_API_KEY)(, (API_KEY|CREDENTIALS_KEY|OPENAI_API_KEY)){2}$/);
+    expect(output.filter((line) => line.startsWith('migrations:')).at(-1)).toBe('migrations: up to date');
+  });
+
+  it('checks GET /v1/health on the deployed URL (here its local stand-in)', () => {
+    expect(output.filter((line) => line.startsWith('deployed: https://tau2-edge.tau2-test.workers.dev'))).toHaveLength(2);
+    expect(output.filter((line) => line === `health: GET ${health.origin}/v1/health answered {"status":"ok"}`)).toHaveLength(2);
+  });
+
+  it('never shows a secret value: not in the output, wrangler’s logs or the deploy configuration', async () => {
+    const secrets = Object.values(cf.scripts.get('tau2-edge')!.secrets);
+    const logs = await Promise.all((await readdir(logDir)).map((f) => readFile(path.join(logDir, f), 'utf8')));
+    expect(logs.length).toBeGreaterThan(0);
+    const seen = [output.join('\n'), ...logs, await readFile(deployConfigPath, 'utf8')].join('\n');
+    for (const secret of secrets) expect(seen).not.toContain(secret);
+    expect((await readdir(tmpdir())).filter((f) => f.startsWith('tau2-edge-deploy-'))).toEqual([]);
+  });
+});
+
+describe('the health check', () => {
+  it('fails when the deployed Worker does not answer {"status":"ok"}', async () => {
+    const down = await standIn(503);
+    try {
+      await expect(checkHealth(`${down.origin}/v1/health`, 1_500)).rejects.toThrow(/did not answer \{"status":"ok"\} \(last: 503/);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe('the scripted Cloudflare API', () => {
+  let cf: FakeCloudflare;
+  beforeAll(async () => {
+    cf = await startFakeCloudflare();
+  });
+  afterAll(() => cf.close());
+
+  const call = (path: string, init: RequestInit & { token?: string } = {}) =>
+    fetch(`${cf.baseURL}/accounts/${cf.accountId}${path}`, { ...init, headers: { authorization: `Bearer ${init.token ?? cf.token}`, 'content-type': 'application/json' } });
+
+  it('refuses a call without the token, in the envelope', async () => {
+    const response = await call('/d1/database', { token: 'wrong' });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ success: false, errors: [{ code: 10000, message: 'Authentication error' }], messages: [], result: null });
+  });
+
+  it('refuses malformed creations and creates nothing', async () => {
+    expect((await call('/d1/database', { method: 'POST', body: '{"name":"Bad Name!"}' })).status).toBe(400);
+    expect((await call('/queues', { method: 'POST', body: 'not json' })).status).toBe(400);
+    expect((await call('/workers/scripts/w', { method: 'PUT', body: '{}' })).status).toBe(400);
+    expect(cf.databases.size + cf.queues.size + cf.scripts.size).toBe(0);
+  });
+
+  it('refuses a second database or queue of the same name', async () => {
+    expect((await call('/d1/database', { method: 'POST', body: '{"name":"db"}' })).status).toBe(200);
+    const again = await call('/d1/database', { method: 'POST', body: '{"name":"db"}' });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { errors: { code: number }[] }).errors[0]!.code).toBe(7502);
+  });
+});

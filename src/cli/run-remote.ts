@@ -63,7 +63,7 @@ export const runThroughApi = async (
   options: RemoteRunOptions,
   display: (total: number) => ProgressDisplay,
   out: (text: string) => void,
-): Promise<{ results: Results; cancelled: boolean }> =>
+): Promise<{ results: Results; cancelled: boolean; fatal: string | null }> =>
   withApi(options.api, options.llmBaseUrl, out, async (client) => {
     const { run_id: runId } = await client.createRun(options.config, randomUUID());
     const run = await client.run(runId);
@@ -100,6 +100,7 @@ export const runThroughApi = async (
       process.off('SIGINT', onInterrupt);
       progress.end();
     }
-    if (status === 'failed') throw new Error(`run ${runId} failed: ${(await client.run(runId)).error ?? 'no reason recorded'}`);
-    return { results: await client.results(runId), cancelled: status === 'cancelled' };
+    // A failed run (stopped by a provider's refusal, or never started) keeps what finished.
+    const fatal = status === 'failed' ? ((await client.run(runId)).error ?? 'no reason recorded') : null;
+    return { results: await client.results(runId), cancelled: status === 'cancelled', fatal };
   });

@@ -14,6 +14,7 @@ import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import type { SimulationSummary } from '../db/simulations.ts';
 import { loadDomain } from '../data/domains.ts';
+import { groupInfraErrors } from '../../core/runner/refusal.ts';
 
 /** Finished simulations of a run by outcome, kept up to date as more finish. */
 export interface FinishedTally {
@@ -47,7 +48,7 @@ export const runCounts = async (env: Env, row: RunRow, finished: FinishedTally):
 };
 
 /** The run without metrics (as listed). */
-export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metrics'>> => ({
+export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metrics' | 'infra_errors'>> => ({
   id: row.id,
   status: row.status,
   created_at: row.createdAt,
@@ -62,7 +63,7 @@ export const runView = async (env: Env, row: RunRow): Promise<Run> => {
   const listing = await runListing(env, row);
   const simulations = await runSimulations(env.DB, row.id);
   const metrics = metricsAsDict(computeMetrics({ info: listing.config, simulations }));
-  return { ...listing, metrics: metrics as RunMetrics };
+  return { ...listing, metrics: metrics as RunMetrics, infra_errors: groupInfraErrors(simulations) };
 };
 
 /**

@@ -15,6 +15,7 @@ import { gitCommit } from './git-commit.ts';
 import type { ProgressDisplay } from './progress-display.ts';
 import type { RunOptions } from './run-flags.ts';
 import { runLog } from './run-log.ts';
+import { callsInFlight } from './calls-in-flight.ts';
 import { callNames, inSimulationScope, loggedClient, scopedNewId } from './llm-call-log.ts';
 import path from 'node:path';
 import { infraErrorOf, isRefusal, refusalWatch, stoppedBy } from '../core/runner/refusal.ts';
@@ -24,6 +25,8 @@ export interface InProcessOutcome {
   readonly cancelled: boolean;
   /** Why the run stopped early (a provider's refusal no simulation could get past), or null. */
   readonly fatal: string | null;
+  /** The most model calls in flight at once. */
+  readonly peakCallsInFlight: number | null;
 }
 
 export type InProcessOptions = Pick<RunOptions, 'llmBaseUrl' | 'saveTo' | 'logLevel' | 'verboseLogs' | 'llmLogMode'>;
@@ -35,9 +38,10 @@ export const runInProcess = async (
 ): Promise<InProcessOutcome> => {
   const { domain, data, guidelines } = await loadDomain(config.domain);
   const progress = display(pendingUnits(config, runTasks(config, data)).length);
-  const client = clientFor(options.llmBaseUrl ?? undefined);
+  const calls = callsInFlight();
+  const client = calls.counted(clientFor(options.llmBaseUrl ?? undefined));
   const clients = {
-    agent: config.agent_endpoint === null ? client : endpointClient(config.agent_endpoint.url, config.agent_endpoint.headers),
+    agent: config.agent_endpoint === null ? client : calls.counted(endpointClient(config.agent_endpoint.url, config.agent_endpoint.headers)),
     user: client,
     judge: client,
   };
@@ -92,7 +96,7 @@ export const runInProcess = async (
         progress.note(`${isRefusal(error) ? 'refused' : 'retry'}: task ${task.id} trial ${trial} attempt ${attempt} failed: ${message}`);
       },
     });
-    return { results, cancelled, fatal };
+    return { results, cancelled, fatal, peakCallsInFlight: calls.peak() };
   } finally {
     process.off('SIGINT', onInterrupt);
     progress.end();

@@ -51,6 +51,7 @@ export const runOfResults = (id: string, { results }: LoadedResults): Run => {
     counts: { total: sims.length, pending: 0, running: 0, done: sims.length, passed, failed: sims.length - passed - infra, infra_error: infra, cancelled: 0 },
     metrics: metricsAsDict(computeMetrics(results)) as Run['metrics'],
     infra_errors: groupInfraErrors(sims),
+    peak_calls_in_flight: null,
   };
 };
 

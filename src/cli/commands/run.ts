@@ -55,7 +55,7 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   const config = resume === null ? options.config : { ...options.config, skip_episodes: resume.skip };
   const outcome =
     resume !== null && resume.pending === 0
-      ? { results: resume.kept, cancelled: false, fatal: null }
+      ? { results: resume.kept, cancelled: false, fatal: null, peakCallsInFlight: null }
       : options.inProcess
         ? await runInProcess(config, options, display)
         : await runThroughApi({ ...options, config }, display, out);
@@ -71,6 +71,7 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   const metrics = computeMetrics(results);
   out(summaryTable(metrics, usageTotals(results)));
   for (const line of infraErrorLines(results.simulations)) out(line);
+  if (outcome.peakCallsInFlight !== null) out(`peak model calls in flight: ${outcome.peakCallsInFlight} (max concurrency ${config.max_concurrency})`);
   // A resumed file keeps its format.
   await saveResults(options.saveTo, results, resume === null ? 'json' : await resultsFormat(options.saveTo));
   out(`results saved to ${options.saveTo}`);

@@ -29,13 +29,16 @@ export const simulationsTable = (simulations: readonly SimulationRun[]): string 
 
 const indent = (text: string, prefix: string): string => text.split('\n').join(`\n${prefix}`);
 
-const messageText = (m: Message): string => {
+/** A tool result as shown: cut after `maxChars` characters (null: whole). */
+const toolResultText = (content: string, maxChars: number | null): string =>
+  maxChars !== null && content.length > maxChars ? `${content.slice(0, maxChars)}… (${content.length} chars)` : content;
+
+const messageText = (m: Message, maxToolResultChars: number | null): string => {
   const who = m.role === 'assistant' ? 'agent' : m.role;
   const turn = String(m.turn_idx ?? '').padStart(3);
   const lines: string[] = [];
   if (m.role === 'tool') {
-    const content = m.content ?? '';
-    const cut = content.length > MAX_TOOL_RESULT_CHARS ? `${content.slice(0, MAX_TOOL_RESULT_CHARS)}… (${content.length} chars)` : content;
+    const cut = toolResultText(m.content ?? '', maxToolResultChars);
     lines.push(`${turn} ${'tool'.padEnd(6)} ${m.error ? '[error] ' : ''}${indent(cut, ' '.repeat(11))}`);
     return lines.join('\n');
   }
@@ -64,9 +67,10 @@ const checks = (sim: SimulationRun): string[] => {
   return lines;
 };
 
-export const renderSimulation = (sim: SimulationRun): string =>
+/** A simulation's conversation (tool results cut after `maxToolResultChars`; null: whole) and its reward checks. */
+export const renderSimulation = (sim: SimulationRun, maxToolResultChars: number | null = MAX_TOOL_RESULT_CHARS): string =>
   [
     `simulation ${sim.id} · task ${sim.task_id} · trial ${sim.trial ?? '-'} · ${sim.termination_reason} · reward ${rewardText(sim)} · ${sim.duration.value.toFixed(1)}s`,
-    ...(sim.messages ?? []).map(messageText),
+    ...(sim.messages ?? []).map((m) => messageText(m, maxToolResultChars)),
     ...checks(sim),
   ].join('\n');

@@ -64,6 +64,13 @@ describe('tau2-edge view', () => {
       expect((await capture(['view', '--file', folder])).text).toBe(shown.text);
     }
 
+    // Infrastructure errors are listed under the summary, grouped by reason.
+    const failing = path.join(dir, '..', `${path.basename(dir)}-infra.json`);
+    const broken = { ...airline.simulations[0]!, termination_reason: 'infrastructure_error' as const, reward_info: null, info: { error: 'LLM call to x failed after 1 attempt: HTTP 401: bad key' } };
+    await saveResults(failing, { ...airline, simulations: [broken, { ...broken, id: 'second', task_id: 'other' }, ...airline.simulations.slice(1)] }, 'json');
+    expect((await capture(['view', failing])).text).toMatch(/^=== Infrastructure Errors ===\n2 × LLM call to x failed after 1 attempt: HTTP 401: bad key\n {4}tasks: \S+, other$/m);
+    await rm(failing);
+
     const empty = path.join(dir, '..', `${path.basename(dir)}-empty.json`);
     await writeFile(empty, '');
     const refused = await capture(['view', empty]);

@@ -15,6 +15,7 @@ import { apiClient } from '../../client/index.ts';
 import type { ApiClient } from '../../client/index.ts';
 import { MAX_TOOL_RESULT_CHARS, renderSimulation, runHeader, simulationsTable } from '../render.ts';
 import { summaryTable } from '../summary.ts';
+import { infraErrorLines } from '../infra-errors.ts';
 import { allFailedTasks, filterSimulations } from '../view-filter.ts';
 import type { ViewFilter, ViewOptions } from '../view-filter.ts';
 import { usageTotals } from '../../core/metrics/usage-totals.ts';
@@ -204,6 +205,7 @@ const view = async (target: string, values: Options, out: (text: string) => void
   out(runHeader(results));
   out('');
   out(summaryTable(computeMetrics(results), usageTotals(results)));
+  for (const line of infraErrorLines(results.simulations)) out(line);
   out('');
   out(simulationsTable(filterSimulations(results.simulations, values)));
   if (values.onlyShowAllFailed) out(`\nTotal number of failed tasks: ${allFailedTasks(results.simulations)}`);

@@ -93,7 +93,8 @@ describe('tau2-edge run on the local worker', () => {
       const before = fake.requests.length;
       const save = path.join(dir, 'refused', 'results.json');
       const { stdout, code, readyAt, endedAt } = await runBin(
-        ['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--num-trials', '4', '--max-concurrency', '2',
+        // 50 trials: over the operator limit LIMIT_MAX_TRIALS = 32, which the user's own worker does not apply.
+        ['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--num-trials', '50', '--max-concurrency', '2',
           '--llm-base-url', fake.baseURL, '--save-to', save],
         { ...process.env, OPENAI_API_KEY: wrongKey },
       );
@@ -102,7 +103,8 @@ describe('tau2-edge run on the local worker', () => {
       expect(stdout).toMatch(/^run stopped: The provider refused: .*HTTP 401.*Incorrect API key provided: \[redacted\]/m);
       expect(stdout).toMatch(/^=== Infrastructure Errors ===\n\d+ × .*HTTP 401/m);
       expect(stdout).not.toContain(wrongKey);
-      // Stopped early: no more calls than simulations started at once (none retried), far fewer than the run's 40.
+      expect(stdout).toMatch(/^run \S+: 500 simulations$/m);
+      // Stopped early: no more calls than simulations started at once (none retried), far fewer than the run's 500.
       expect(fake.requests.length - before).toBeLessThanOrEqual(2);
       const results = ResultsSchema.parse(parsePyJson(await readFile(save, 'utf8')));
       expect(results.simulations.length).toBeGreaterThan(0);

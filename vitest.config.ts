@@ -10,6 +10,7 @@ export default defineConfig({
         test: {
           name: 'core',
           environment: 'node',
+          globalSetup: ['test/support/state-dir.setup.ts'],
           // Whole-domain checks (every task through the orchestrator) take seconds, more on a busy CI machine.
           testTimeout: 30_000,
           include: [
@@ -27,6 +28,7 @@ export default defineConfig({
           // The web viewer in headless Chromium against a local worker (test/support/browser.ts).
           name: 'browser',
           environment: 'node',
+          globalSetup: ['test/support/state-dir.setup.ts'],
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,

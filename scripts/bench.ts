@@ -1,7 +1,8 @@
 // Benchmarks, for every registered domain whose data is present: memory held per live episode beyond the
 // shared base DB, p50 time of one DB verdict, and the time of check-data over all the domain's tasks; for
 // airline also the Episode object's CPU per step at the first and the 40th turn; then the step API's latency
-// and concurrency on a local worker (bench-step-api.ts); the runtime's own CPU per object, call and fetch
+// and concurrency on a local worker (bench-step-api.ts); a provider-bound run on the default path and in process
+// (bench-provider-bound.ts); the runtime's own CPU per object, call and fetch
 // (bench-runtime.ts); for banking_knowledge, retrieval latency and index
 // memory per retriever (bench-retrieval.ts); then the web viewer's page times on a 1,000-simulation run
 // (bench-viewer.ts).
@@ -22,6 +23,7 @@ import { benchStepApi } from './bench-step-api.ts';
 import { benchRuntime } from './bench-runtime.ts';
 import { benchRetrieval, benchRetrievalConfigs } from './bench-retrieval.ts';
 import { benchViewer } from './bench-viewer.ts';
+import { benchProviderBound } from './bench-provider-bound.ts';
 import { median } from './bench-quantile.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -111,5 +113,6 @@ if (await hasData('banking_knowledge')) {
   for (const line of await benchRetrievalConfigs()) console.log(line);
 }
 if (await hasData('mock')) for (const line of await benchStepApi(await loadDomain('mock'))) console.log(line);
+if (await hasData('mock')) for (const line of await benchProviderBound()) console.log(line);
 for (const line of await benchRuntime()) console.log(line);
 for (const line of await benchViewer()) console.log(line);

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import tau2Data from './tau2-data.json' with { type: 'json' };
 
@@ -31,6 +32,8 @@ export interface FetchDataOptions {
   /** How to download a file that no local copy has; without it, such a file is an error. */
   readonly download?: Download;
   readonly manifest?: DataManifest;
+  /** Where upstream files are downloaded from (raw.githubusercontent.com by default). */
+  readonly baseUrl?: string;
 }
 
 export interface FetchDataReport {
@@ -45,14 +48,16 @@ export interface DataFileFailure {
   readonly reason: string;
 }
 
+/** Failures listed one by one in a message at most; the others are counted. */
+const LISTED_FAILURES = 10;
+
 export class DataFetchError extends Error {
   readonly failures: readonly DataFileFailure[];
 
   constructor(failures: readonly DataFileFailure[]) {
-    super(
-      `${failures.length} reference data file(s) could not be fetched:\n` +
-        failures.map((f) => `  ${f.path}: ${f.reason}`).join('\n'),
-    );
+    const listed = failures.slice(0, LISTED_FAILURES).map((f) => `  ${f.path}: ${f.reason}`);
+    if (failures.length > LISTED_FAILURES) listed.push(`  … and ${failures.length - LISTED_FAILURES} more`);
+    super(`${failures.length} reference data file(s) could not be fetched:\n${listed.join('\n')}`);
     this.name = 'DataFetchError';
     this.failures = failures;
   }
@@ -64,11 +69,35 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-export const upstreamUrl = (manifest: DataManifest, file: DataFile): string =>
-  `https://raw.githubusercontent.com/${manifest.upstream.repo}/${manifest.upstream.commit}/${file.upstream_path}`;
+export const UPSTREAM_BASE_URL = 'https://raw.githubusercontent.com';
+
+export const upstreamUrl = (manifest: DataManifest, file: DataFile, baseUrl: string = UPSTREAM_BASE_URL): string =>
+  `${baseUrl.replace(/\/+$/, '')}/${manifest.upstream.repo}/${manifest.upstream.commit}/${file.upstream_path}`;
+
+/** How long a download waits for the server to answer at all, and for the whole file. */
+const ANSWER_TIMEOUT_MS = 15_000;
+const DOWNLOAD_TIMEOUT_MS = 120_000;
+
+/** A download that could not reach the server (no network, no DNS, nothing listening, no answer): the next ones would not either. */
+export class UnreachableError extends Error {
+  constructor(url: string, cause: unknown) {
+    super(`cannot reach ${new URL(url).origin}: ${describe(cause)}`, { cause });
+    this.name = 'UnreachableError';
+  }
+}
 
 export const httpDownload: Download = async (url) => {
-  const response = await fetch(url, { signal: AbortSignal.timeout(120_000) });
+  const waiting = new AbortController();
+  const timer = setTimeout(() => waiting.abort(new Error(`no answer within ${ANSWER_TIMEOUT_MS / 1000} s`)), ANSWER_TIMEOUT_MS);
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.any([waiting.signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]) });
+  } catch (error) {
+    throw new UnreachableError(url, error);
+  } finally {
+    // Answered: from here only the whole file's time limit applies.
+    clearTimeout(timer);
+  }
   if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText} from ${url}`);
   return new Uint8Array(await response.arrayBuffer());
 };
@@ -124,11 +153,12 @@ const fetchOne = async (file: DataFile, options: FetchDataOptions, manifest: Dat
 
   const where = options.sourceDir ? `not in ${options.sourceDir}` : 'no local copy';
   if (!options.download) throw new Error(`missing (${where}, and downloading is off)`);
-  const url = upstreamUrl(manifest, file);
+  const url = upstreamUrl(manifest, file, options.baseUrl);
   let body: Uint8Array;
   try {
     body = await options.download(url);
   } catch (error) {
+    if (error instanceof UnreachableError) throw error;
     throw new Error(`missing (${where}) and download failed: ${describe(error)}`);
   }
   const problem = mismatch(file, body, url);
@@ -137,21 +167,46 @@ const fetchOne = async (file: DataFile, options: FetchDataOptions, manifest: Dat
   return 'downloaded';
 };
 
-/** Puts every manifest file under `destDir`, verified; throws a DataFetchError naming each file that failed. */
+/** The data could not be downloaded at all: the first download could not reach the server, so no other was tried. */
+export class OfflineError extends Error {
+  readonly missing: number;
+
+  constructor(reason: string, missing: number) {
+    super(reason);
+    this.name = 'OfflineError';
+    this.missing = missing;
+  }
+}
+
+/**
+ * Puts every manifest file under `destDir`, verified; throws a DataFetchError naming the files that failed, or an
+ * OfflineError as soon as a download cannot reach the server (the others would wait for nothing as well).
+ */
 export const fetchData = async (options: FetchDataOptions): Promise<FetchDataReport> => {
   const manifest = options.manifest ?? defaultManifest;
   const report = { present: [] as string[], copied: [] as string[], downloaded: [] as string[] };
   const failures: DataFileFailure[] = [];
-  for (const file of manifest.files) {
+  for (const [at, file] of manifest.files.entries()) {
     try {
       report[await fetchOne(file, options, manifest)].push(file.path);
     } catch (error) {
+      if (error instanceof UnreachableError) throw new OfflineError(error.message, failures.length + manifest.files.length - at);
       failures.push({ path: file.path, reason: describe(error) });
     }
   }
   if (failures.length > 0) throw new DataFetchError(failures);
   return report;
 };
+
+/** What to do when the data cannot be downloaded: the other ways to get it. */
+export const offlineAdvice = (error: OfflineError, manifest: DataManifest, destDir: string): string =>
+  [
+    `fetch-data: ${error.missing} reference data file(s) are missing in ${destDir}, and downloading failed: ${error.message}`,
+    'Get the data one of these ways, then run `npm run fetch-data` again:',
+    `  - TAU2_DATA_DIR=/path/to/data/tau2 npm run fetch-data   (the data/tau2 folder of a tau2-bench checkout at ${manifest.upstream.commit.slice(0, 12)}; every file is checked by its sha256)`,
+    '  - put that folder at ../shared/tau2, beside this checkout',
+    `  - run it where ${new URL(UPSTREAM_BASE_URL).host} is reachable (or point TAU2_DATA_BASE_URL at a mirror)`,
+  ].join('\n');
 
 /** `$TAU2_DATA_DIR` if set, else `../shared/tau2` beside the repository when it exists, else none. */
 export const defaultSourceDir = (env: NodeJS.ProcessEnv = process.env): string | undefined => {
@@ -165,12 +220,22 @@ export const defaultDestDir = (): string => path.join(repoRoot, 'data', 'tau2');
 const main = async (): Promise<void> => {
   const sourceDir = defaultSourceDir();
   if (sourceDir && !existsSync(sourceDir)) throw new Error(`TAU2_DATA_DIR=${sourceDir} does not exist`);
-  const destDir = defaultDestDir();
+  // --dest: another folder to fill (e.g. a check of a fresh clone), data/tau2 by default.
+  const { values } = parseArgs({ options: { dest: { type: 'string' } } });
+  const destDir = values.dest === undefined ? defaultDestDir() : path.resolve(values.dest);
   const download: Download = (url) => {
     console.log(`downloading ${url}`);
     return httpDownload(url);
   };
-  const report = await fetchData({ destDir, sourceDir, download });
+  let report: FetchDataReport;
+  try {
+    report = await fetchData({ destDir, sourceDir, download, baseUrl: process.env.TAU2_DATA_BASE_URL || UPSTREAM_BASE_URL });
+  } catch (error) {
+    if (!(error instanceof OfflineError)) throw error;
+    console.error(offlineAdvice(error, defaultManifest, destDir));
+    process.exitCode = 1;
+    return;
+  }
   const parts = [
     report.present.length > 0 ? `${report.present.length} already present` : '',
     report.copied.length > 0 ? `${report.copied.length} copied from ${sourceDir}` : '',

@@ -65,6 +65,8 @@ export const startHarness = async (handler: FakeHandler, { workerVars = {}, stat
     persistTo: path.join(stateDir, 'state'),
     logFile: path.join(stateDir, 'worker.log'),
     inspector,
+    // Building the bundle takes longer on a busy machine; a script waits rather than fails.
+    readyTimeoutMs: 180_000,
     env: { ...localWorkerEnv(fake.baseURL, {}, 'load-script', await localCredentialsKey(stateDir)), ...workerVars },
   };
   let worker = await startLocalWorker(options);

@@ -9,17 +9,23 @@ export interface Asker {
   ask(question: string, options?: { readonly default?: string; readonly choices?: readonly string[] }): Promise<string>;
   /** A yes/no answer. */
   confirm(question: string, defaultValue: boolean): Promise<boolean>;
+  /** The next line as typed (the prompt shown first when given), or null once the input ends. */
+  line(prompt?: string): Promise<string | null>;
   close(): void;
 }
 
 export const terminalAsker = (out: (line: string) => void): Asker => {
   const rl: Interface = createInterface({ input: process.stdin, terminal: false });
   const lines = rl[Symbol.asyncIterator]();
-  const answer = async (prompt: string): Promise<string> => {
-    process.stdout.write(prompt);
+  const line = async (prompt?: string): Promise<string | null> => {
+    if (prompt !== undefined) process.stdout.write(prompt);
     const next = await lines.next();
-    if (next.done) throw new Error(`no answer to "${prompt.trim()}": the input ended`);
-    return next.value;
+    return next.done ? null : next.value;
+  };
+  const answer = async (prompt: string): Promise<string> => {
+    const value = await line(prompt);
+    if (value === null) throw new Error(`no answer to "${prompt.trim()}": the input ended`);
+    return value;
   };
   const suffix = (text: string | undefined): string => (text === undefined ? '' : ` (${text})`);
   return {
@@ -44,6 +50,7 @@ export const terminalAsker = (out: (line: string) => void): Asker => {
         out('Please enter Y or N');
       }
     },
+    line,
     close: () => rl.close(),
   };
 };

@@ -43,7 +43,10 @@ export interface LocalWorker {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export const defaultPersistDir = (): string => path.join(repoRoot, '.wrangler', 'state');
+/** Where the local worker keeps its state and log: TAU2_EDGE_STATE_DIR (e.g. a test suite's own), else the checkout's `.wrangler`. */
+export const localStateRoot = (): string => process.env.TAU2_EDGE_STATE_DIR || path.join(repoRoot, '.wrangler');
+
+export const defaultPersistDir = (): string => path.join(localStateRoot(), 'state');
 
 /**
  * The local worker's CREDENTIALS_KEY, kept beside its state (owner-only), so secrets it sealed (e.g. a run's
@@ -121,7 +124,7 @@ const waitHealthy = async (url: string, child: ChildProcess, logFile: string, ti
 
 export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promise<LocalWorker> => {
   const persistTo = options.persistTo ?? defaultPersistDir();
-  const logFile = options.logFile ?? path.join(repoRoot, '.wrangler', 'tau2-edge-dev.log');
+  const logFile = options.logFile ?? path.join(localStateRoot(), 'tau2-edge-dev.log');
   await mkdir(path.dirname(logFile), { recursive: true });
   await applyLocalMigrations(persistTo);
 

@@ -22,6 +22,7 @@ import { domainCommand } from './commands/domain.ts';
 import { rerunInfraErrorsCommand, runsCommand } from './commands/runs.ts';
 import { submitCommand } from './commands/submit.ts';
 import { reviewCommand } from './commands/review.ts';
+import { introCommand } from './commands/intro.ts';
 
 /** Each subcommand, built for one invocation's context. */
 const subcommands: readonly ((ctx: CliContext) => Command)[] = [
@@ -40,6 +41,7 @@ const subcommands: readonly ((ctx: CliContext) => Command)[] = [
   adminCommand,
   submitCommand,
   reviewCommand,
+  introCommand,
 ];
 
 export const version = `tau2-edge ${packageJson.version} (tau2-bench data ${tau2Data.upstream.commit})`;

@@ -42,13 +42,22 @@ const reasoningLines = (m: Message, whole: boolean): string[] => {
   return [`${' '.repeat(11)}reasoning (${text.length} chars; --reasoning shows it): ${preview}`];
 };
 
-const messageText = (m: Message, wholeReasoning: boolean): string => {
+/** A tool result as shown: cut after `maxChars` characters (null: whole). */
+const toolResultText = (content: string, maxChars: number | null): string =>
+  maxChars !== null && content.length > maxChars ? `${content.slice(0, maxChars)}… (${content.length} chars)` : content;
+
+/** How a simulation is shown: tool results cut after `maxToolResultChars` (null: whole), reasoning whole or on one line. */
+export interface SimulationView {
+  readonly maxToolResultChars?: number | null;
+  readonly wholeReasoning?: boolean;
+}
+
+const messageText = (m: Message, maxToolResultChars: number | null, wholeReasoning: boolean): string => {
   const who = m.role === 'assistant' ? 'agent' : m.role;
   const turn = String(m.turn_idx ?? '').padStart(3);
   const lines: string[] = [];
   if (m.role === 'tool') {
-    const content = m.content ?? '';
-    const cut = content.length > MAX_TOOL_RESULT_CHARS ? `${content.slice(0, MAX_TOOL_RESULT_CHARS)}… (${content.length} chars)` : content;
+    const cut = toolResultText(m.content ?? '', maxToolResultChars);
     lines.push(`${turn} ${'tool'.padEnd(6)} ${m.error ? '[error] ' : ''}${indent(cut, ' '.repeat(11))}`);
     return lines.join('\n');
   }
@@ -78,10 +87,10 @@ const checks = (sim: SimulationRun): string[] => {
   return lines;
 };
 
-/** A simulation's conversation and checks; each turn's reasoning collapsed to a line unless `wholeReasoning`. */
-export const renderSimulation = (sim: SimulationRun, wholeReasoning = false): string =>
+/** A simulation's conversation and its reward checks. */
+export const renderSimulation = (sim: SimulationRun, { maxToolResultChars = MAX_TOOL_RESULT_CHARS, wholeReasoning = false }: SimulationView = {}): string =>
   [
     `simulation ${sim.id} · task ${sim.task_id} · trial ${sim.trial ?? '-'} · ${sim.termination_reason} · reward ${rewardText(sim)} · ${sim.duration.value.toFixed(1)}s`,
-    ...(sim.messages ?? []).map((m) => messageText(m, wholeReasoning)),
+    ...(sim.messages ?? []).map((m) => messageText(m, maxToolResultChars, wholeReasoning)),
     ...checks(sim),
   ].join('\n');

@@ -6,6 +6,7 @@ import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { dumpsPy, parsePyJson } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
+import { ZodError, z } from 'zod';
 import { ResultsSchema } from '../core/schemas/simulation.ts';
 import { fillLoadedTimestamps } from '../core/schemas/loaded-timestamps.ts';
 import { isoTimestamp } from '../core/orchestrator/clock.ts';
@@ -14,6 +15,8 @@ import type { Results } from '../core/schemas/simulation.ts';
 export type ResultsFormat = 'json' | 'dir';
 
 const SIMULATIONS_DIR = 'simulations';
+/** Characters of why a file could not be read, at most, in the error. */
+const MAX_REASON = 400;
 
 export const resultsText = (results: Results): string => dumpsPy(results as unknown as PyValue, { indent: 2, ensureAscii: false });
 
@@ -36,10 +39,23 @@ const parseLoaded = (data: unknown, now: string): Results => {
 };
 
 /**
- * Reads results in either format; a `dir` whose files disagree with its index is refused, as the reference does.
- * `now` stands in for absent timestamps (the load time by default).
+ * Reads results in either format, from a results file or a run's folder (its results.json, with simulations/
+ * beside it in the `dir` format); a `dir` whose files disagree with its index is refused, as the reference does.
+ * `now` stands in for absent timestamps (the load time by default). A file that cannot be read as results is
+ * named in the error.
  */
 export const loadResults = async (target: string, now: string = isoTimestamp(Date.now())): Promise<Results> => {
+  // A run's folder in the `json` format: its results.json alone.
+  const file = (await isDirectory(target)) && !(await isDirectory(path.join(target, SIMULATIONS_DIR))) ? path.join(target, 'results.json') : target;
+  try {
+    return await loadFrom(file, now);
+  } catch (error) {
+    const reason = (error instanceof ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+    throw new Error(`${file} is not a readable results file: ${reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON)}…` : reason}`, { cause: error });
+  }
+};
+
+const loadFrom = async (target: string, now: string): Promise<Results> => {
   if ((await resultsFormat(target)) === 'json') return parseLoaded(parsePyJson(await readFile(target, 'utf8')), now);
   const { meta, simulations } = await dirPaths(target);
   const data = parsePyJson(await readFile(meta, 'utf8')) as Record<string, PyValue>;

@@ -15,21 +15,19 @@ import { gitCommit } from './git-commit.ts';
 import type { ProgressDisplay } from './progress-display.ts';
 import type { RunOptions } from './run-flags.ts';
 import { runLog } from './run-log.ts';
+import { callsInFlight } from './calls-in-flight.ts';
 import { callNames, inSimulationScope, loggedClient, scopedNewId } from './llm-call-log.ts';
 import path from 'node:path';
+import { infraErrorOf, isRefusal, refusalWatch, stoppedBy } from '../core/runner/refusal.ts';
 
 export interface InProcessOutcome {
   readonly results: Results;
   readonly cancelled: boolean;
-  /** The provider's reason when the run stopped early because no simulation could succeed. */
+  /** Why the run stopped early (a provider's refusal no simulation could get past), or null. */
   readonly fatal: string | null;
+  /** The most model calls in flight at once. */
+  readonly peakCallsInFlight: number | null;
 }
-
-/** A provider answer no retry can fix (bad key, no access, unknown model): the whole run would fail. */
-export const fatalProviderError = (error: unknown): string | null => {
-  const message = error instanceof Error ? error.message : String(error);
-  return /\bHTTP (401|403|404)\b/.test(message) ? message : null;
-};
 
 export type InProcessOptions = Pick<RunOptions, 'llmBaseUrl' | 'saveTo' | 'logLevel' | 'verboseLogs' | 'llmLogMode'>;
 
@@ -40,9 +38,10 @@ export const runInProcess = async (
 ): Promise<InProcessOutcome> => {
   const { domain, data, guidelines } = await loadDomain(config.domain);
   const progress = display(pendingUnits(config, runTasks(config, data)).length);
-  const client = clientFor(options.llmBaseUrl ?? undefined);
+  const calls = callsInFlight();
+  const client = calls.counted(clientFor(options.llmBaseUrl ?? undefined));
   const clients = {
-    agent: config.agent_endpoint === null ? client : endpointClient(config.agent_endpoint.url, config.agent_endpoint.headers),
+    agent: config.agent_endpoint === null ? client : calls.counted(endpointClient(config.agent_endpoint.url, config.agent_endpoint.headers)),
     user: client,
     judge: client,
   };
@@ -52,6 +51,7 @@ export const runInProcess = async (
   const stop = new AbortController();
   let cancelled = false;
   let fatal: string | null = null;
+  const refusals = refusalWatch();
   const onInterrupt = (): void => {
     cancelled = true;
     progress.note('interrupted: finishing the simulations in flight');
@@ -78,20 +78,25 @@ export const runInProcess = async (
       sleep: (ms) => sleep(ms),
       gitCommit: gitCommit(),
       signal: stop.signal,
-      onSimulation: (sim) =>
+      onSimulation: (sim) => {
         progress.simulation(sim.id, {
           task_id: sim.task_id,
           trial: sim.trial,
           termination_reason: sim.termination_reason,
           reward: sim.reward_info ? sim.reward_info.reward.value : null,
-        }),
+        });
+        const refusal = refusals.note(sim.task_id, infraErrorOf(sim));
+        if (refusal !== null && fatal === null) {
+          fatal = stoppedBy(refusal);
+          stop.abort();
+        }
+      },
       onAttemptError: (task, trial, error, attempt) => {
-        progress.note(`retry: task ${task.id} trial ${trial} attempt ${attempt} failed: ${error instanceof Error ? error.message : String(error)}`);
-        fatal ??= fatalProviderError(error);
-        if (fatal !== null) stop.abort();
+        const message = error instanceof Error ? error.message : String(error);
+        progress.note(`${isRefusal(error) ? 'refused' : 'retry'}: task ${task.id} trial ${trial} attempt ${attempt} failed: ${message}`);
       },
     });
-    return { results, cancelled, fatal };
+    return { results, cancelled, fatal, peakCallsInFlight: calls.peak() };
   } finally {
     process.off('SIGINT', onInterrupt);
     progress.end();

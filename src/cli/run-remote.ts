@@ -11,6 +11,7 @@ import { gitCommit } from './git-commit.ts';
 import { localCredentialsKey, startLocalWorker } from './local-worker.ts';
 import type { LocalWorker } from './local-worker.ts';
 import type { ProgressDisplay } from './progress-display.ts';
+import { RUN_SIZE_LIMITS } from '../worker/run-size-limits.ts';
 
 /** The native providers' keys and API roots (see cli/models.ts) and OpenRouter's (Qwen embeddings), passed on as they are. */
 const PASSED_PROVIDER_VARS = [
@@ -19,13 +20,20 @@ const PASSED_PROVIDER_VARS = [
 ] as const;
 
 /**
+ * The operator limits on a run's size, lifted: on their own machine the user is the operator (a deployment keeps
+ * the limits wrangler.toml sets).
+ */
+const unlimitedRunSize = (): Record<string, string> =>
+  Object.fromEntries(RUN_SIZE_LIMITS.map((name) => [name, String(Number.MAX_SAFE_INTEGER)]));
+
+/**
  * The settings a local worker gets: the provider endpoint (the --llm-base-url flag, else OPENAI_BASE_URL), the
  * provider key OPENAI_API_KEY, and the commit recorded in results. No API key: it listens on 127.0.0.1 only,
- * so endpoints on this machine are allowed (a local agent server), and secrets such as --agent-header values
- * are sealed under `credentialsKey`.
+ * so endpoints on this machine are allowed (a local agent server), secrets such as --agent-header values
+ * are sealed under `credentialsKey`, and no operator limit bounds the size of a run.
  */
 export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv, commit: string, credentialsKey: string): Record<string, string> => {
-  const vars: Record<string, string> = { GIT_COMMIT: commit, ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: credentialsKey };
+  const vars: Record<string, string> = { GIT_COMMIT: commit, ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: credentialsKey, ...unlimitedRunSize() };
   const baseUrl = llmBaseUrl ?? env.OPENAI_BASE_URL;
   if (baseUrl) vars.OPENAI_BASE_URL = baseUrl;
   if (env.OPENAI_API_KEY) vars.OPENAI_API_KEY = env.OPENAI_API_KEY;
@@ -45,11 +53,17 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  * Runs `work` with a client of the API at `api` (TAU2_EDGE_API_KEY as its key), or of a local worker started
  * for it and stopped after.
  */
-export const withApi = async <T>(api: string | null, llmBaseUrl: string | null, out: (text: string) => void, work: (client: ApiClient) => Promise<T>): Promise<T> => {
+export const withApi = async <T>(
+  api: string | null,
+  llmBaseUrl: string | null,
+  out: (text: string) => void,
+  work: (client: ApiClient) => Promise<T>,
+  workerVars: Readonly<Record<string, string>> = {},
+): Promise<T> => {
   let worker: LocalWorker | null = null;
   if (api === null) {
     out('starting the local worker…');
-    worker = await startLocalWorker({ env: localWorkerEnv(llmBaseUrl, process.env, gitCommit(), await localCredentialsKey()) });
+    worker = await startLocalWorker({ env: { ...localWorkerEnv(llmBaseUrl, process.env, gitCommit(), await localCredentialsKey()), ...workerVars } });
     out(`local worker ready on ${worker.url} (log: ${worker.logFile})`);
   }
   try {
@@ -63,7 +77,7 @@ export const runThroughApi = async (
   options: RemoteRunOptions,
   display: (total: number) => ProgressDisplay,
   out: (text: string) => void,
-): Promise<{ results: Results; cancelled: boolean }> =>
+): Promise<{ results: Results; cancelled: boolean; fatal: string | null; peakCallsInFlight: number | null }> =>
   withApi(options.api, options.llmBaseUrl, out, async (client) => {
     const { run_id: runId } = await client.createRun(options.config, randomUUID());
     const run = await client.run(runId);
@@ -100,6 +114,10 @@ export const runThroughApi = async (
       process.off('SIGINT', onInterrupt);
       progress.end();
     }
-    if (status === 'failed') throw new Error(`run ${runId} failed: ${(await client.run(runId)).error ?? 'no reason recorded'}`);
-    return { results: await client.results(runId), cancelled: status === 'cancelled' };
-  });
+    // A failed run (stopped by a provider's refusal, or never started) keeps what finished.
+    const ended = await client.run(runId);
+    const fatal = status === 'failed' ? (ended.error ?? 'no reason recorded') : null;
+    return { results: await client.results(runId), cancelled: status === 'cancelled', fatal, peakCallsInFlight: ended.peak_calls_in_flight };
+  },
+  // The local worker's provider cap is the run's concurrency (--provider-limit lowered it already): never below it.
+  { PROVIDER_MAX_CONCURRENCY: String(options.config.max_concurrency) });

@@ -8,7 +8,7 @@ import { renderSimulation, runHeader } from './render.ts';
 import { summaryTable } from './summary.ts';
 import { usageTotals } from '../core/metrics/usage-totals.ts';
 import { filterSimulations } from './view-filter.ts';
-import type { ViewFilter } from './view-filter.ts';
+import type { ViewOptions } from './view-filter.ts';
 
 export interface SavedRun {
   readonly label: string;
@@ -31,7 +31,7 @@ const simulationLabel = (s: SimulationRun): string =>
   `${s.task_id} · trial ${s.trial ?? '-'} · ${s.termination_reason} · reward ${s.reward_info ? s.reward_info.reward.value.toFixed(1) : '-'}`;
 
 /** One run: its metrics, then simulations until the person goes back (true) or quits (false). */
-const browseRun = async (results: Results, filter: ViewFilter, io: BrowserIo, canGoBack: boolean): Promise<boolean> => {
+const browseRun = async (results: Results, filter: ViewOptions, io: BrowserIo, canGoBack: boolean): Promise<boolean> => {
   io.out(runHeader(results));
   io.out('');
   io.out(summaryTable(computeMetrics(results), usageTotals(results)));
@@ -56,7 +56,7 @@ const browseRun = async (results: Results, filter: ViewFilter, io: BrowserIo, ca
     if (choice === QUIT) return false;
     last = choice;
     io.out('');
-    io.out(renderSimulation(simulations.find((s) => s.id === choice)!));
+    io.out(renderSimulation(simulations.find((s) => s.id === choice)!, { maxToolResultChars: filter.maxToolResultChars }));
     io.out('');
   }
 };
@@ -68,7 +68,7 @@ const browseRun = async (results: Results, filter: ViewFilter, io: BrowserIo, ca
 export const browseRuns = async (
   runs: readonly SavedRun[],
   load: (target: string) => Promise<Results>,
-  filter: ViewFilter,
+  filter: ViewOptions,
   io: BrowserIo,
 ): Promise<void> => {
   try {

@@ -8,6 +8,11 @@ export interface ViewFilter {
   readonly onlyShowAllFailed?: boolean;
 }
 
+/** What `view` shows of each simulation: its tool results cut after this many characters (null: whole; default 500). */
+export interface ViewOptions extends ViewFilter {
+  readonly maxToolResultChars?: number | null;
+}
+
 const rewardOf = (s: SimulationRun): number | null => (s.reward_info ? s.reward_info.reward.value : null);
 
 export const filterSimulations = (simulations: readonly SimulationRun[], filter: ViewFilter): SimulationRun[] => {

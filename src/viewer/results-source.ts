@@ -8,6 +8,7 @@ import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { ApiRequestError } from '../client/index.ts';
 import type { ViewerSource } from './source.ts';
 import { runUsageOf, usageTotals } from '../core/metrics/usage-totals.ts';
+import { groupInfraErrors } from '../core/runner/refusal.ts';
 
 export interface LoadedResults {
   /** The file's name, unique among the files shown: the run's id in the viewer. */
@@ -49,6 +50,8 @@ export const runOfResults = (id: string, { results }: LoadedResults): Run => {
     config,
     counts: { total: sims.length, pending: 0, running: 0, done: sims.length, passed, failed: sims.length - passed - infra, infra_error: infra, cancelled: 0 },
     metrics: metricsAsDict(computeMetrics(results)) as Run['metrics'],
+    infra_errors: groupInfraErrors(sims),
+    peak_calls_in_flight: null,
   };
 };
 

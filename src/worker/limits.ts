@@ -7,6 +7,7 @@ import type { RunConfig } from '../core/schemas/run-config.ts';
 import type { PyValue } from '../core/py/index.ts';
 import { isPyFloat } from '../core/py/index.ts';
 import { bodyArgs } from '../core/llm/ai-sdk-client.ts';
+import { RUN_SIZE_LIMITS } from './run-size-limits.ts';
 
 export const LIMIT_DEFAULTS = {
   /** Tasks × trials of one run. */
@@ -36,6 +37,7 @@ export const LIMIT_DEFAULTS = {
 } as const;
 
 export type LimitName = keyof typeof LIMIT_DEFAULTS;
+RUN_SIZE_LIMITS satisfies readonly LimitName[];
 export type Limits = Record<LimitName, number>;
 
 /** The limits in force: each var that holds a positive integer replaces its default. */

@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { capture } from '../support/cli.ts';
 import packageJson from '../../package.json' with { type: 'json' };
+import { domains } from '../../domains/registry.ts';
 
-const COMMANDS = ['run', 'view', 'domain', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare-modes', 'runs', 'rerun-infra-errors'];
+const COMMANDS = ['run', 'view', 'domain', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare-modes', 'runs', 'rerun-infra-errors', 'intro'];
 const GROUPS = ['admin'];
 
 describe('tau2-edge help and usage errors', () => {
@@ -35,6 +36,15 @@ describe('tau2-edge help and usage errors', () => {
       expect(code).toBe(0);
       for (const name of [...COMMANDS, ...GROUPS]) expect(text).toContain(`  ${name} `);
     }
+  });
+
+  it('intro tours every domain and every command, with a first session to type', async () => {
+    const { code, text } = await capture(['intro']);
+    expect(code).toBe(0);
+    for (const name of Object.keys(domains)) expect(text).toMatch(new RegExp(`^${name} {2,}\\S`, 'm'));
+    for (const name of [...COMMANDS, ...GROUPS, 'play', 'submit', 'review']) expect(text).toMatch(new RegExp(`^tau2-edge ${name} {2,}\\S`, 'm'));
+    expect(text).toContain('=== Quick Start ===');
+    expect(text).toMatch(/^tau2-edge run --domain airline /m);
   });
 
   it('--version prints the version and the reference data commit', async () => {

@@ -8,6 +8,9 @@ import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { repoRoot } from '../../src/cli/local-worker.ts';
 import { functionalCall, playedMessage } from '../../src/cli/play-action.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
+import { domains } from '../../domains/registry.ts';
+import { loadDomain } from '../../src/cli/data.ts';
+import { selectTasks } from '../../src/core/tasks.ts';
 
 describe('play actions', () => {
   it('reads functional calls with Python literals, JSON tool calls and plain text', () => {
@@ -75,6 +78,27 @@ describe('tau2-edge play on the local worker', () => {
     expect(stdout).toMatch(/^episode \S+ \(run [0-9a-f-]{36}\): task task_004, you play the agent$/m);
     expect(stdout).toMatch(/^ {2}tool result: Transfer successful \(reason: account_ownership_dispute\)/m);
     expect(stdout).toMatch(/^episode over: user_stop, reward 1\.0$/m);
+  }, 180_000);
+
+  it('without --domain asks what it needs as the reference does: domain, role, mode, the user model, the task', async () => {
+    const domainNumber = Object.keys(domains).indexOf('mock') + 1;
+    const { data } = await loadDomain('mock');
+    const taskNumber = selectTasks('mock', data.tasks, data.splits, { split: data.splits ? 'base' : null, taskIds: null, numTasks: null }).findIndex((t) => t.id === 'create_task_1') + 1;
+    const { code, stdout, stderr } = await session(
+      ['play', '--llm-base-url', fake.baseURL],
+      // A number out of range is asked again; Enter takes the default (no, no).
+      ['99', String(domainNumber), '', '', 'fake-user', String(taskNumber), `create_task(user_id='user_1', title='Important Meeting')`, 'Your task Important Meeting has been created.'],
+    );
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(new RegExp(`^ {2}${domainNumber}\\. mock$`, 'm'));
+    expect(stdout).toContain(`Please enter a number between 1 and ${Object.keys(domains).length}`);
+    expect(stdout).toContain('Play as User? [y/n] (n): ');
+    expect(stdout).toContain('Enable Solo Mode? [y/n] (n): ');
+    expect(stdout).toMatch(new RegExp(`^ {2}${taskNumber}\\. create_task_1\\b`, 'm'));
+    expect(stdout).toMatch(/^episode \S+ \(run [0-9a-f-]{36}\): task create_task_1, you play the agent$/m);
+    expect(stdout).toMatch(/^episode over: user_stop, reward 1\.0$/m);
+    // The user simulator ran on the model given.
+    expect(fake.requests.some((r) => (r.body as { model?: string }).model === 'fake-user')).toBe(true);
   }, 180_000);
 
   it('plays the user against the built-in agent: the scenario, the agent\'s replies, a stop', async () => {

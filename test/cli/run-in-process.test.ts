@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpError, mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
+import { httpError, mockConversation, requireKey, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
 import { main } from '../../src/cli/main.ts';
@@ -93,18 +93,54 @@ describe('tau2-edge run --in-process', () => {
 
   });
 
-  it('a provider 401 stops the run early with its reason and exit 1; nothing evaluated shows n/a; the partial file is saved', async () => {
-    fake.setHandler(() => httpError(401, 'Incorrect API key provided'));
+  it("a wrong key (401) stops the run in seconds, without retries: the provider's message printed, key redacted, exit 1, the partial file saved", async () => {
+    const wrongKey = 'sk-wrong-key-never-printed-0815';
+    fake.setHandler(requireKey('sk-right', mockConversation()));
+    const before = fake.requests.length;
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = wrongKey;
     try {
       const file = path.join(dir, 'refused.json');
+      const started = Date.now();
+      // Default retries (3 per simulation), two simulations at a time.
       const broken = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', 'update_task_1', '--num-trials', '3',
-        '--max-concurrency', '1', '--max-retries', '0', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
+        '--max-concurrency', '2', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
+      expect(Date.now() - started).toBeLessThan(5_000);
       expect(broken.code).toBe(1);
-      expect(broken.text).toMatch(/run stopped early: the provider refused \(.*HTTP 401.*Incorrect API key provided.*\)/);
+      expect(broken.text).toMatch(/^run stopped: The provider refused: .*HTTP 401.*Incorrect API key provided: \[redacted\]/m);
+      expect(broken.text).not.toContain(wrongKey);
       expect(broken.text).toMatch(/^Average Reward +n\/a$/m);
-      // One simulation of six was tried; none started after the refusal.
-      const saved = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
-      expect(saved.simulations.map((s) => s.termination_reason)).toEqual(['infrastructure_error']);
+      expect(broken.text).toMatch(/^=== Infrastructure Errors ===\n2 × .*HTTP 401/m);
+      // The two simulations in flight were each tried once (no call retried); none started after the refusal.
+      expect(fake.requests.length - before).toBe(2);
+      const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+      expect(results.simulations.map((s) => s.termination_reason)).toEqual(['infrastructure_error', 'infrastructure_error']);
+      expect(results.simulations.map((s) => s.info?.['failed_after_attempts'])).toEqual([1, 1]);
+    } finally {
+      process.env.OPENAI_API_KEY = saved;
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      fake.setHandler(mockConversation());
+    }
+  });
+
+  it('the same refusal (HTTP 400) on three different tasks with no success stops the run; a 500 is retried instead', async () => {
+    fake.setHandler(() => httpError(400, "Unsupported parameter: 'temperature'"));
+    try {
+      const refused = await capture(['run', '--in-process', '--domain', 'mock', '--num-trials', '2', '--max-concurrency', '1',
+        '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', path.join(dir, 'refused-400.json')]);
+      expect(refused.code).toBe(1);
+      expect(refused.text).toMatch(/^run stopped: The provider refused: .*HTTP 400.*Unsupported parameter/m);
+      expect(refused.text).toMatch(/^3 × .*HTTP 400/m);
+      fake.setHandler(() => httpError(500, 'overloaded'));
+      const before = fake.requests.length;
+      const once = '{"num_retries": 0}';
+      const retried = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1', '--max-retries', '1', '--retry-delay', '0',
+        '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--agent-llm-args', once, '--user-llm-args', once, '--llm-base-url', fake.baseURL,
+        '--save-to', path.join(dir, 'retried-500.json')]);
+      expect(retried.text).not.toContain('run stopped');
+      // Both whole-simulation attempts made, each with one call.
+      expect(retried.text.match(/^retry: task create_task_1 trial 0 attempt \d failed/gm)).toHaveLength(2);
+      expect(fake.requests.length - before).toBe(2);
     } finally {
       fake.setHandler(mockConversation());
     }

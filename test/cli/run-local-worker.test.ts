@@ -1,16 +1,16 @@
 // `tau2-edge run` end to end on the real local worker (workerd, D1, Durable Objects) against the
 // fake provider: the CLI starts the worker, runs through the API, prints progress and the summary, saves the
 // results and stops the worker; `view RUN --api` reads a run back from a worker started by the same code.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
+import { mockConversation, requireKey, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
-import { startLocalWorker, repoRoot } from '../../src/cli/local-worker.ts';
+import { defaultPersistDir, localStateRoot, startLocalWorker, repoRoot } from '../../src/cli/local-worker.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 
@@ -29,6 +29,27 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Runs bin/tau2-edge: its output, exit code, when it said the local worker was ready and when it ended. */
+const runBin = (args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; code: number | null; readyAt: number | null; endedAt: number }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(path.join(repoRoot, 'bin', 'tau2-edge'), args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    let readyAt: number | null = null;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (readyAt === null && /^local worker ready on /m.test(stdout)) readyAt = Date.now();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ stdout, code, readyAt, endedAt: Date.now() }));
+  });
+
+/** Every file under `root` with its size and modification time (none when it does not exist). */
+const stateListing = async (root: string): Promise<string[]> => {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
+  return Promise.all(files.map(async (file) => `${file} ${(await stat(file)).size} ${(await stat(file)).mtimeMs}`));
+};
+
 const until = async (condition: () => boolean, timeoutMs = 60_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -40,6 +61,7 @@ const until = async (condition: () => boolean, timeoutMs = 60_000): Promise<void
 describe('tau2-edge run on the local worker', () => {
   it('bin/tau2-edge run starts the worker, runs two mock tasks through the API, saves reference results, stops it', async () => {
     const file = path.join(dir, 'run', 'results.json');
+    const usersState = await stateListing(path.join(repoRoot, '.wrangler', 'state'));
     const { stdout, stderr } = await promisify(execFile)(
       path.join(repoRoot, 'bin', 'tau2-edge'),
       ['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--task-ids', 'create_task_1', 'update_task_1', '--llm-base-url', fake.baseURL, '--save-to', path.join(dir, 'run')],
@@ -56,8 +78,42 @@ describe('tau2-edge run on the local worker', () => {
     expect(results.info.agent_info.llm).toBe('fake-agent');
     // The key reached the worker (it authorizes the provider calls) and was printed nowhere.
     expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${SECRET}`);
-    const log = await readFile(path.join(repoRoot, '.wrangler', 'tau2-edge-dev.log'), 'utf8');
+    const log = await readFile(path.join(localStateRoot(), 'tau2-edge-dev.log'), 'utf8');
     expect(`${stdout}${stderr}${log}`).not.toContain(SECRET);
+    // The run went to the test suite's own state (TAU2_EDGE_STATE_DIR), not the user's `.wrangler/state`.
+    expect(defaultPersistDir().startsWith(process.env.TAU2_EDGE_STATE_DIR!)).toBe(true);
+    expect(await stateListing(defaultPersistDir())).not.toEqual([]);
+    expect(await stateListing(path.join(repoRoot, '.wrangler', 'state'))).toEqual(usersState);
+  }, 180_000);
+
+  it('a wrong key (401) stops the run in seconds: the provider\'s message printed, key redacted, exit 1, what finished saved', async () => {
+    const wrongKey = 'sk-wrong-key-never-printed-0815';
+    fake.setHandler(requireKey('sk-right', mockConversation()));
+    try {
+      const before = fake.requests.length;
+      const save = path.join(dir, 'refused', 'results.json');
+      const { stdout, code, readyAt, endedAt } = await runBin(
+        // 50 trials: over the operator limit LIMIT_MAX_TRIALS = 32, which the user's own worker does not apply.
+        ['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--num-trials', '50', '--max-concurrency', '2',
+          '--llm-base-url', fake.baseURL, '--save-to', save],
+        { ...process.env, OPENAI_API_KEY: wrongKey },
+      );
+      expect(readyAt, stdout).not.toBeNull();
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/^run stopped: The provider refused: .*HTTP 401.*Incorrect API key provided: \[redacted\]/m);
+      expect(stdout).toMatch(/^=== Infrastructure Errors ===\n\d+ × .*HTTP 401/m);
+      expect(stdout).not.toContain(wrongKey);
+      expect(stdout).toMatch(/^run \S+: 500 simulations$/m);
+      // Stopped early: no more calls than simulations started at once (none retried), far fewer than the run's 500.
+      expect(fake.requests.length - before).toBeLessThanOrEqual(2);
+      const results = ResultsSchema.parse(parsePyJson(await readFile(save, 'utf8')));
+      expect(results.simulations.length).toBeGreaterThan(0);
+      expect(results.simulations.every((s) => s.termination_reason === 'infrastructure_error' && s.info?.['failed_after_attempts'] === 1)).toBe(true);
+      // Seconds after the worker is ready, not the minutes of every simulation retried.
+      expect(endedAt - readyAt!).toBeLessThan(20_000);
+    } finally {
+      fake.setHandler(mockConversation());
+    }
   }, 180_000);
 
   it('run --api uses a serving worker; view RUN --api prints the run, its metrics and simulations; Ctrl-C cancels', async () => {

@@ -1,6 +1,6 @@
 // `tau2-edge view` on a terminal: the interactive browser, driven through its input stream with the keys a person
 // presses (arrows, Enter, Ctrl-C): pick a run, read a simulation, go back, quit.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -22,6 +22,10 @@ beforeAll(async () => {
   await writeFile(path.join(dir, '20260101_000000_mock.json'), mock);
   await writeFile(path.join(dir, '20260102_000000_airline.json'), airline);
   await writeFile(path.join(dir, '20260103_000000_broken.json'), '{"not": "results"}');
+  // Runs are offered newest first: the mock run is made the newest.
+  const now = Date.now() / 1000;
+  await utimes(path.join(dir, '20260101_000000_mock.json'), now, now);
+  await utimes(path.join(dir, '20260102_000000_airline.json'), now - 60, now - 60);
 });
 afterAll(async () => {
   if (saved === undefined) delete process.env.TAU2_EDGE_SIMULATIONS_DIR;
@@ -65,6 +69,7 @@ describe('tau2-edge view on a terminal', () => {
     // The broken file is not offered; both runs are, by name.
     expect(screen).toContain('20260101_000000_mock.json  mock · llm_agent');
     expect(screen).toContain('20260102_000000_airline.json  airline');
+    expect(screen.indexOf('20260101_000000_mock.json')).toBeLessThan(screen.indexOf('20260102_000000_airline.json'));
     expect(screen).not.toContain('20260103_000000_broken.json');
     expect(screen).toContain('create_task_1 · trial 0 · user_stop · reward');
     expect(shown).toMatch(/^domain mock · agent llm_agent/m);

@@ -3,9 +3,15 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import getPort from 'get-port';
 import {
   DataFetchError,
+  OfflineError,
+  UnreachableError,
   defaultManifest,
+  defaultSourceDir,
   fetchData,
   sha256Hex,
   upstreamUrl,
@@ -163,11 +169,20 @@ describe('scripts/tau2-data.json', () => {
     }
   });
 
-  it('covers every domain of the shared reference data, banking_knowledge included, with the same sums', async () => {
-    const shared = JSON.parse(await readFile(path.join(import.meta.dirname, '../../../shared/tau2/MANIFEST.json'), 'utf8')) as { files: { path: string; sha256: string }[] };
+  // The reference data copy this checkout uses (TAU2_DATA_DIR, else ../shared/tau2): its MANIFEST.json when it
+  // has one, else its files themselves.
+  const copy = defaultSourceDir();
+  it.skipIf(copy === undefined)('matches the reference data copy (TAU2_DATA_DIR or ../shared/tau2), banking_knowledge included, with the same sums', async () => {
+    const listed = await readFile(path.join(copy!, 'MANIFEST.json'), 'utf8').then(
+      (text) => (JSON.parse(text) as { files: { path: string; sha256: string }[] }).files.filter((f) => f.path !== 'LICENSE'),
+      () => null,
+    );
     const ours = new Map(defaultManifest.files.map((f) => [f.path, f.sha256]));
-    const missing = shared.files.filter((f) => f.path !== 'LICENSE' && ours.get(f.path) !== f.sha256).map((f) => f.path);
-    expect(missing).toEqual([]);
+    const differing =
+      listed === null
+        ? (await Promise.all(defaultManifest.files.map(async (f) => ((await readFile(path.join(copy!, f.path)).then(sha256Hex, () => null)) === f.sha256 ? null : f.path)))).filter((p) => p !== null)
+        : listed.filter((f) => ours.get(f.path) !== f.sha256).map((f) => f.path);
+    expect(differing).toEqual([]);
     expect(defaultManifest.files.filter((f) => f.path.startsWith('domains/banking_knowledge/documents/'))).toHaveLength(698);
   });
 
@@ -176,5 +191,41 @@ describe('scripts/tau2-data.json', () => {
     expect(upstreamUrl(defaultManifest, file)).toBe(
       'https://raw.githubusercontent.com/sierra-research/tau2-bench/a2c024725189473d2d7cea3a5cfdbcc67478e41f/data/tau2/domains/airline/db.json',
     );
+  });
+});
+
+describe('fetch-data without a network', () => {
+  it('stops at the first download that cannot reach the server', async () => {
+    const urls: string[] = [];
+    const offline: Download = async (url) => {
+      urls.push(url);
+      throw new UnreachableError(url, new Error('getaddrinfo ENOTFOUND raw.githubusercontent.com'));
+    };
+    const error: unknown = await fetchData({ destDir: path.join(root, 'empty-dest'), manifest, download: offline }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OfflineError);
+    expect((error as OfflineError).missing).toBe(manifest.files.length);
+    expect(urls).toHaveLength(1);
+  });
+
+  it('a fresh clone with no data copy and no network: fails in seconds, in a few lines naming TAU2_DATA_DIR', async () => {
+    // Nothing listens on this port: every connection is refused, as with no network.
+    const closed = await getPort({ host: '127.0.0.1' });
+    // A data copy that lacks every file (so each must be downloaded).
+    await mkdir(path.join(root, 'no-copy-here'));
+    const started = Date.now();
+    const failed = await promisify(execFile)(process.execPath, [path.join(import.meta.dirname, '../../scripts/fetch-data.ts'), '--dest', path.join(root, 'fresh')], {
+      env: { ...process.env, TAU2_DATA_DIR: path.join(root, 'no-copy-here'), TAU2_DATA_BASE_URL: `http://127.0.0.1:${closed}` },
+      timeout: 60_000,
+    }).then(
+      () => null,
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(failed?.code).toBe(1);
+    const lines = `${failed!.stdout}${failed!.stderr}`.trimEnd().split('\n');
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(lines.length).toBeLessThan(40);
+    expect(lines.filter((l) => l.startsWith('downloading '))).toHaveLength(1);
+    expect(failed!.stderr).toContain('TAU2_DATA_DIR=');
+    expect(failed!.stderr).toMatch(/843 reference data file\(s\) are missing/);
   });
 });

@@ -164,6 +164,15 @@ export const mockConversation = (options: { delayMs?: number } = {}): FakeHandle
   return text('ok');
 };
 
+/**
+ * Answers as OpenAI does a request whose bearer key is not `key`: HTTP 401 "Incorrect API key provided", here
+ * with the key sent repeated in full (the worst a provider may do), so a test sees it redacted; else `inner`.
+ */
+export const requireKey = (key: string, inner: FakeHandler): FakeHandler => (request) => {
+  const sent = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1] ?? '';
+  return sent === key ? inner(request) : httpError(401, `Incorrect API key provided: ${sent}. You can find your API key at https://platform.openai.com/account/api-keys.`);
+};
+
 export const FAULT_KINDS = ['429', '500', 'hang', 'garbage'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

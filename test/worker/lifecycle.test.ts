@@ -60,8 +60,10 @@ describe('infrastructure errors', () => {
     expect(results.simulations.map((s) => s.termination_reason)).toEqual(['infrastructure_error', 'infrastructure_error']);
     for (const s of results.simulations) {
       expect(s.reward_info).toBeNull();
-      expect(s.info).toMatchObject({ failed_after_attempts: 2 });
+      // HTTP 400 is a refusal: another attempt would only repeat it, so none is made.
+      expect(s.info).toMatchObject({ failed_after_attempts: 1 });
     }
+    expect(run.infra_errors).toEqual([{ reason: expect.stringMatching(/HTTP 400: scripted: this model always fails/), count: 2, task_ids: expect.arrayContaining(['create_task_1', 'update_task_1']) }]);
 
     const response = await call(`/v1/runs/${runId}/rerun-infra-errors`, { method: 'POST' });
     expect(response.status).toBe(202);
@@ -71,5 +73,33 @@ describe('infrastructure errors', () => {
     const again = ResultsSchema.parse(parsePyJson(await (await call(`/v1/runs/${runId}/results`)).text()));
     const ids = (r: typeof results) => r.simulations.map((s) => s.id).sort();
     expect(ids(again)).not.toEqual(ids(results));
+  });
+});
+
+describe('provider refusals', () => {
+  it('a 401 (wrong key) stops the run at once: failed with the provider\'s message, what finished kept, the rest cancelled', async () => {
+    // The operator's key is refused for this model (HTTP 401).
+    const runId = await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.tenantAgent, max_concurrency: 1 }));
+    const run = await waitForRun(runId);
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/^The provider refused: .*HTTP 401: scripted: this model takes the tenant key only/);
+    expect(run.counts).toMatchObject({ total: 10, done: 1, infra_error: 1, pending: 0, running: 0, cancelled: 9 });
+    expect(run.infra_errors).toEqual([{ reason: expect.stringMatching(/HTTP 401/), count: 1, task_ids: [expect.any(String)] }]);
+    const results = ResultsSchema.parse(parsePyJson(await (await call(`/v1/runs/${runId}/results`)).text()));
+    expect(results.simulations.map((s) => s.info?.['failed_after_attempts'])).toEqual([1]);
+  });
+
+  it('the same other refusal (HTTP 400) on three tasks with no success stops the run', async () => {
+    const run = await waitForRun(await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.brokenAgent, max_concurrency: 1, retry_delay: 0 })));
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/^The provider refused: .*HTTP 400/);
+    expect(run.counts).toMatchObject({ total: 10, done: 3, infra_error: 3, cancelled: 7 });
+  });
+
+  it('a run reports its peak of model calls in flight, within the provider cap', async () => {
+    const run = await waitForRun(await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.slowAgent, task_ids: ['create_task_1', 'update_task_1', 'update_task_with_initialization_data'], max_concurrency: 3 })));
+    expect(run.status).toBe('completed');
+    expect(run.peak_calls_in_flight).toBeGreaterThanOrEqual(2);
+    expect(run.peak_calls_in_flight).toBeLessThanOrEqual(3);
   });
 });

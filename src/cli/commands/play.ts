@@ -1,10 +1,11 @@
 // `tau2-edge play`: a person plays the agent (or the user) of one episode in the terminal, through the step API
 // of a serving worker (--api) or of a local worker started for it (the reference's `tau2 play`).
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
 import { withApi } from '../run-remote.ts';
+import { terminalAsker } from '../ask.ts';
+import type { Asker } from '../ask.ts';
 import { playedMessage } from '../play-action.ts';
 import { loadDomain } from '../data.ts';
 import { selectTasks } from '../../core/tasks.ts';
@@ -13,9 +14,9 @@ import type { EpisodeCreateInput, EpisodeStep } from '../../core/schemas/api.ts'
 import { domains } from '../../../domains/registry.ts';
 
 interface PlayFlags {
-  readonly domain: string;
+  readonly domain?: string;
   readonly taskId?: string;
-  readonly role: 'agent' | 'user';
+  readonly role?: 'agent' | 'user';
   readonly solo?: boolean;
   readonly agentLlm?: string;
   readonly userLlm?: string;
@@ -54,13 +55,64 @@ const help = (role: 'agent' | 'user'): string =>
     role === 'user' ? 'End the conversation with ###STOP### (or ###TRANSFER###, ###OUT-OF-SCOPE###) in your message.' : 'Call done() or say ###STOP### to end (solo mode: done()).',
   ].join('\n');
 
-const play = async (flags: PlayFlags, ctx: CliContext, client: ApiClient): Promise<number> => {
-  const first = async () => {
-    const { data } = await loadDomain(flags.domain);
-    return selectTasks(flags.domain, data.tasks, data.splits, { split: data.splits ? 'base' : null, taskIds: null, numTasks: 1 })[0]?.id;
+/** What an episode needs: the domain, the role and the task. */
+type PlayChoices = PlayFlags & { readonly domain: string; readonly role: 'agent' | 'user'; readonly taskId: string };
+
+/** The tasks a player picks from: the domain's base split when it has one (reference: the split picked first). */
+const playableTasks = async (domain: string) => {
+  const { data } = await loadDomain(domain);
+  return selectTasks(domain, data.tasks, data.splits, { split: data.splits ? 'base' : null, taskIds: null, numTasks: null });
+};
+
+/** One of `count` numbered entries, asked for until a number in range is given (1 by default). */
+const pickNumber = async (asker: Asker, question: string, count: number, out: (text: string) => void): Promise<number> => {
+  for (;;) {
+    const choice = Number((await asker.ask(`${question} (1-${count})`, { default: '1' })).trim());
+    if (Number.isInteger(choice) && choice >= 1 && choice <= count) return choice - 1;
+    out(`Please enter a number between 1 and ${count}`);
+  }
+};
+
+/**
+ * The flags completed as the reference's `tau2 play` asks: without --domain, the domain, whether to play the user,
+ * solo mode (as the agent), the other side's model and the task; with it, the first task of the base split
+ * unless --task-id names one.
+ */
+const choose = async (flags: PlayFlags, asker: Asker, out: (text: string) => void): Promise<PlayChoices> => {
+  if (flags.domain !== undefined) {
+    const taskId = flags.taskId ?? (await playableTasks(flags.domain))[0]?.id;
+    if (taskId === undefined) throw new Error(`domain ${flags.domain} has no tasks`);
+    return { ...flags, domain: flags.domain, role: flags.role ?? 'agent', taskId };
+  }
+  const names = Object.keys(domains);
+  out('Available domains:');
+  names.forEach((name, i) => out(`  ${i + 1}. ${name}`));
+  const domain = names[await pickNumber(asker, 'Select a domain', names.length, out)]!;
+  const role = flags.role ?? ((await asker.confirm('Play as User?', false)) ? 'user' : 'agent');
+  const solo = role === 'agent' && flags.solo === undefined ? await asker.confirm('Enable Solo Mode?', false) : flags.solo;
+  const other = role === 'user' ? 'Agent' : 'User';
+  const given = role === 'user' ? flags.agentLlm : flags.userLlm;
+  const model = given ?? (solo ? '' : (await asker.ask(`Enter ${other} LLM name (or press Enter for default)`, { default: '' })).trim());
+  const tasks = await playableTasks(domain);
+  if (tasks.length === 0) throw new Error(`domain ${domain} has no tasks`);
+  let taskId = flags.taskId;
+  if (taskId === undefined) {
+    out(`Available tasks for ${domain}:`);
+    tasks.forEach((task, i) => out(`  ${i + 1}. ${task.id}${task.description?.purpose ? `  ${task.description.purpose.split('\n')[0]}` : ''}`));
+    taskId = tasks[await pickNumber(asker, 'Select a task', tasks.length, out)]!.id;
+  }
+  return {
+    ...flags,
+    domain,
+    role,
+    taskId,
+    ...(solo === undefined ? {} : { solo }),
+    ...(model === '' ? {} : role === 'user' ? { agentLlm: model } : { userLlm: model }),
   };
-  const taskId = flags.taskId ?? (await first());
-  if (taskId === undefined) throw new Error(`domain ${flags.domain} has no tasks`);
+};
+
+const play = async (flags: PlayChoices, ctx: CliContext, client: ApiClient, asker: Asker): Promise<number> => {
+  const taskId = flags.taskId;
   const request: EpisodeCreateInput = {
     domain: flags.domain,
     task_id: taskId,
@@ -78,15 +130,12 @@ const play = async (flags: PlayFlags, ctx: CliContext, client: ApiClient): Promi
   for (const message of created.observation.messages) ctx.out(render(flags.role, message));
   let step = created.step;
   let last: EpisodeStep | null = created.done ? { step, done: true, termination_reason: null, observation: { messages: [] } } : null;
-  const input = createInterface({ input: process.stdin, terminal: false });
-  try {
-    const lines = input[Symbol.asyncIterator]();
+  {
     while (last === null || !last.done) {
       // A prompt only for a person at a terminal; piped input gets clean output lines.
-      if (process.stdin.isTTY) process.stdout.write(`[step ${step}] > `);
-      const next = await lines.next();
-      if (next.done) break;
-      const line = next.value.trim();
+      const typed = await asker.line(process.stdin.isTTY ? `[step ${step}] > ` : undefined);
+      if (typed === null) break;
+      const line = typed.trim();
       if (line === 'quit') break;
       if (line === '') continue;
       if (line === 'help') ctx.out(help(flags.role));
@@ -96,7 +145,7 @@ const play = async (flags: PlayFlags, ctx: CliContext, client: ApiClient): Promi
       else {
         let message;
         try {
-          message = playedMessage(next.value, step);
+          message = playedMessage(typed, step);
         } catch (error) {
           ctx.out(`not sent: ${error instanceof Error ? error.message : String(error)}`);
           continue;
@@ -106,8 +155,6 @@ const play = async (flags: PlayFlags, ctx: CliContext, client: ApiClient): Promi
         for (const observed of last.observation.messages) ctx.out(render(flags.role, observed));
       }
     }
-  } finally {
-    input.close();
   }
   if (last === null || !last.done) {
     ctx.out(`left episode ${created.episode_id} at step ${step}: it ends as a timeout once idle past the limit`);
@@ -128,12 +175,12 @@ export const playCommand = (ctx: CliContext) =>
     ['play --domain mock --task-id create_task_1', 'play --domain airline --role user --agent-llm gpt-4.1-mini', 'play --domain telecom --solo --api https://tau2.example.com'],
     (command: Command) =>
       command
-        .requiredOption('-d, --domain <domain>', `the domain (${Object.keys(domains).join(', ')})`)
-        .option('--task-id <id>', 'the task (default: the first of the base split)')
-        .option('--role <role>', 'agent or user', (v: string) => {
+        .option('-d, --domain <domain>', `the domain (${Object.keys(domains).join(', ')}); without it, play asks for the domain, role, mode, model and task`)
+        .option('--task-id <id>', 'the task (default with --domain: the first of the base split)')
+        .option('--role <role>', 'agent or user (default with --domain: agent)', (v: string) => {
           if (v !== 'agent' && v !== 'user') throw new Error(`--role takes agent or user, not '${v}'`);
           return v;
-        }, 'agent')
+        })
         .option('--solo', 'no user: you hold the user tools too and end with done() (agent role)')
         .option('--agent-llm <model>', "the built-in agent's model (--role user)")
         .option('--user-llm <model>', "the simulated user's model (--role agent)")
@@ -141,5 +188,15 @@ export const playCommand = (ctx: CliContext) =>
         .option('--retrieval-config <name>', 'the knowledge retrieval configuration (banking_knowledge, e.g. no_knowledge)')
         .option('--llm-base-url <url>', 'the local worker\'s OpenAI-compatible provider (default: OPENAI_BASE_URL, else OpenAI)')
         .option('--api <url>', 'play on a tau2-edge API already serving (key: TAU2_EDGE_API_KEY), instead of a local worker'),
-    (flags: PlayFlags) => withApi(flags.api?.replace(/\/+$/, '') ?? null, flags.llmBaseUrl ?? null, ctx.out, (client) => play(flags, ctx, client)),
+    async (flags: PlayFlags) => {
+      // One reader of the input for the questions and the turns, so piped answers reach both.
+      const asker = terminalAsker(ctx.out);
+      try {
+        // Asked before the local worker starts, so no answer waits on it.
+        const choices = await choose(flags, asker, ctx.out);
+        return await withApi(flags.api?.replace(/\/+$/, '') ?? null, flags.llmBaseUrl ?? null, ctx.out, (client) => play(choices, ctx, client, asker));
+      } finally {
+        asker.close();
+      }
+    },
   );

@@ -16,6 +16,8 @@ import { usageTotals } from '../../core/metrics/usage-totals.ts';
 import { reviewRun } from '../auto-review.ts';
 import { mergeResumed, resumeSaved } from '../resume.ts';
 import { loggedProgress } from '../run-log.ts';
+import { refusalOf, stoppedBy } from '../../core/runner/refusal.ts';
+import { infraErrorLines } from '../infra-errors.ts';
 
 
 export const runCommand = (ctx: CliContext) =>
@@ -53,18 +55,23 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   const config = resume === null ? options.config : { ...options.config, skip_episodes: resume.skip };
   const outcome =
     resume !== null && resume.pending === 0
-      ? { results: resume.kept, cancelled: false, fatal: null }
+      ? { results: resume.kept, cancelled: false, fatal: null, peakCallsInFlight: null }
       : options.inProcess
         ? await runInProcess(config, options, display)
-        : { ...(await runThroughApi({ ...options, config }, display, out)), fatal: null };
-  const { cancelled, fatal } = outcome;
+        : await runThroughApi({ ...options, config }, display, out);
+  const { cancelled } = outcome;
   const ran = resume === null || resume.pending === 0 ? outcome.results : mergeResumed(resume, outcome.results);
+  // A refusal met by the last simulations ends the run as well, without stopping it.
+  const refusal = refusalOf(outcome.results.simulations);
+  const fatal = outcome.fatal ?? (refusal === null ? null : stoppedBy(refusal));
   out('');
   if (cancelled) out(`run cancelled: the summary covers the ${ran.simulations.length} simulations that finished`);
-  if (fatal !== null) out(`run stopped early: the provider refused (${fatal}); the summary covers the ${ran.simulations.length} simulations that finished`);
+  if (fatal !== null) out(`run stopped: ${fatal}\nthe summary covers the ${ran.simulations.length} simulations that finished`);
   const results = options.autoReview === null ? ran : await reviewRun(ran, options.autoReview, options.llmBaseUrl, options.config.max_concurrency, out);
   const metrics = computeMetrics(results);
   out(summaryTable(metrics, usageTotals(results)));
+  for (const line of infraErrorLines(results.simulations)) out(line);
+  if (outcome.peakCallsInFlight !== null) out(`peak model calls in flight: ${outcome.peakCallsInFlight} (max concurrency ${config.max_concurrency})`);
   // A resumed file keeps its format.
   await saveResults(options.saveTo, results, resume === null ? 'json' : await resultsFormat(options.saveTo));
   out(`results saved to ${options.saveTo}`);

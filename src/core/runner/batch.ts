@@ -156,6 +156,7 @@ export const runBatch = async (config: RunConfig, deps: BatchDeps): Promise<Resu
         retryDelayMs: config.retry_delay * 1000,
         sleep: deps.sleep,
         onAttemptError: (error, attempt) => deps.onAttemptError?.(unit.task, unit.trial, error, attempt),
+        ...(deps.signal ? { signal: deps.signal } : {}),
       });
     const simulation = await (deps.aroundUnit ? deps.aroundUnit(unit, attempts) : attempts());
     simulations.push(simulation);

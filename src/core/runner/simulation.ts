@@ -12,6 +12,7 @@ import { episodeView, isSolo, nowIso } from '../orchestrator/deps.ts';
 import { domainPolicy } from '../environment/environment.ts';
 import type { EpisodeDeps } from '../orchestrator/deps.ts';
 import { isoTimestamp } from '../orchestrator/clock.ts';
+import { isRefusal } from './refusal.ts';
 import { evaluateSimulation } from '../evaluator/evaluator.ts';
 import type { EvaluationContext } from '../evaluator/context.ts';
 
@@ -58,6 +59,8 @@ export interface RetryPolicy {
   readonly retryDelayMs: number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly onAttemptError?: (error: unknown, attempt: number) => void;
+  /** Once aborted, a failed attempt is not tried again. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -116,14 +119,17 @@ export const runWithRetry = async (
 ): Promise<SimulationRun> => {
   const attempts = retry.maxRetries + 1;
   let lastError: unknown;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
+  let attempt = 1;
+  for (; ; attempt++) {
     try {
       return await runSimulation(spec, deps);
     } catch (error) {
       lastError = error;
       retry.onAttemptError?.(error, attempt);
-      if (attempt < attempts) await retry.sleep(retry.retryDelayMs);
+      // A provider's refusal would only be repeated: retries are for failures that may pass.
+      if (attempt >= attempts || isRefusal(error) || retry.signal?.aborted) break;
+      await retry.sleep(retry.retryDelayMs);
     }
   }
-  return infrastructureErrorRun(spec, deps.newId(), deps.clock.nowMs(), lastError, attempts);
+  return infrastructureErrorRun(spec, deps.newId(), deps.clock.nowMs(), lastError, attempt);
 };

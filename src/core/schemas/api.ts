@@ -106,7 +106,15 @@ const RunFieldsSchema = z.object({
   counts: RunCountsSchema,
 });
 
-export const RunSchema = RunFieldsSchema.extend({ metrics: RunMetricsSchema });
+/** A run's infrastructure errors grouped by reason, most frequent first (the tasks each ended, once each). */
+export const InfraErrorGroupSchema = z.object({ reason: z.string(), count, task_ids: z.array(z.string()) });
+
+export const RunSchema = RunFieldsSchema.extend({
+  metrics: RunMetricsSchema,
+  infra_errors: z.array(InfraErrorGroupSchema),
+  /** The most model calls of the run in flight at once, as its provider's gate counted them (null: not known). */
+  peak_calls_in_flight: count.nullable(),
+});
 export type Run = z.infer<typeof RunSchema>;
 
 export const RunListQuerySchema = z.object({

@@ -16,6 +16,7 @@ import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import type { EpisodeState } from '../../core/schemas/episode.ts';
 import { envOptions } from '../../core/orchestrator/deps.ts';
 import { completeEpisode, infrastructureErrorRun } from '../../core/runner/simulation.ts';
+import { isRefusal } from '../../core/runner/refusal.ts';
 import type { SimulationDeps, SimulationSpec } from '../../core/runner/simulation.ts';
 import { jitterBackoff } from '../../core/llm/retry.ts';
 import { decodeLaunch, episodeKey, episodeSpec, launchFromLegacy } from './launch.ts';
@@ -248,7 +249,7 @@ export class EpisodeDO extends DurableObject<Env> {
   private async apply(context: EpisodeContext, live: LiveEpisode, step: number, result: TurnResult, resultText: string): Promise<TurnOutcome & { status: 'applied' }> {
     let next: TurnOutcome & { status: 'applied' };
     if (result.kind === 'error') {
-      next = { status: 'applied', step, next: this.failAttempt(context, new Error(result.message)), next_step: null };
+      next = { status: 'applied', step, next: this.failAttempt(context, new Error(result.message), result.retryable === false), next_step: null };
     } else {
       try {
         this.store.save(await applyTurn(live, result, context.deps));
@@ -434,16 +435,17 @@ export class EpisodeDO extends DurableObject<Env> {
 
   /**
    * The reference's whole-simulation retry: the attempt's episode is dropped and started over with the same
-   * seed after `retry_delay`, or, with no retry left, the episode ends as an infrastructure error.
+   * seed after `retry_delay`, or, with no retry left or a provider's refusal, the episode ends as an
+   * infrastructure error.
    */
-  private failAttempt(context: EpisodeContext, error: unknown): 'turn' | 'finishing' {
+  private failAttempt(context: EpisodeContext, error: unknown, refused = isRefusal(error)): 'turn' | 'finishing' {
     const attempt = this.store.get<number>('attempt') ?? 1;
     const message = error instanceof Error ? error.message : String(error);
     console.warn(`episode ${context.key} attempt ${attempt} failed: ${message}`);
     this.store.clearEpisode();
     this.live = null;
     // An external participant would see its conversation start over: its episode is not retried.
-    if (attempt <= context.launch.config.max_retries && this.externalRole(context) === null) {
+    if (!refused && attempt <= context.launch.config.max_retries && this.externalRole(context) === null) {
       this.store.put('attempt', attempt + 1);
       this.store.put('retry_at', Date.now() + context.launch.config.retry_delay * 1000);
       return 'turn';

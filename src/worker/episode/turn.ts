@@ -58,6 +58,8 @@ export interface TurnResponse {
 export interface TurnFailure {
   readonly kind: 'error';
   readonly message: string;
+  /** false: the provider refused, and another attempt would only repeat it (absent: a failure worth retrying). */
+  readonly retryable?: boolean;
 }
 
 export type TurnResult = TurnResponse | TurnFailure;

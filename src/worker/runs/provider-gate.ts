@@ -2,11 +2,15 @@
 // leases at once. Leases live in memory, so granting and releasing touch no table scan; each is also written
 // by key to storage, only so that a restarted gate still counts the calls in flight. A lease expires on its
 // own, so a producer that died holding one cannot leak it. Waiters are served first come, first served.
+// The gate also counts each run's calls in flight (a lease's holder starts with its run's id) and their peak,
+// so a run can say how many of its model calls ran at once.
 import { DurableObject } from 'cloudflare:workers';
 
 export const LEASE_TTL_MS = 5 * 60_000;
 /** How long `acquire` waits for a free slot before answering false (the caller asks again). */
 export const ACQUIRE_WAIT_MS = 10_000;
+/** Runs whose peak a gate remembers (the oldest is forgotten first). */
+const REMEMBERED_RUNS = 1_000;
 
 interface Waiter {
   readonly holder: string;
@@ -17,6 +21,8 @@ interface Waiter {
 export class ProviderGateDO extends DurableObject<Env> {
   private readonly leases = new Map<string, number>();
   private readonly waiters: Waiter[] = [];
+  /** Per run: its leases now and their peak, since this instance started. */
+  private readonly runs = new Map<string, { now: number; peak: number }>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -47,6 +53,7 @@ export class ProviderGateDO extends DurableObject<Env> {
 
   release(holder: string): void {
     if (!this.leases.delete(holder)) return;
+    this.countRun(holder, -1);
     this.ctx.storage.sql.exec('DELETE FROM leases WHERE holder = ?', holder);
     while (this.waiters.length > 0 && this.tryGrant(this.waiters[0]!.holder, this.waiters[0]!.cap)) this.waiters.shift()!.grant(true);
   }
@@ -56,12 +63,30 @@ export class ProviderGateDO extends DurableObject<Env> {
     return this.leases.size;
   }
 
+  /** The most calls of run `runId` in flight at once, as far as this instance saw (null: none seen). */
+  runPeak(runId: string): number | null {
+    return this.runs.get(runId)?.peak ?? null;
+  }
+
+  private countRun(holder: string, delta: 1 | -1): void {
+    const at = holder.indexOf('/');
+    if (at < 0) return;
+    const runId = holder.slice(0, at);
+    const run = this.runs.get(runId) ?? { now: 0, peak: 0 };
+    run.now = Math.max(0, run.now + delta);
+    run.peak = Math.max(run.peak, run.now);
+    this.runs.delete(runId);
+    this.runs.set(runId, run);
+    if (this.runs.size > REMEMBERED_RUNS) this.runs.delete(this.runs.keys().next().value!);
+  }
+
   private tryGrant(holder: string, cap: number): boolean {
     if (!this.leases.has(holder) && this.leases.size >= cap) {
       this.dropExpired();
       if (this.leases.size >= cap) return false;
     }
     const expiresAt = Date.now() + LEASE_TTL_MS;
+    if (!this.leases.has(holder)) this.countRun(holder, 1);
     this.leases.set(holder, expiresAt);
     this.ctx.storage.sql.exec('INSERT OR REPLACE INTO leases (holder, expires_at) VALUES (?, ?)', holder, expiresAt);
     return true;
@@ -72,6 +97,7 @@ export class ProviderGateDO extends DurableObject<Env> {
     for (const [holder, expiresAt] of this.leases) {
       if (expiresAt > now) continue;
       this.leases.delete(holder);
+      this.countRun(holder, -1);
       this.ctx.storage.sql.exec('DELETE FROM leases WHERE holder = ?', holder);
     }
   }

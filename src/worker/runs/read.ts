@@ -14,6 +14,9 @@ import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import type { SimulationSummary } from '../db/simulations.ts';
 import { loadDomain } from '../data/domains.ts';
+import { groupInfraErrors } from '../../core/runner/refusal.ts';
+import { providerFor } from './models.ts';
+import { providerGate } from './provider-gate.ts';
 
 /** Finished simulations of a run by outcome, kept up to date as more finish. */
 export interface FinishedTally {
@@ -47,7 +50,7 @@ export const runCounts = async (env: Env, row: RunRow, finished: FinishedTally):
 };
 
 /** The run without metrics (as listed). */
-export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metrics'>> => ({
+export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metrics' | 'infra_errors' | 'peak_calls_in_flight'>> => ({
   id: row.id,
   status: row.status,
   created_at: row.createdAt,
@@ -62,7 +65,13 @@ export const runView = async (env: Env, row: RunRow): Promise<Run> => {
   const listing = await runListing(env, row);
   const simulations = await runSimulations(env.DB, row.id);
   const metrics = metricsAsDict(computeMetrics({ info: listing.config, simulations }));
-  return { ...listing, metrics: metrics as RunMetrics };
+  return { ...listing, metrics: metrics as RunMetrics, infra_errors: groupInfraErrors(simulations), peak_calls_in_flight: await peakCallsInFlight(env, row) };
+};
+
+/** The run's peak of model calls in flight, from its provider's gate (null when the provider cannot be named now). */
+const peakCallsInFlight = async (env: Env, row: RunRow): Promise<number | null> => {
+  const provider = await providerFor(env, row.tenantId).catch(() => null);
+  return provider === null ? null : providerGate(env, provider.endpoint).stub.runPeak(row.id);
 };
 
 /**

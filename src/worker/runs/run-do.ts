@@ -15,6 +15,9 @@ import { dayStart, usdSpentSince } from '../db/quotas.ts';
 import { writeSimulations } from '../db/simulations.ts';
 import { chunksOfSize } from '../db/chunks.ts';
 import type { SimulationRows } from '../db/simulations.ts';
+import { infraErrorOf, refusalWatch, stoppedBy } from '../../core/runner/refusal.ts';
+import { SimulationRunSchema } from '../../core/schemas/simulation.ts';
+import { parsePyJson } from '../../core/py/index.ts';
 
 /** The tenant's daily USD budget as it stood when the run was launched: reaching it stops the run. */
 export interface RunBudget {
@@ -72,6 +75,8 @@ export class RunDO extends DurableObject<Env> {
   private writeTimer: ReturnType<typeof setTimeout> | null = null;
   /** Writes to D1 run one at a time: each writes what is stored when it starts. */
   private readonly oneWrite = pLimit(1);
+  /** The provider refusals among the simulations finished since this instance started (see core/runner/refusal.ts). */
+  private readonly refusals = refusalWatch();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -131,10 +136,14 @@ export class RunDO extends DurableObject<Env> {
    * here; a repeated call for an episode already done stores nothing.
    */
   async episodeFinished(key: string, rowsText?: string): Promise<void> {
+    let refusal: string | null = null;
     if (this.move(key, 'done', 'running') && rowsText !== undefined) {
       this.ctx.storage.sql.exec(`INSERT INTO unwritten (rows) VALUES (?)`, rowsText);
       this.unwritten++;
+      refusal = this.refusals.note(...finishedOf(rowsText));
     }
+    // A refusal every task would meet (a bad key, an unknown model) stops the run: its other episodes would only repeat it.
+    if (refusal !== null && this.counts.pending + this.counts.running > 0) return this.stop('failed', stoppedBy(refusal));
     // A run under a budget writes each simulation at once: its spend, read from D1, must count them all.
     if (this.unwritten >= WRITE_BATCH || (await this.run())?.budget) await this.writeUnwritten();
     else this.writeSoon();
@@ -174,7 +183,12 @@ export class RunDO extends DurableObject<Env> {
   }
 
   /** Stops pending and running episodes (saying why, when told); finished ones keep their simulations. */
-  async cancel(reason?: string): Promise<void> {
+  cancel(reason?: string): Promise<void> {
+    return this.stop('cancelled', reason);
+  }
+
+  /** Stops pending and running episodes and gives the run its final status; finished ones keep their simulations. */
+  private async stop(status: 'cancelled' | 'failed', reason?: string): Promise<void> {
     const runId = (await this.run())?.runId ?? null;
     if (runId === null) return;
     this.ctx.storage.sql.exec(`UPDATE episodes SET status = 'cancelled' WHERE status = 'pending'`);
@@ -186,7 +200,7 @@ export class RunDO extends DurableObject<Env> {
     }
     // Its finished simulations are written before its status says it stopped; what fails is written by the alarm.
     if (!(await this.writeUnwritten())) await this.armRecovery();
-    await setRunStatus(this.env.DB, runId, 'cancelled', 'running', reason);
+    await setRunStatus(this.env.DB, runId, status, 'running', reason);
   }
 
   /** Launches the given finished episodes again (their simulations were removed from D1). */
@@ -302,6 +316,16 @@ export class RunDO extends DurableObject<Env> {
     return this.recorded;
   }
 }
+
+/**
+ * A finished simulation's task and, for an infrastructure error, its recorded error (null for one that ran),
+ * from its rows as JSON text: only an infrastructure error's record (small, without messages) is parsed.
+ */
+const finishedOf = (rowsText: string): [taskId: string, infraError: string | null] => {
+  if (!rowsText.includes('"terminationReason":"infrastructure_error"')) return ['', null];
+  const { simulation } = JSON.parse(rowsText) as SimulationRows;
+  return [simulation.taskId, infraErrorOf(SimulationRunSchema.parse(parsePyJson(simulation.record)))];
+};
 
 /** The launch of one of the run's episodes. */
 const launchOf = (run: RecordedRun, row: { task_id: string; trial: number }): string =>

@@ -14,6 +14,7 @@ import { providerFor } from '../runs/models.ts';
 import type { Provider } from '../runs/models.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { agentEndpointClient } from '../agent-endpoint.ts';
+import { isRefusal } from '../../core/runner/refusal.ts';
 
 export interface TurnMessage {
   readonly episode: string;
@@ -54,7 +55,11 @@ export const withProviderLease = async <T>(env: Env, endpoint: string, holder: s
   }
 };
 
-const failed = (error: unknown): TurnResult => ({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+const failed = (error: unknown): TurnResult => ({
+  kind: 'error',
+  message: error instanceof Error ? error.message : String(error),
+  ...(isRefusal(error) ? { retryable: false } : {}),
+});
 
 /** A turn to produce: a pending turn from RPC or the queue (its request as text), or one its episode object hands its own producer. */
 export type ProducibleTurn = PendingTurn | LocalTurn;

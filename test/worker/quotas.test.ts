@@ -202,12 +202,12 @@ describe('quotas under concurrent launches', () => {
       `SELECT count(*) AS n FROM simulations s JOIN runs r ON r.id = s.run_id WHERE r.tenant_id = 'q-race-rerun' AND s.termination_reason = 'infrastructure_error'`,
     ).first<{ n: number }>();
     expect(infraErrors!.n).toBeGreaterThanOrEqual(AT_ONCE - 5);
-  });
+  }, 180_000);
 
-  it(`scheduled launches: ${AT_ONCE} due schedules, ${AT_ONCE} cron ticks at once, episodes_per_day 5 → 5 runs`, async () => {
+  it(`scheduled launches: ${AT_ONCE} cron ticks at once over 10 due schedules, episodes_per_day 5 → 5 runs`, async () => {
     const key = await tenantKey('q-race-cron');
     const body = { name: 'hourly', interval_minutes: 60, run: scriptedRun({ task_ids: ['create_task_1'] }) };
-    await times(AT_ONCE, async () => expect((await as(key, '/v1/schedules', { body })).status).toBe(201));
+    await times(10, async () => expect((await as(key, '/v1/schedules', { body })).status).toBe(201));
     await setQuotas('q-race-cron', { episodes_per_day: 5 });
     const { seen } = await watched('q-race-cron', () => times(AT_ONCE, () => trigger(Date.now() + 1000)));
     expect(await runsOf('q-race-cron')).toBe(5);
@@ -215,8 +215,8 @@ describe('quotas under concurrent launches', () => {
     const launched = await env.DB.prepare(`SELECT count(DISTINCT schedule_id) AS n FROM runs WHERE tenant_id = 'q-race-cron'`).first<{ n: number }>();
     expect(launched!.n).toBe(5);
     const refused = await env.DB.prepare(`SELECT count(*) AS n FROM schedules WHERE tenant_id = 'q-race-cron' AND last_error LIKE 'Quota episodes_per_day reached%'`).first<{ n: number }>();
-    expect(refused!.n).toBe(AT_ONCE - 5);
-  });
+    expect(refused!.n).toBe(5);
+  }, 180_000);
 
   it(`an Idempotency-Key sent ${AT_ONCE} times at once counts once, and is answered even once the quota is spent`, async () => {
     const key = await tenantKey('q-replay');
@@ -239,7 +239,7 @@ describe('quotas under concurrent launches', () => {
 
   it('a launch that fails to start gives its episodes back', async () => {
     await setQuotas('q-giveback', { episodes_per_day: 2 });
-    const config = RunConfigSchema.parse(scriptedRun({ task_ids: ['create_task_1'] }));
+    const config = RunConfigSchema.parse(scriptedRun({ task_ids: ['create_task_1'], num_trials: 2 }));
     // The same episode twice: the run object cannot record it, so the run is recorded, then fails to start.
     const twice = [{ task_id: 'create_task_1', trial: 0 }, { task_id: 'create_task_1', trial: 0 }];
     await expect(launchRun(env, config, twice, { tenant: 'q-giveback' })).rejects.toThrow();

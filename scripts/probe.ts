@@ -162,6 +162,68 @@ try {
   await send('GET', '/v1/provider-credentials', { key: acme });
   await waitDone(own.run_id, acme);
 
+  // Quotas are reserved, not checked: launches at once at every quota edge create at most the quota.
+  {
+    const AT_ONCE = 30;
+    const tenantKey = async (tenant: string): Promise<string> => (JSON.parse((await send('POST', '/v1/admin/keys', { body: { tenant, name: tenant } })).text) as { key: string }).key;
+    const setQuotas = (tenant: string, quotas: Record<string, number>) => send('PUT', `/v1/admin/tenants/${tenant}/quotas`, { body: quotas });
+    const usage = async (tenant: string) => (JSON.parse((await send('GET', `/v1/admin/tenants/${tenant}/quotas`)).text) as { usage: Record<string, number> }).usage;
+    const atOnce = (make: (i: number) => Promise<Sent>): Promise<Sent[]> => Promise.all(Array.from({ length: AT_ONCE }, (_, i) => make(i)));
+    const tally = (sent: readonly Sent[]): Record<number, number> => sent.reduce<Record<number, number>>((n, s) => ({ ...n, [s.status]: (n[s.status] ?? 0) + 1 }), {});
+    const count = (sent: readonly Sent[], status: number): number => sent.filter((s) => s.status === status).length;
+
+    const runsKey = await tenantKey('probe-quota-runs');
+    await setQuotas('probe-quota-runs', { episodes_per_day: 10 });
+    const runs = await atOnce(() => send('POST', '/v1/runs', { key: runsKey, body: run() }));
+    const runsUsage = await usage('probe-quota-runs');
+    check(count(runs, 202) === 10 && runsUsage.episodes_today === 10, `${AT_ONCE} runs at once at episodes_per_day 10 → 10 created`, `${JSON.stringify(tally(runs))} usage ${runsUsage.episodes_today}`);
+
+    const episodesKey = await tenantKey('probe-quota-episodes');
+    await setQuotas('probe-quota-episodes', { episodes_in_flight: 3 });
+    const episodes = await atOnce(() => send('POST', '/v1/episodes', { key: episodesKey, body: { domain: 'mock', task_id: 'create_task_1', llm_user: 'fake-user' } }));
+    const inFlight = (await usage('probe-quota-episodes')).episodes_in_flight!;
+    check(count(episodes, 429) === AT_ONCE - 3 && inFlight <= 3, `${AT_ONCE} episodes at once at episodes_in_flight 3 → 3 created`, `${JSON.stringify(tally(episodes))} in flight ${inFlight}`);
+
+    const schedulesKey = await tenantKey('probe-quota-schedules');
+    await setQuotas('probe-quota-schedules', { schedules: 2 });
+    const schedules = await atOnce(() => send('POST', '/v1/schedules', { key: schedulesKey, body: { name: 'race', interval_minutes: 60, run: run() } }));
+    check(count(schedules, 201) === 2, `${AT_ONCE} schedules at once at schedules 2 → 2 created`, JSON.stringify(tally(schedules)));
+
+    const replayKey = await tenantKey('probe-quota-replay');
+    await setQuotas('probe-quota-replay', { episodes_per_day: 1 });
+    const replays = await atOnce(() => send('POST', '/v1/runs', { key: replayKey, body: run(), headers: { 'Idempotency-Key': 'probe-replay' } }));
+    const replayed = new Set(replays.map((s) => s.text));
+    check(count(replays, 202) === AT_ONCE && replayed.size === 1 && (await usage('probe-quota-replay')).episodes_today === 1, `one Idempotency-Key ${AT_ONCE} times at once → one run, counted once`, JSON.stringify(tally(replays)));
+
+    // Reruns count: infrastructure errors re-run at once stop at the daily quota.
+    const rerunKey = await tenantKey('probe-quota-rerun');
+    const failing = mockConversation();
+    harness.fake.setHandler(async (request) => ((request.body as { model?: string }).model === 'no-such-model' ? httpError(400, 'scripted failure') : failing(request)));
+    const broken = await atOnce(() => send('POST', '/v1/runs', { key: rerunKey, body: run({ llm_agent: 'no-such-model', max_retries: 0 }) }));
+    const brokenIds = broken.map((s) => (JSON.parse(s.text) as { run_id: string }).run_id);
+    for (const id of brokenIds) await waitDone(id, rerunKey);
+    await setQuotas('probe-quota-rerun', { episodes_per_day: AT_ONCE + 5 });
+    const reruns = await atOnce((i) => send('POST', `/v1/runs/${brokenIds[i]}/rerun-infra-errors`, { key: rerunKey }));
+    const rerunUsage = await usage('probe-quota-rerun');
+    check(count(reruns, 202) === 5 && rerunUsage.episodes_today === AT_ONCE + 5, `${AT_ONCE} reruns at once past a spent daily quota → 5 re-run`, `${JSON.stringify(tally(reruns))} usage ${rerunUsage.episodes_today}`);
+    for (const id of brokenIds) await waitDone(id, rerunKey);
+    harness.fake.setHandler(mockConversation());
+
+    // Scheduled launches: ticks of the cron at once, each launching every due schedule of the tenant.
+    const cronKey = await tenantKey('probe-quota-cron');
+    await Promise.all(Array.from({ length: 10 }, () => send('POST', '/v1/schedules', { key: cronKey, body: { name: 'cron race', interval_minutes: 60, run: run() } })));
+    await setQuotas('probe-quota-cron', { episodes_per_day: 5 });
+    await Promise.all(Array.from({ length: AT_ONCE }, () => fetch(`${base}/cdn-cgi/local/scheduled?cron=*+*+*+*+*`, { signal: AbortSignal.timeout(60_000) })));
+    const settledBy = Date.now() + 60_000;
+    let tried: { last_run_id: string | null; last_error: string | null }[] = [];
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      tried = (JSON.parse((await send('GET', '/v1/schedules', { key: cronKey })).text) as { schedules: typeof tried }).schedules;
+    } while (tried.some((s) => s.last_run_id === null && s.last_error === null) && Date.now() < settledBy);
+    const cronUsage = await usage('probe-quota-cron');
+    check(tried.filter((s) => s.last_run_id !== null).length === 5 && cronUsage.episodes_today === 5, `${AT_ONCE} cron ticks at once over 10 due schedules at episodes_per_day 5 → 5 launched`, `usage ${cronUsage.episodes_today}`);
+  }
+
   await probeHardening({ harness, base, operatorKey: OPERATOR_KEY, send, check, run, waitDone });
 
   const leaked = [OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google', 'sk-probe-agent-endpoint'].filter((secret) => seen.some((text) => text.includes(secret)));

@@ -1,38 +1,67 @@
-// Tenants' quotas, checked before work starts: a launch or schedule over a quota gets 429 naming the quota,
-// with Retry-After (the next UTC day for daily quotas). A run that reaches the daily USD budget while it runs is
-// stopped by its RunDO (runs/run-do.ts); its finished simulations keep their scores.
+// Tenants' quotas, reserved before anything is created: a run, a one-episode run (an episode), a rerun or a schedule
+// is written only if it fits, by one conditional statement (db/quotas.ts says why that is atomic); one that does not
+// fit gets 429 naming the quota, with Retry-After (the next UTC day for daily quotas), and nothing is created. A run
+// that reaches the daily USD budget while it runs is stopped by its RunDO (runs/run-do.ts); its finished
+// simulations keep their scores.
 import { ApiError } from './api/errors.ts';
-import { dayStart, findQuotas, tenantUsage } from './db/quotas.ts';
+import { dayStart, insertRunWithinQuotas, insertScheduleWithinQuota, takeInfraErrorsWithinQuotas } from './db/quotas.ts';
+import type { Refusal } from './db/quotas.ts';
+import { findRunByIdempotencyKey } from './db/runs.ts';
+import type { RunRow } from './db/runs.ts';
+import type { ScheduleRow } from './db/schedules.ts';
 
 /** Seconds from `nowMs` to the next 00:00 UTC, when daily quotas start afresh. */
 const untilTomorrow = (nowMs: number): number => Math.max(1, Math.ceil((Date.parse(dayStart(nowMs)) + 86_400_000 - nowMs) / 1000));
 
-/** How long a caller over the in-flight quota waits before trying again. */
+/** How long a caller over the in-flight or schedules quota waits before trying again. */
 const IN_FLIGHT_RETRY_SECONDS = 60;
 
 const exceeded = (quota: string, detail: string, retryAfterSeconds: number): ApiError =>
   new ApiError(429, 'quota_exceeded', `Quota ${quota} reached: ${detail}`, [{ path: quota, message: detail }], { 'Retry-After': String(retryAfterSeconds) });
 
-/** Throws 429 when launching a run of `episodes` episodes would exceed one of the tenant's quotas. */
-export const checkRunQuotas = async (env: Env, tenant: string, episodes: number, nowMs: number): Promise<void> => {
-  const quotas = await findQuotas(env.DB, tenant);
-  if (quotas.episodes_in_flight === null && quotas.episodes_per_day === null && quotas.usd_per_day === null) return;
-  const usage = await tenantUsage(env.DB, tenant, nowMs);
-  if (quotas.usd_per_day !== null && usage.usd_today >= quotas.usd_per_day) {
-    throw exceeded('usd_per_day', `${usage.usd_today.toFixed(4)} USD spent today of ${quotas.usd_per_day}`, untilTomorrow(nowMs));
-  }
-  if (quotas.episodes_per_day !== null && usage.episodes_today + episodes > quotas.episodes_per_day) {
-    throw exceeded('episodes_per_day', `${usage.episodes_today} episodes launched today, ${episodes} more asked, ${quotas.episodes_per_day} allowed`, untilTomorrow(nowMs));
-  }
-  if (quotas.episodes_in_flight !== null && usage.episodes_in_flight + episodes > quotas.episodes_in_flight) {
-    throw exceeded('episodes_in_flight', `${usage.episodes_in_flight} episodes in flight, ${episodes} more asked, ${quotas.episodes_in_flight} allowed`, IN_FLIGHT_RETRY_SECONDS);
+/** The 429 of a refusal over a quota, with the usage and limit the refused write saw. */
+const quotaExceeded = ({ quota, usage, quotas, asked }: Refusal & { quota: NonNullable<Refusal['quota']> }, nowMs: number): ApiError => {
+  switch (quota) {
+    case 'usd_per_day':
+      return exceeded(quota, `${usage.usd_today.toFixed(4)} USD spent today of ${quotas.usd_per_day}`, untilTomorrow(nowMs));
+    case 'episodes_per_day':
+      return exceeded(quota, `${usage.episodes_today} episodes launched today, ${asked} more asked, ${quotas.episodes_per_day} allowed`, untilTomorrow(nowMs));
+    case 'episodes_in_flight':
+      return exceeded(quota, `${usage.episodes_in_flight} episodes in flight, ${asked} more asked, ${quotas.episodes_in_flight} allowed`, IN_FLIGHT_RETRY_SECONDS);
+    case 'schedules':
+      return exceeded(quota, `${usage.schedules} schedules kept, ${quotas.schedules} allowed`, IN_FLIGHT_RETRY_SECONDS);
   }
 };
 
-/** Throws 429 when the tenant already keeps as many schedules as its quota allows. */
-export const checkScheduleQuota = async (env: Env, tenant: string, nowMs: number): Promise<void> => {
-  const { schedules } = await findQuotas(env.DB, tenant);
-  if (schedules === null) return;
-  const usage = await tenantUsage(env.DB, tenant, nowMs);
-  if (usage.schedules >= schedules) throw exceeded('schedules', `${usage.schedules} schedules kept, ${schedules} allowed`, IN_FLIGHT_RETRY_SECONDS);
+const isOverQuota = (refusal: Refusal): refusal is Refusal & { quota: NonNullable<Refusal['quota']> } => refusal.quota !== null;
+
+/**
+ * Records the run if its episodes fit the tenant's quotas. A request whose Idempotency-Key is taken gets the run
+ * of that key instead (created false), even when the quotas are spent now: it asks for nothing new. Throws 429
+ * when over a quota.
+ */
+export const reserveRun = async (env: Env, row: RunRow, nowMs: number): Promise<{ run: RunRow; created: boolean }> => {
+  const refusal = await insertRunWithinQuotas(env.DB, row, nowMs);
+  if (refusal === null) return { run: row, created: true };
+  const replayed = row.idempotencyKey === null ? null : await findRunByIdempotencyKey(env.DB, row.idempotencyKey);
+  if (replayed !== null) return { run: replayed, created: false };
+  if (isOverQuota(refusal)) throw quotaExceeded(refusal, nowMs);
+  throw new Error(`Run ${row.id} could not be recorded`);
+};
+
+/** Records the schedule if the tenant keeps fewer than its quota allows; throws 429 otherwise. */
+export const reserveSchedule = async (env: Env, row: ScheduleRow, nowMs: number): Promise<void> => {
+  const refusal = await insertScheduleWithinQuota(env.DB, row, nowMs);
+  if (refusal !== null && isOverQuota(refusal)) throw quotaExceeded(refusal, nowMs);
+};
+
+/**
+ * Takes the run's infrastructure errors to launch them again if they fit the tenant's quotas (the run is back in
+ * flight, its errors' simulations removed); returns them, none when there are none. Throws 429 when over a quota.
+ */
+export const reserveRerun = async (env: Env, run: RunRow, nowMs: number): Promise<Array<{ task_id: string; trial: number }>> => {
+  const taken = await takeInfraErrorsWithinQuotas(env.DB, run, nowMs);
+  if ('episodes' in taken) return taken.episodes;
+  if (isOverQuota(taken)) throw quotaExceeded(taken, nowMs);
+  return [];
 };

@@ -1,9 +1,14 @@
 // Tenants' quotas: set by the operator; a launch or schedule over one gets 429 naming it with Retry-After,
-// nothing is created; a run that reaches the daily USD budget stops, its finished simulations kept.
+// nothing is created; a run that reaches the daily USD budget stops, its finished simulations kept. Reserved, not
+// checked: 30 launches at once at every entry point create at most the quota, and usage never passes it.
 import { env } from 'cloudflare:workers';
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, ApiKeyCreatedSchema, TenantQuotasViewSchema } from '../../src/core/schemas/api.ts';
-import type { TenantQuotasView } from '../../src/core/schemas/api.ts';
+import worker from '../../src/worker/index.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema, RerunSchema, TenantQuotasViewSchema } from '../../src/core/schemas/api.ts';
+import type { TenantQuotasView, TenantUsage } from '../../src/core/schemas/api.ts';
+import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
+import { launchRun } from '../../src/worker/runs/launch.ts';
 import { call, pyBody, waitForRun } from './support/api.ts';
 import type { CallOptions } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
@@ -97,5 +102,151 @@ describe('quotas', () => {
     expect(results.simulations.length).toBe(run.counts.done);
     expect(results.simulations.every((s) => s.reward_info !== null)).toBe(true);
     expect(await overQuota(await launch(key, scriptedRun({ task_ids: ['create_task_1'] })), 'usd_per_day')).toBeGreaterThan(0);
+  });
+});
+
+/** Launches at once against one quota edge: enough that a check-then-create would let several past it. */
+const AT_ONCE = 30;
+
+const usageOf = async (tenant: string): Promise<TenantUsage> =>
+  TenantQuotasViewSchema.parse(await pyBody(await call(`/v1/admin/tenants/${tenant}/quotas`))).usage;
+
+/** Runs `burst` while reading the tenant's usage over and over; returns the burst's answers and every usage read. */
+const watched = async <T>(tenant: string, burst: () => Promise<T>): Promise<{ answers: T; seen: TenantUsage[] }> => {
+  const seen: TenantUsage[] = [];
+  let done = false;
+  const watcher = (async () => {
+    while (!done) {
+      seen.push(await usageOf(tenant));
+      // A pause between reads: reads back to back would keep the launches waiting.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  const answers = await burst().finally(() => {
+    done = true;
+  });
+  await watcher;
+  seen.push(await usageOf(tenant));
+  return { answers, seen };
+};
+
+const statuses = (responses: readonly Response[]): Record<number, number> =>
+  responses.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});
+
+const times = <T>(n: number, make: (i: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: n }, (_, i) => make(i)));
+
+const trigger = async (scheduledTime: number): Promise<void> => {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ scheduledTime, cron: '* * * * *' }), env, ctx);
+  await waitOnExecutionContext(ctx);
+};
+
+describe('quotas under concurrent launches', () => {
+  it(`runs: ${AT_ONCE} one-episode launches at once at episodes_per_day 10 → exactly 10 created`, async () => {
+    const key = await tenantKey('q-race-runs');
+    await setQuotas('q-race-runs', { episodes_per_day: 10 });
+    const { answers, seen } = await watched('q-race-runs', () => times(AT_ONCE, () => launch(key, scriptedRun({ task_ids: ['create_task_1'] }))));
+    expect(statuses(answers)).toEqual({ 202: 10, 429: AT_ONCE - 10 });
+    for (const refused of answers.filter((r) => r.status === 429)) await overQuota(refused, 'episodes_per_day');
+    expect(await runsOf('q-race-runs')).toBe(10);
+    expect(Math.max(...seen.map((u) => u.episodes_today))).toBe(10);
+  });
+
+  it(`episodes: ${AT_ONCE} POST /v1/episodes at once at episodes_in_flight 3 → at most 3 in flight`, async () => {
+    const key = await tenantKey('q-race-episodes');
+    await setQuotas('q-race-episodes', { episodes_in_flight: 3 });
+    const { answers, seen } = await watched('q-race-episodes', () =>
+      times(AT_ONCE, () => as(key, '/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user } })),
+    );
+    // The external agent never steps: the created episodes stay in flight.
+    const created = answers.filter((r) => r.status !== 429);
+    expect(created.length).toBe(3);
+    for (const r of created) expect([201, 503]).toContain(r.status);
+    for (const refused of answers.filter((r) => r.status === 429)) await overQuota(refused, 'episodes_in_flight');
+    expect(await runsOf('q-race-episodes')).toBe(3);
+    expect(Math.max(...seen.map((u) => u.episodes_in_flight))).toBe(3);
+  });
+
+  it(`schedules: ${AT_ONCE} created at once at schedules 2 → exactly 2 kept`, async () => {
+    const key = await tenantKey('q-race-sched');
+    await setQuotas('q-race-sched', { schedules: 2 });
+    const body = { name: 'nightly', interval_minutes: 60, run: scriptedRun({ task_ids: ['create_task_1'] }) };
+    const { answers, seen } = await watched('q-race-sched', () => times(AT_ONCE, () => as(key, '/v1/schedules', { body })));
+    expect(statuses(answers)).toEqual({ 201: 2, 429: AT_ONCE - 2 });
+    for (const refused of answers.filter((r) => r.status === 429)) await overQuota(refused, 'schedules');
+    expect(Math.max(...seen.map((u) => u.schedules))).toBe(2);
+  });
+
+  it(`reruns: one run's infrastructure errors are taken once; ${AT_ONCE} reruns at once stop at episodes_per_day`, async () => {
+    const key = await tenantKey('q-race-rerun');
+    const broken = scriptedRun({ llm_agent: SCRIPT_MODELS.brokenAgent, task_ids: ['create_task_1'], retry_delay: 0 });
+    const runIds = await times(AT_ONCE, async () => runIdOf(await launch(key, broken)));
+    for (const id of runIds) expect((await waitForRun(id, { apiKey: key })).counts.infra_error).toBe(1);
+    const rerun = (id: string) => as(key, `/v1/runs/${id}/rerun-infra-errors`, { method: 'POST' });
+
+    // Many reruns of one run: its one error is launched again once.
+    const same = await times(AT_ONCE, () => rerun(runIds[0]!));
+    expect(same.every((r) => r.status === 202)).toBe(true);
+    expect((await Promise.all(same.map(async (r) => RerunSchema.parse(await r.json()).rerun))).reduce((a, b) => a + b, 0)).toBe(1);
+    await waitForRun(runIds[0]!, { apiKey: key });
+
+    // Launched today: the runs and that rerun. Room for 5 more.
+    expect((await usageOf('q-race-rerun')).episodes_today).toBe(AT_ONCE + 1);
+    await setQuotas('q-race-rerun', { episodes_per_day: AT_ONCE + 6 });
+    const { answers, seen } = await watched('q-race-rerun', () => times(AT_ONCE, (i) => rerun(runIds[i]!)));
+    expect(statuses(answers)).toEqual({ 202: 5, 429: AT_ONCE - 5 });
+    for (const refused of answers.filter((r) => r.status === 429)) await overQuota(refused, 'episodes_per_day');
+    expect(Math.max(...seen.map((u) => u.episodes_today))).toBe(AT_ONCE + 6);
+    // A refused rerun removed nothing: its error is still there to re-run tomorrow.
+    const infraErrors = await env.DB.prepare(
+      `SELECT count(*) AS n FROM simulations s JOIN runs r ON r.id = s.run_id WHERE r.tenant_id = 'q-race-rerun' AND s.termination_reason = 'infrastructure_error'`,
+    ).first<{ n: number }>();
+    expect(infraErrors!.n).toBeGreaterThanOrEqual(AT_ONCE - 5);
+  }, 180_000);
+
+  it(`scheduled launches: ${AT_ONCE} cron ticks at once over 10 due schedules, episodes_per_day 5 → 5 runs`, async () => {
+    const key = await tenantKey('q-race-cron');
+    const body = { name: 'hourly', interval_minutes: 60, run: scriptedRun({ task_ids: ['create_task_1'] }) };
+    await times(10, async () => expect((await as(key, '/v1/schedules', { body })).status).toBe(201));
+    await setQuotas('q-race-cron', { episodes_per_day: 5 });
+    const { seen } = await watched('q-race-cron', () => times(AT_ONCE, () => trigger(Date.now() + 1000)));
+    expect(await runsOf('q-race-cron')).toBe(5);
+    expect(Math.max(...seen.map((u) => u.episodes_today))).toBe(5);
+    const launched = await env.DB.prepare(`SELECT count(DISTINCT schedule_id) AS n FROM runs WHERE tenant_id = 'q-race-cron'`).first<{ n: number }>();
+    expect(launched!.n).toBe(5);
+    const refused = await env.DB.prepare(`SELECT count(*) AS n FROM schedules WHERE tenant_id = 'q-race-cron' AND last_error LIKE 'Quota episodes_per_day reached%'`).first<{ n: number }>();
+    expect(refused!.n).toBe(5);
+  }, 180_000);
+
+  it(`an Idempotency-Key sent ${AT_ONCE} times at once counts once, and is answered even once the quota is spent`, async () => {
+    const key = await tenantKey('q-replay');
+    await setQuotas('q-replay', { episodes_per_day: 2 });
+    const body = scriptedRun({ task_ids: ['create_task_1'] });
+    const send = (idempotencyKey: string) => as(key, '/v1/runs', { body, headers: { 'Idempotency-Key': idempotencyKey } });
+    const first = await times(AT_ONCE, () => send('nightly-1'));
+    expect(statuses(first)).toEqual({ 202: AT_ONCE });
+    const ids = new Set(await Promise.all(first.map(runIdOf)));
+    expect(ids.size).toBe(1);
+    expect((await usageOf('q-replay')).episodes_today).toBe(1);
+    expect((await send('nightly-2')).status).toBe(202);
+    // The quota is spent: replays still get their run, new work does not.
+    const replays = await times(AT_ONCE, () => send('nightly-1'));
+    expect(statuses(replays)).toEqual({ 202: AT_ONCE });
+    expect(new Set(await Promise.all(replays.map(runIdOf)))).toEqual(ids);
+    await overQuota(await send('nightly-3'), 'episodes_per_day');
+    expect(await runsOf('q-replay')).toBe(2);
+  });
+
+  it('a launch that fails to start gives its episodes back', async () => {
+    await setQuotas('q-giveback', { episodes_per_day: 2 });
+    const config = RunConfigSchema.parse(scriptedRun({ task_ids: ['create_task_1'], num_trials: 2 }));
+    // The same episode twice: the run object cannot record it, so the run is recorded, then fails to start.
+    const twice = [{ task_id: 'create_task_1', trial: 0 }, { task_id: 'create_task_1', trial: 0 }];
+    await expect(launchRun(env, config, twice, { tenant: 'q-giveback' })).rejects.toThrow();
+    const failed = await env.DB.prepare(`SELECT status FROM runs WHERE tenant_id = 'q-giveback'`).first<{ status: string }>();
+    expect(failed!.status).toBe('failed');
+    expect(await usageOf('q-giveback')).toMatchObject({ episodes_today: 0, episodes_in_flight: 0 });
+    const { run } = await launchRun(env, config, [{ task_id: 'create_task_1', trial: 0 }, { task_id: 'create_task_1', trial: 1 }], { tenant: 'q-giveback' });
+    expect(run.status).toBe('running');
   });
 });

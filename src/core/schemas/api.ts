@@ -289,6 +289,7 @@ export const TenantUsageSchema = z.object({
   schedules: count,
   usd_today: z.number(),
 });
+export type TenantUsage = z.infer<typeof TenantUsageSchema>;
 export const TenantQuotasViewSchema = z.object({ tenant: z.string(), quotas: TenantQuotasSchema, usage: TenantUsageSchema });
 export type TenantQuotasView = z.infer<typeof TenantQuotasViewSchema>;
 

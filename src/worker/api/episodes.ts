@@ -19,7 +19,6 @@ import type { RunRow } from '../db/runs.ts';
 import { defaultSleep } from '../../core/llm/retry.ts';
 import { findEpisodeSimulation } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
-import { checkRunQuotas } from '../quotas.ts';
 import { limits } from '../limits.ts';
 import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
@@ -231,7 +230,6 @@ export const episodesApi = new Hono<AppEnv>()
     const config = parsed.data;
     const selection = await selectEpisodes(c.env, config);
     if (!selection.ok) throw refused(selection);
-    await checkRunQuotas(c.env, tenant, selection.episodes.length, Date.now());
     const { run } = await launchRun(c.env, config, selection.episodes, { tenant, requestHash: sha256Hex(encodeConfig(config)) });
     const ref = selection.episodes[0]!;
     const episode: EpisodeHandle = { ...ref, key: episodeKey(run.id, ref), run };

@@ -113,7 +113,7 @@ const paths: ZodOpenApiPathsObject = {
     post: operation('Cancel a running run (finished simulations keep their scores)', { '200': ok(RunSchema, 'The run'), ...notFound, '409': failure('Already completed or failed') }, idParam()),
   },
   '/v1/runs/{id}/rerun-infra-errors': {
-    post: operation('Re-run the simulations that ended in infrastructure errors', { '202': ok(RerunSchema, 'Re-launched'), ...notFound, '409': failure('Cancelled or failed') }, idParam()),
+    post: operation('Re-run the simulations that ended in infrastructure errors', { '202': ok(RerunSchema, 'Re-launched'), ...notFound, '409': failure('Cancelled or failed'), '429': failure('Over a quota of the tenant (Retry-After)') }, idParam()),
   },
   '/v1/simulations/{id}': { get: operation('A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
   '/v1/simulations/{id}/db-diff': {

@@ -9,13 +9,12 @@ import type { Rerun, RunCreated, RunEpisodes, RunList } from '../../core/schemas
 import { episodeIdOf } from '../episode/launch.ts';
 import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
-import { deleteInfraErrors } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { runListing, runResultsStream, runUsage, runView } from '../runs/read.ts';
 import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
-import { checkRunQuotas } from '../quotas.ts';
+import { reserveRerun } from '../quotas.ts';
 import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
 
 /** The caller's run; another tenant's is as unknown as one that never existed. */
@@ -53,8 +52,6 @@ export const runsApi = new Hono<AppEnv>()
     if (existing && existing.requestHash !== requestHash) throw reusedKey(header!);
     const selection = await selectEpisodes(c.env, config);
     if (!selection.ok) throw refused(selection);
-    // A repeated request answers with its run; only new work counts against the quotas.
-    if (!existing) await checkRunQuotas(c.env, tenant, selection.episodes.length, Date.now());
     const { run } = await launchRun(c.env, config, selection.episodes, {
       tenant,
       ...(key === undefined ? {} : { idempotencyKey: key }),
@@ -110,7 +107,7 @@ export const runsApi = new Hono<AppEnv>()
   .post('/:id/rerun-infra-errors', async (c) => {
     const row = await requireRun(c);
     if (row.status === 'cancelled' || row.status === 'failed') throw new ApiError(409, 'conflict', `Run ${row.id} was ${row.status}`);
-    const episodes = await deleteInfraErrors(c.env.DB, row.id);
+    const episodes = await reserveRerun(c.env, row, Date.now());
     if (episodes.length > 0) await c.env.RUN.getByName(row.id).rerun(episodes);
     const body: Rerun = { run_id: row.id, status: episodes.length > 0 ? 'running' : row.status, rerun: episodes.length };
     return pyJson(c, body, 202);

@@ -6,12 +6,12 @@ import type { AppEnv } from './auth.ts';
 import { ScheduleCreateSchema, ScheduleUpdateSchema } from '../../core/schemas/api.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { encodeConfig } from '../db/runs.ts';
-import { deleteSchedule, findSchedule, insertSchedule, listSchedules, scheduleView, updateSchedule } from '../db/schedules.ts';
+import { deleteSchedule, findSchedule, listSchedules, scheduleView, updateSchedule } from '../db/schedules.ts';
 import type { ScheduleRow } from '../db/schedules.ts';
 import { selectEpisodes } from '../runs/launch.ts';
 import { invalidRequest, notFound, refused } from './errors.ts';
 import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
-import { checkScheduleQuota } from '../quotas.ts';
+import { reserveSchedule } from '../quotas.ts';
 import { pyJson, readBody } from './body.ts';
 
 /** The caller's schedule; another tenant's is as unknown as one that never existed. */
@@ -34,7 +34,6 @@ export const schedulesApi = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { value } = await readBody(c, ScheduleCreateSchema);
     await checkRun(c.env, value.run);
-    await checkScheduleQuota(c.env, c.get('caller').tenant, Date.now());
     const { config, agentHeadersCiphertext } = await sealAgentEndpoint(c.env, c.get('caller').tenant, value.run);
     const now = new Date().toISOString();
     const row: ScheduleRow = {
@@ -52,7 +51,7 @@ export const schedulesApi = new Hono<AppEnv>()
       createdAt: now,
       updatedAt: now,
     };
-    await insertSchedule(c.env.DB, row);
+    await reserveSchedule(c.env, row, Date.parse(now));
     c.header('Location', `/v1/schedules/${row.id}`);
     return pyJson(c, scheduleView(row), 201);
   })

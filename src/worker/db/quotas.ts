@@ -1,11 +1,23 @@
-// Tenants' quotas in D1, and what a tenant uses of them: episodes in flight, episodes launched and USD spent
-// since 00:00 UTC, schedules.
+// Tenants' quotas in D1, what a tenant uses of them (episodes in flight, episodes launched and USD spent since
+// 00:00 UTC, schedules), and the statements that reserve quota by writing the row that is the usage.
+//
+// Why reservations are single conditional statements: usage is not a counter kept beside the rows, it is computed
+// from the rows themselves (a run row is its episodes launched and, while it runs, in flight; a schedule row is a
+// schedule kept). So reserving is writing that row, and `INSERT … SELECT … WHERE <usage + asked fits>` reads the
+// usage and writes the row in one statement. D1 runs the statements (and each batch, as one transaction) of a
+// database one at a time on its primary, so no other launch can come between the read and the write: the
+// database is the one authority for every tenant. What a launch reserved is given back by the same rows: a run
+// ending (or failing to start) leaves flight, a failed run counts only the episodes that ran, and an idempotent
+// replay writes nothing because its key is taken. The admin view reads usage with the same SQL.
 import { drizzle } from 'drizzle-orm/d1';
-import { eq } from 'drizzle-orm';
-import type { TenantQuotas } from '../../core/schemas/api.ts';
-import { tenantQuotas } from './schema.ts';
-
-export type TenantQuotasRow = typeof tenantQuotas.$inferSelect;
+import { eq, getTableColumns, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { TenantQuotas, TenantUsage } from '../../core/schemas/api.ts';
+import { reruns, runs, schedules, tenantQuotas } from './schema.ts';
+import type { RunRow } from './runs.ts';
+import type { ScheduleRow } from './schedules.ts';
 
 export const NO_QUOTAS: TenantQuotas = { episodes_in_flight: null, episodes_per_day: null, schedules: null, usd_per_day: null };
 
@@ -26,40 +38,155 @@ export const putQuotas = async (d1: D1Database, tenant: string, quotas: TenantQu
   await drizzle(d1).insert(tenantQuotas).values({ tenantId: tenant, ...values }).onConflictDoUpdate({ target: tenantQuotas.tenantId, set: values });
 };
 
-export interface TenantUsage {
-  readonly episodes_in_flight: number;
-  readonly episodes_today: number;
-  readonly schedules: number;
-  /** Agent and user cost of the simulations finished today (unknown prices count 0). */
-  readonly usd_today: number;
-}
-
 /** 00:00 UTC of the day of `nowMs`, as stored timestamps are written. */
 export const dayStart = (nowMs: number): string => `${new Date(nowMs).toISOString().slice(0, 10)}T00:00:00.000Z`;
 
-export const usdSpentSince = async (d1: D1Database, tenant: string, sinceIso: string): Promise<number> =>
-  (await d1
-    .prepare(
-      `SELECT coalesce(sum(coalesce(s.agent_cost, 0) + coalesce(json_extract(s.record, '$.user_cost'), 0)), 0) AS usd
-         FROM simulations s JOIN runs r ON r.id = s.run_id WHERE r.tenant_id = ? AND s.created_at >= ?`,
-    )
-    .bind(tenant, sinceIso)
-    .first<{ usd: number }>())!.usd;
+/** Episodes of the tenant's running runs that have no simulation yet. */
+const inFlight = (tenant: string): SQL => sql`(
+  (SELECT coalesce(sum(total), 0) FROM runs WHERE tenant_id = ${tenant} AND status = 'running')
+  - (SELECT count(*) FROM simulations s JOIN runs r ON r.id = s.run_id WHERE r.tenant_id = ${tenant} AND r.status = 'running'))`;
 
-export const tenantUsage = async (d1: D1Database, tenant: string, nowMs: number): Promise<TenantUsage> => {
-  const since = dayStart(nowMs);
-  const [inFlight, today, schedules, usd] = await Promise.all([
-    // Episodes of running runs that have no simulation yet.
-    d1
-      .prepare(
-        `SELECT coalesce(sum(r.total), 0) - (SELECT count(*) FROM simulations s JOIN runs q ON q.id = s.run_id WHERE q.tenant_id = ?1 AND q.status = 'running') AS n
-           FROM runs r WHERE r.tenant_id = ?1 AND r.status = 'running'`,
-      )
-      .bind(tenant)
-      .first<{ n: number }>(),
-    d1.prepare(`SELECT coalesce(sum(total), 0) AS n FROM runs WHERE tenant_id = ? AND created_at >= ?`).bind(tenant, since).first<{ n: number }>(),
-    d1.prepare(`SELECT count(*) AS n FROM schedules WHERE tenant_id = ?`).bind(tenant).first<{ n: number }>(),
-    usdSpentSince(d1, tenant, since),
+/** Episodes launched since `since`: runs created (a run that failed to start only what ran) and reruns. */
+const launchedSince = (tenant: string, since: string): SQL => sql`(
+  (SELECT coalesce(sum(CASE WHEN r.status = 'failed' THEN (SELECT count(*) FROM simulations s WHERE s.run_id = r.id) ELSE r.total END), 0)
+     FROM runs r WHERE r.tenant_id = ${tenant} AND r.created_at >= ${since})
+  + (SELECT coalesce(sum(episodes), 0) FROM reruns WHERE tenant_id = ${tenant} AND created_at >= ${since}))`;
+
+const schedulesKept = (tenant: string): SQL => sql`(SELECT count(*) FROM schedules WHERE tenant_id = ${tenant})`;
+
+/** Agent and user cost of the tenant's simulations finished since `since` (unknown prices count 0). */
+const usdSince = (tenant: string, since: string): SQL => sql`(
+  SELECT coalesce(sum(coalesce(s.agent_cost, 0) + coalesce(json_extract(s.record, '$.user_cost'), 0)), 0)
+    FROM simulations s JOIN runs r ON r.id = s.run_id WHERE r.tenant_id = ${tenant} AND s.created_at >= ${since})`;
+
+const usageColumns = (tenant: string, since: string): SQL =>
+  sql`${inFlight(tenant)} AS episodes_in_flight, ${launchedSince(tenant, since)} AS episodes_today, ${schedulesKept(tenant)} AS schedules, ${usdSince(tenant, since)} AS usd_today`;
+
+const dialect = new SQLiteAsyncDialect();
+
+/** The statement as D1 runs it: reservations batch them, and their rows are read as D1 gives them. */
+const statement = (d1: D1Database, query: SQL): D1PreparedStatement => {
+  const built = dialect.sqlToQuery(query);
+  return d1.prepare(built.sql).bind(...built.params);
+};
+
+export const usdSpentSince = async (d1: D1Database, tenant: string, sinceIso: string): Promise<number> =>
+  (await statement(d1, sql`SELECT ${usdSince(tenant, sinceIso)} AS usd`).first<{ usd: number }>())!.usd;
+
+export const tenantUsage = async (d1: D1Database, tenant: string, nowMs: number): Promise<TenantUsage> =>
+  (await statement(d1, sql`SELECT ${usageColumns(tenant, dayStart(nowMs))}`).first<TenantUsage>())!;
+
+/** The quota as the statement runs (NULL, unlimited, when the tenant has none). */
+const quota = (tenant: string, name: keyof TenantQuotas): SQL => sql`(SELECT ${sql.identifier(name)} FROM tenant_quotas WHERE tenant_id = ${tenant})`;
+
+export type RunQuota = 'usd_per_day' | 'episodes_per_day' | 'episodes_in_flight';
+export type Quota = RunQuota | 'schedules';
+
+/** Each quota a launch of `asked` episodes must fit, in the order a refusal names them. */
+const runQuotasFit = (tenant: string, since: string, asked: SQL): [RunQuota, SQL][] => [
+  // Spend is not reserved (episodes spend as they run; the run object stops a run at the budget): a launch needs some left.
+  ['usd_per_day', sql`(${quota(tenant, 'usd_per_day')} IS NULL OR ${usdSince(tenant, since)} < ${quota(tenant, 'usd_per_day')})`],
+  ['episodes_per_day', sql`(${quota(tenant, 'episodes_per_day')} IS NULL OR ${launchedSince(tenant, since)} + ${asked} <= ${quota(tenant, 'episodes_per_day')})`],
+  ['episodes_in_flight', sql`(${quota(tenant, 'episodes_in_flight')} IS NULL OR ${inFlight(tenant)} + ${asked} <= ${quota(tenant, 'episodes_in_flight')})`],
+];
+
+const scheduleQuotaFits = (tenant: string): [Quota, SQL][] => [
+  ['schedules', sql`(${quota(tenant, 'schedules')} IS NULL OR ${schedulesKept(tenant)} < ${quota(tenant, 'schedules')})`],
+];
+
+const allFit = (fits: [Quota, SQL][]): SQL => sql.join(fits.map(([, fit]) => fit), sql` AND `);
+
+/** `row` as the values of an INSERT … SELECT, in the table's column order. */
+const rowValues = (table: SQLiteTable, row: Record<string, unknown>): { names: SQL; values: SQL } => {
+  const columns = Object.entries(getTableColumns(table)).filter(([key]) => row[key] !== undefined);
+  return {
+    names: sql.join(columns.map(([, column]) => sql.identifier(column.name)), sql`, `),
+    values: sql.join(columns.map(([key, column]) => sql.param(row[key], column)), sql`, `),
+  };
+};
+
+/** Inserts `row` only if `condition` holds as the statement runs; a row whose key is taken is not inserted either. */
+const insertIf = (table: SQLiteTable, row: Record<string, unknown>, condition: SQL): SQL => {
+  const { names, values } = rowValues(table, row);
+  return sql`INSERT INTO ${table} (${names}) SELECT ${values} WHERE ${condition} ON CONFLICT DO NOTHING`;
+};
+
+/** Why a reservation wrote nothing, seen in the same transaction as the refused write. */
+export interface Refusal {
+  /** The first quota the launch does not fit; null when every quota fits (the key was taken, or nothing was asked). */
+  readonly quota: Quota | null;
+  readonly usage: TenantUsage;
+  readonly quotas: TenantQuotas;
+  /** Episodes asked (schedules: 1). */
+  readonly asked: number;
+}
+
+interface RefusalRow extends TenantUsage {
+  readonly quota: Quota | null;
+  readonly asked: number;
+  readonly q_episodes_in_flight: number | null;
+  readonly q_episodes_per_day: number | null;
+  readonly q_schedules: number | null;
+  readonly q_usd_per_day: number | null;
+}
+
+/** The refusal's snapshot, read only when `written` finds no row (a reservation that succeeded reads nothing). */
+const refusalIfNotWritten = (tenant: string, since: string, fits: [Quota, SQL][], asked: SQL, written: SQL): SQL => sql`
+  SELECT CASE ${sql.join(fits.map(([name, fit]) => sql`WHEN NOT ${fit} THEN ${name}`), sql` `)} END AS quota, ${asked} AS asked,
+    ${usageColumns(tenant, since)},
+    ${quota(tenant, 'episodes_in_flight')} AS q_episodes_in_flight, ${quota(tenant, 'episodes_per_day')} AS q_episodes_per_day,
+    ${quota(tenant, 'schedules')} AS q_schedules, ${quota(tenant, 'usd_per_day')} AS q_usd_per_day
+  WHERE NOT EXISTS (${written})`;
+
+const refusalOf = (row: RefusalRow | undefined): Refusal | null => {
+  if (row === undefined) return null;
+  const { quota: name, asked, q_episodes_in_flight, q_episodes_per_day, q_schedules, q_usd_per_day, ...usage } = row;
+  return { quota: name, asked, usage, quotas: { episodes_in_flight: q_episodes_in_flight, episodes_per_day: q_episodes_per_day, schedules: q_schedules, usd_per_day: q_usd_per_day } };
+};
+
+/** Writes the run if its episodes fit the tenant's quotas; null when written, else why not. */
+export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: number): Promise<Refusal | null> => {
+  const fits = runQuotasFit(row.tenantId, dayStart(nowMs), sql`${row.total}`);
+  const [, refusal] = await d1.batch<RefusalRow>([
+    statement(d1, insertIf(runs, row, allFit(fits))),
+    statement(d1, refusalIfNotWritten(row.tenantId, dayStart(nowMs), fits, sql`${row.total}`, sql`SELECT 1 FROM runs WHERE id = ${row.id}`)),
   ]);
-  return { episodes_in_flight: inFlight!.n, episodes_today: today!.n, schedules: schedules!.n, usd_today: usd };
+  return refusalOf(refusal!.results[0]);
+};
+
+/** Writes the schedule if the tenant keeps fewer than its quota; null when written, else why not. */
+export const insertScheduleWithinQuota = async (d1: D1Database, row: ScheduleRow, nowMs: number): Promise<Refusal | null> => {
+  const fits = scheduleQuotaFits(row.tenantId);
+  const [, refusal] = await d1.batch<RefusalRow>([
+    statement(d1, insertIf(schedules, row, allFit(fits))),
+    statement(d1, refusalIfNotWritten(row.tenantId, dayStart(nowMs), fits, sql`1`, sql`SELECT 1 FROM schedules WHERE id = ${row.id}`)),
+  ]);
+  return refusalOf(refusal!.results[0]);
+};
+
+/**
+ * Re-runs the run's infrastructure errors if they fit the tenant's quotas, in one transaction: records the rerun
+ * (today's usage), puts the run back in flight and removes the errors' simulations. Returns the episodes to
+ * launch again, or why none (`quota` null: there was no infrastructure error).
+ */
+export const takeInfraErrorsWithinQuotas = async (
+  d1: D1Database,
+  run: { readonly id: string; readonly tenantId: string },
+  nowMs: number,
+): Promise<{ episodes: Array<{ task_id: string; trial: number }> } | Refusal> => {
+  const now = new Date(nowMs).toISOString();
+  const id = crypto.randomUUID();
+  const errors = sql`FROM simulations WHERE run_id = ${run.id} AND termination_reason = 'infrastructure_error'`;
+  const asked = sql`(SELECT count(*) ${errors})`;
+  const fits = runQuotasFit(run.tenantId, dayStart(nowMs), asked);
+  const written = sql`SELECT 1 FROM reruns WHERE id = ${id}`;
+  // Infrastructure-error records carry no messages: their simulation rows are all there is to remove.
+  const [, , taken, refusal] = await d1.batch([
+    statement(d1, sql`INSERT INTO ${reruns} (id, tenant_id, run_id, episodes, created_at)
+      SELECT ${id}, ${run.tenantId}, ${run.id}, ${asked}, ${now} WHERE ${asked} > 0 AND ${allFit(fits)}`),
+    statement(d1, sql`UPDATE runs SET status = 'running', updated_at = ${now} WHERE id = ${run.id} AND EXISTS (${written})`),
+    statement(d1, sql`DELETE ${errors} AND EXISTS (${written}) RETURNING task_id, trial`),
+    statement(d1, refusalIfNotWritten(run.tenantId, dayStart(nowMs), fits, asked, written)),
+  ]);
+  return refusalOf(refusal!.results[0] as RefusalRow | undefined) ?? { episodes: taken!.results as Array<{ task_id: string; trial: number }> };
 };

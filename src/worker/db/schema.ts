@@ -117,6 +117,19 @@ export const tenantQuotas = sqliteTable('tenant_quotas', {
   updatedAt: text('updated_at').notNull(),
 });
 
+/** Infrastructure errors re-run: episodes launched again, counted in the day's episodes_per_day usage. */
+export const reruns = sqliteTable(
+  'reruns',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull(),
+    runId: text('run_id').notNull(),
+    episodes: integer('episodes').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('reruns_tenant_created_at').on(t.tenantId, t.createdAt)],
+);
+
 /**
  * A tenant's own provider credentials (bring-your-own provider): the key encrypted with AES-GCM under the
  * CREDENTIALS_KEY secret, never stored or returned in plain text.

@@ -196,14 +196,3 @@ export const findEpisodeSimulation = async (d1: D1Database, runId: string, taskI
   const byId = await messagesBySimulation(d1, [row.id]);
   return { ...recordOf(row.record), messages: byId.get(row.id) ?? [] };
 };
-
-/** Removes the run's infrastructure-error simulations (so they can be re-run) and returns their episodes. */
-export const deleteInfraErrors = async (d1: D1Database, runId: string): Promise<Array<{ task_id: string; trial: number }>> => {
-  const db = drizzle(d1);
-  const where = and(eq(simulations.runId, runId), eq(simulations.terminationReason, 'infrastructure_error'));
-  const rows = await db.select({ id: simulations.id, taskId: simulations.taskId, trial: simulations.trial }).from(simulations).where(where);
-  if (rows.length === 0) return [];
-  // Infrastructure-error records carry no messages.
-  await db.delete(simulations).where(where);
-  return rows.map((r) => ({ task_id: r.taskId, trial: r.trial }));
-};

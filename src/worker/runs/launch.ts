@@ -8,11 +8,12 @@ import { MissingTasksError } from '../../core/tasks.ts';
 import { effectiveRetrievalConfig, runRetrievalRefusal } from '../../core/environment/episode-domain.ts';
 import { loadDomain } from '../data/domains.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
-import { encodeConfig, findRunByIdempotencyKey, insertRun, setRunStatus } from '../db/runs.ts';
+import { encodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { limits, runLimitIssues } from '../limits.ts';
 import { findQuotas } from '../db/quotas.ts';
 import { apiBaseIssue } from './models.ts';
+import { reserveRun } from '../quotas.ts';
 
 /** Why a configuration selects no episodes: a bad value, or more work than the operator allows. */
 export interface Refusal {
@@ -69,7 +70,10 @@ export interface LaunchOptions {
   readonly agentHeadersCiphertext?: string | null;
 }
 
-/** Records and starts the run; with an Idempotency-Key already used, returns that run instead (created false). */
+/**
+ * Records the run within the tenant's quotas (429 over one) and starts it; with an Idempotency-Key already used,
+ * returns that run instead (created false).
+ */
 export const launchRun = async (
   env: Env,
   config: RunConfig,
@@ -94,11 +98,10 @@ export const launchRun = async (
     createdAt: now,
     updatedAt: now,
   };
-  const created = await insertRun(env.DB, row);
-  const run = created ? row : await findRunByIdempotencyKey(env.DB, options.idempotencyKey!);
-  if (!run) throw new Error(`Run ${row.id} could not be recorded`);
-  // Starting is idempotent: a retried request (or the orphan repair) also finishes a launch that was cut short.
-  await startRun(env, run, episodes);
+  const { run, created } = await reserveRun(env, row, Date.parse(now));
+  // Starting is idempotent: a retried request (or the orphan repair) also finishes a launch that was cut short. A
+  // run that failed to start stays failed: its episodes were given back to the quotas.
+  if (run.status === 'running') await startRun(env, run, episodes);
   return { run, created };
 };
 

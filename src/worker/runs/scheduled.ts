@@ -7,7 +7,6 @@ import { dueSchedules, updateSchedule } from '../db/schedules.ts';
 import type { ScheduleRow } from '../db/schedules.ts';
 import { launchRun, selectEpisodes } from './launch.ts';
 import { repairOrphanRuns } from './orphans.ts';
-import { checkRunQuotas } from '../quotas.ts';
 
 /** Idempotency keys of scheduled launches; callers' keys live in their own namespace (db/runs.ts). */
 export const scheduleLaunchKey = (schedule: ScheduleRow): string => `schedule:${schedule.id}:${schedule.nextRunAt}`;
@@ -19,8 +18,8 @@ const launchSchedule = async (env: Env, schedule: ScheduleRow, nowIso: string): 
   const config = decodeConfig(schedule.runConfig);
   const selection = await selectEpisodes(env, config);
   if (!selection.ok) throw new Error(selection.issues.map((i) => `run.${i.path}: ${i.message}`).join('; '));
-  await checkRunQuotas(env, schedule.tenantId, selection.episodes.length, Date.parse(nowIso));
-  // The key makes a replayed trigger for the same due time launch nothing new.
+  // Within the tenant's quotas (launchRun reserves them); the key makes a replayed trigger for the same due time
+  // launch nothing new.
   const { run } = await launchRun(env, config, selection.episodes, {
     tenant: schedule.tenantId,
     scheduleId: schedule.id,

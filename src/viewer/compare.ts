@@ -37,13 +37,16 @@ export interface RunComparison {
 const scored = (rows: ReadonlyMap<string, TaskRow>): Set<string> =>
   new Set([...rows].filter(([, row]) => row.avgReward !== null).map(([id]) => id));
 
-const side = (results: Results, shared: ReadonlySet<string>, scoredTasks: number): ComparedSide => {
+/** What a comparison reads of a run's results. */
+type ComparedResults = Pick<Results, 'simulations'> & { readonly info: Pick<Results['info'], 'num_trials'> };
+
+const side = (results: ComparedResults, shared: ReadonlySet<string>, scoredTasks: number): ComparedSide => {
   if (shared.size === 0) return { avgReward: null, passHatK: [], scoredTasks };
   const metrics = computeMetrics({ ...results, simulations: results.simulations.filter((s) => shared.has(s.task_id)) });
   return { avgReward: metrics.avg_reward, passHatK: passHatKSeries(metrics), scoredTasks };
 };
 
-export const compareRuns = (a: Results, b: Results): RunComparison => {
+export const compareRuns = (a: ComparedResults, b: ComparedResults): RunComparison => {
   const rowsA = new Map(taskRows(a.simulations).map((r) => [r.taskId, r]));
   const rowsB = new Map(taskRows(b.simulations).map((r) => [r.taskId, r]));
   const [scoredA, scoredB] = [scored(rowsA), scored(rowsB)];

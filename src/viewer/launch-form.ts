@@ -5,9 +5,10 @@ import { z } from 'zod';
 import type { RunRequest, ScheduleCreate } from '../core/schemas/api.ts';
 
 const text = z.string().trim().max(4096);
-const optionalText = text.transform((v) => (v === '' ? undefined : v));
-const optionalInt = text.transform((v, ctx) => {
-  if (v === '') return undefined;
+/** A field left empty, or not on the form at all, is left out. */
+const optionalText = text.optional().transform((v) => (v ? v : undefined));
+const optionalInt = optionalText.transform((v, ctx) => {
+  if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isSafeInteger(n)) {
     ctx.addIssue({ code: 'custom', message: 'Give a whole number' });

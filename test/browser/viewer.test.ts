@@ -258,15 +258,4 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
     expect(outline).toBe('solid');
   });
-
-  it('works on a phone-sized screen', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, storageState: await page.context().storageState() });
-    const small = await phone.newPage();
-    await small.goto(`${worker.url}/runs/${completedId}`);
-    // Nothing wider than the screen but the tables, which scroll inside their own box.
-    const overflow = await small.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-    expect(overflow).toBeLessThanOrEqual(0);
-    await small.screenshot({ path: path.join(ARTIFACTS_DIR, 'run-phone.png'), fullPage: false });
-    await phone.close();
-  });
 });

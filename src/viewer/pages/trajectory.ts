@@ -22,11 +22,16 @@ const toolCall = (call: ToolCall): Markup =>
 /** Results longer than this start folded. */
 const FOLDED_RESULT_CHARS = 600;
 
-/** A JSON object or array indented (numbers kept exactly as written); any other text as it is. */
+/**
+ * A JSON object or array indented; any other text as it is. Only JSON that reads back to the very same text
+ * is indented, so a number JavaScript cannot hold exactly (a 20-digit id) is never shown altered.
+ */
 const prettyResult = (content: string): string => {
   if (!/^\s*[[{]/.test(content)) return content;
   try {
-    return dumpsPy(parsePyJson(content), { indent: 2, ensureAscii: false });
+    const value = parsePyJson(content);
+    const faithful = dumpsPy(value) === content || dumpsPy(value, { ensureAscii: false }) === content;
+    return faithful ? dumpsPy(value, { indent: 2, ensureAscii: false }) : content;
   } catch {
     return content;
   }

@@ -23,6 +23,8 @@ const PROVIDER_REFUSAL = 'Incorrect API key provided: sk-fake***. You can find y
 /** Creates the task the user did not ask for: create_task_1 passes with it, update_task_1 does not. */
 const CREATING_AGENT = 'creating-agent';
 const PHONE = { width: 430, height: 932 };
+/** A deployment's long model name: what stretches a page's pickers and headings past a phone's width. */
+const LONG_MODEL = 'fake-agent-deployment-with-a-long-name-2026-11-27-eu-west';
 const missing = browserMissing();
 if (missing) console.log(`browser tests skipped: ${missing}`);
 
@@ -79,7 +81,7 @@ describe.skipIf(missing !== null)('viewer pages in Chromium', () => {
     fake.setHandler((request) => (byModel[(request.body as { model?: string }).model ?? ''] ?? instant)(request));
     worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'worker.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY }, readyTimeoutMs: 180_000 });
     api = apiClient(worker.url, OPERATOR_KEY);
-    runA = (await api.createRun(runConfig('fake-agent', ['update_task_1', 'create_task_1', 'impossible_task_1']))).run_id;
+    runA = (await api.createRun(runConfig(LONG_MODEL, ['update_task_1', 'create_task_1', 'impossible_task_1']))).run_id;
     runB = (await api.createRun(runConfig(CREATING_AGENT, ['create_task_1', 'update_task_1', 'update_task_with_user_tools']))).run_id;
     refusedRun = (await api.createRun(runConfig(REFUSED_KEY_AGENT, ['create_task_1']))).run_id;
     await Promise.all([runA, runB, refusedRun].map(waitFinished));

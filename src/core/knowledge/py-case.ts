@@ -14,6 +14,8 @@ const EXTRA_CASES: readonly (readonly number[])[] = [
 
 /** Past the last cased code point (Adlam ends at U+1E94B). */
 const CASED_END = 0x1e950;
+/** The characters whose lowercase differs from them (İ among them). */
+const CHANGES_WHEN_LOWERCASED = /\p{Changes_When_Lowercased}/gv;
 
 /** The simple (one code point) lowercase mapping, as Python's `sre` lowers. */
 const simpleLower = (cp: number): number => {
@@ -28,6 +30,8 @@ interface CaseTable {
   readonly cased: readonly number[];
   readonly lower: ReadonlyMap<number, number>;
   readonly extra: ReadonlyMap<number, readonly number[]>;
+  /** For each lowercase: every code point that lowers to it, itself included. */
+  readonly lowering: ReadonlyMap<number, readonly number[]>;
 }
 
 let table: CaseTable | undefined;
@@ -36,15 +40,26 @@ let table: CaseTable | undefined;
 const caseTable = (): CaseTable => {
   if (table) return table;
   const lower = new Map<number, number>();
-  for (let cp = 0; cp < CASED_END; cp++) {
-    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+  const chunks: string[] = [];
+  for (let start = 0; start < CASED_END; start += 0x1000) {
+    const cps: number[] = [];
+    for (let cp = start; cp < Math.min(start + 0x1000, CASED_END); cp++) if (cp < 0xd800 || cp > 0xdfff) cps.push(cp);
+    chunks.push(String.fromCodePoint(...cps));
+  }
+  for (const [ch] of chunks.join('').matchAll(CHANGES_WHEN_LOWERCASED)) {
+    const cp = ch.codePointAt(0)!;
     const l = simpleLower(cp);
     if (l !== cp) lower.set(cp, l);
   }
   const extra = new Map<number, number[]>();
   for (const group of EXTRA_CASES) for (const cp of group) extra.set(cp, group.filter((other) => other !== cp));
   const cased = new Set<number>([...lower.keys(), ...lower.values(), ...extra.keys()]);
-  table = { cased: [...cased].sort((a, b) => a - b), lower, extra };
+  const lowering = new Map<number, number[]>();
+  for (const cp of cased) {
+    const l = lower.get(cp) ?? cp;
+    lowering.set(l, [...(lowering.get(l) ?? []), cp]);
+  }
+  table = { cased: [...cased].sort((a, b) => a - b), lower, extra, lowering };
   return table;
 };
 
@@ -57,6 +72,18 @@ export interface CodePointSet {
  * The code points a case-insensitive match of `set` also accepts: every `ch` whose lowercase is the lowercase
  * (or an extra equivalent of it) of a member. The members themselves are not repeated.
  */
+/** The code points a case-insensitive match of the character `cp` also accepts. */
+export const charVariants = (cp: number, ascii: boolean): number[] => {
+  if (ascii) {
+    const letter = String.fromCodePoint(cp);
+    return /[A-Z]/.test(letter) ? [cp + 32] : /[a-z]/.test(letter) ? [cp - 32] : [];
+  }
+  const { lower, extra, lowering } = caseTable();
+  const l = lower.get(cp) ?? cp;
+  const equal = [l, ...(extra.get(l) ?? [])].flatMap((e) => lowering.get(e) ?? [e]);
+  return [...new Set(equal)].filter((other) => other !== cp);
+};
+
 export const caseVariants = (set: CodePointSet, ascii: boolean): number[] => {
   if (ascii) {
     const out: number[] = [];

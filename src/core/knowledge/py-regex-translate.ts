@@ -6,7 +6,7 @@
 // that captures plus a backreference to it (the standard exact emulation); `{,n}` and `{,}` are repeats;
 // comments and verbose whitespace are dropped. What Python refuses is refused (PyRegexError), including a
 // look-behind whose width is not fixed, which JavaScript would accept.
-import { caseVariants } from './py-case.ts';
+import { caseVariants, charVariants } from './py-case.ts';
 import type { CodePointSet } from './py-case.ts';
 
 /** Thrown for a pattern that Python's `re.compile` rejects (or that this translation cannot express). */
@@ -71,6 +71,12 @@ const classSource = (items: readonly ClassItem[], negate: boolean, flags: Flags)
   );
   const variants = flags.i ? caseVariants(setOf(items), flags.a) : [];
   return `[${negate ? '^' : ''}${[...parts, ...variants.map(char)].join('')}]`;
+};
+
+/** One character, with the characters Python's case-insensitivity makes equal to it. */
+const literalSource = (cp: number, flags: Pick<Flags, 'i' | 'a'>): string => {
+  const variants = flags.i ? charVariants(cp, flags.a) : [];
+  return variants.length === 0 ? char(cp) : `[${[cp, ...variants].map(char).join('')}]`;
 };
 
 class Translator {
@@ -227,9 +233,7 @@ class Translator {
   }
 
   private literal(cp: number, flags: Flags): Node {
-    const items = [{ lo: cp, hi: cp }];
-    const js = flags.i && caseVariants(setOf(items), flags.a).length > 0 ? classSource(items, false, flags) : char(cp);
-    return { js, min: 1, max: 1 };
+    return { js: literalSource(cp, flags), min: 1, max: 1 };
   }
 
   private escape(flags: Flags): Node | null {
@@ -436,11 +440,5 @@ export const translatePyRegex = (pattern: string, options: { ignoreCase: boolean
   new Translator(options.ignoreCase ? `(?i)${pattern}` : pattern).translate();
 
 /** `re.escape(text)` as a pattern: the text itself, with Python's case-insensitivity when asked. */
-export const translateLiteral = (text: string, options: { ignoreCase: boolean }): string => {
-  const flags = { i: options.ignoreCase, m: false, s: false, x: false, a: false };
-  return [...text].map((ch) => {
-    const cp = ch.codePointAt(0)!;
-    const items = [{ lo: cp, hi: cp }];
-    return flags.i && caseVariants(setOf(items), false).length > 0 ? classSource(items, false, flags) : char(cp);
-  }).join('');
-};
+export const translateLiteral = (text: string, options: { ignoreCase: boolean }): string =>
+  [...text].map((ch) => literalSource(ch.codePointAt(0)!, { i: options.ignoreCase, a: false })).join('');

@@ -2,7 +2,7 @@
 // headline on runs of different task sets, a run whose every simulation failed (the provider refused the key),
 // tool results and task order, the task search and failures-only filter, schedules managed from the page, every
 // page at a phone's 430 px, and /docs with no request leaving 127.0.0.1.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,14 +13,14 @@ import { apiClient } from '../../src/client/index.ts';
 import type { ApiClient } from '../../src/client/index.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import type { Results } from '../../src/core/schemas/simulation.ts';
-import { httpError, isAgent, mockConversation, startFakeOpenAI, text, toolCall } from '../support/fake-openai.ts';
+import { httpError, mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeHandler, FakeOpenAI } from '../support/fake-openai.ts';
+import { creatingAgent, stopAll, waitFinished } from '../support/viewer-runs.ts';
 import { ARTIFACTS_DIR, browserMissing, launchChromium } from '../support/browser.ts';
 
 const OPERATOR_KEY = 'browser-pages-operator-key';
 const REFUSED_KEY_AGENT = 'refused-key-agent';
 const PROVIDER_REFUSAL = 'Incorrect API key provided: sk-fake***. You can find your API key in your account settings.';
-/** Creates the task the user did not ask for: create_task_1 passes with it, update_task_1 does not. */
 const CREATING_AGENT = 'creating-agent';
 const PHONE = { width: 430, height: 932 };
 /** A deployment's long model name: what stretches a page's pickers and headings past a phone's width. */
@@ -44,14 +44,6 @@ let refusedRun: string;
 const runConfig = (agentModel: string, taskIds: string[]) =>
   RunConfigSchema.parse({ domain: 'mock', llm_agent: agentModel, llm_user: 'fake-user', llm_judge: 'fake-user', num_trials: 1, task_ids: taskIds, max_concurrency: 2 });
 
-const waitFinished = async (id: string): Promise<void> => {
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
-    if ((await api.run(id)).status !== 'running') return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`run ${id} did not finish`);
-};
-
 const field = (name: string) => page.locator(`[data-field="${name}"]`).first();
 const taskIdsShown = () => page.locator('#tasks tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-task')));
 
@@ -72,11 +64,7 @@ describe.skipIf(missing !== null)('viewer pages in Chromium', () => {
     await mkdir(ARTIFACTS_DIR, { recursive: true });
     fake = await startFakeOpenAI();
     const instant = mockConversation();
-    const creating: FakeHandler = (request) => {
-      if (!isAgent(request)) return instant(request);
-      const last = (request.body as { messages?: { role?: string }[] }).messages?.at(-1);
-      return last?.role === 'tool' ? text('Your task Important Meeting is created.') : toolCall('create_task', '{"user_id": "user_1", "title": "Important Meeting"}', 'call_create');
-    };
+    const creating = creatingAgent(instant);
     const byModel: Record<string, FakeHandler> = { [CREATING_AGENT]: creating, [REFUSED_KEY_AGENT]: () => httpError(401, PROVIDER_REFUSAL) };
     fake.setHandler((request) => (byModel[(request.body as { model?: string }).model ?? ''] ?? instant)(request));
     worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'worker.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY }, readyTimeoutMs: 180_000 });
@@ -84,7 +72,7 @@ describe.skipIf(missing !== null)('viewer pages in Chromium', () => {
     runA = (await api.createRun(runConfig(LONG_MODEL, ['update_task_1', 'create_task_1', 'impossible_task_1']))).run_id;
     runB = (await api.createRun(runConfig(CREATING_AGENT, ['create_task_1', 'update_task_1', 'update_task_with_user_tools']))).run_id;
     refusedRun = (await api.createRun(runConfig(REFUSED_KEY_AGENT, ['create_task_1']))).run_id;
-    await Promise.all([runA, runB, refusedRun].map(waitFinished));
+    await Promise.all([runA, runB, refusedRun].map((id) => waitFinished(api, id, 120_000)));
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
@@ -94,12 +82,7 @@ describe.skipIf(missing !== null)('viewer pages in Chromium', () => {
     await page.waitForURL(`${worker.url}/`);
   }, 420_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await worker?.stop();
-    await fake?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAll({ browser, worker, fake, dir }));
 
   it("compare's headline is computed on the tasks both runs scored, says how many, and lists the others", async () => {
     await page.goto(`${worker.url}/compare?a=${runA}&b=${runB}`);

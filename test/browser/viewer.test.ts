@@ -117,6 +117,23 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     await shot('run-live');
   });
 
+  it('typing in the task search of a running run is not swapped away by the live update', async () => {
+    const id = (await api.createRun(runConfig(SLOW_AGENT, 6, ['create_task_1']))).run_id;
+    await page.goto(`${worker.url}/runs/${id}`);
+    const search = page.getByLabel('Search', { exact: true });
+    await search.fill('create');
+    const shown = (await field('done').textContent())!;
+    const before = Number(shown.split('/')[0]);
+    await expect.poll(async () => (await api.run(id)).counts.done, { timeout: 30_000, interval: 250 }).toBeGreaterThan(before);
+    // A swap follows a finished simulation within a second; none happens while the field has the focus.
+    await page.waitForTimeout(2000);
+    await expect(search.inputValue()).resolves.toBe('create');
+    await expect(field('done').textContent()).resolves.toBe(shown);
+    await search.blur();
+    await expect.poll(() => field('done').textContent(), { timeout: 30_000, interval: 250 }).not.toBe(shown);
+    await api.cancel(id);
+  });
+
   it('a completed run page shows pass^k with its chart, the components, the tasks and the cost', async () => {
     await page.goto(`${worker.url}/runs/${completedId}`);
     const run = await api.run(completedId);

@@ -1,7 +1,32 @@
 // Test projects: `core` runs in Node, `worker` runs in the Workers runtime against wrangler.toml.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+/** An import `with { type: 'text' }` is the file's text, as wrangler's bundler (esbuild) makes it; Vite ignores the attribute. */
+const TEXT_IMPORT = /(from\s*['"])([^'"]+)(['"])\s*with\s*\{\s*type:\s*['"]text['"]\s*\}/g;
+const TEXT_SUFFIX = '?text-import';
+const textImports = (): Plugin => ({
+  name: 'text-imports',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.endsWith('.ts') || !code.includes('with {')) return null;
+    const rewritten = code.replace(TEXT_IMPORT, (_, open: string, source: string, close: string) => `${open}${source}${TEXT_SUFFIX}${close}`);
+    return rewritten === code ? null : { code: rewritten, map: null };
+  },
+  async resolveId(source, importer) {
+    if (!source.endsWith(TEXT_SUFFIX)) return null;
+    const resolved = await this.resolve(source.slice(0, -TEXT_SUFFIX.length), importer, { skipSelf: true });
+    // A virtual id that no other plugin (e.g. Vite's CSS handling) claims by its extension.
+    return resolved ? `\0text:${resolved.id}:text` : null;
+  },
+  async load(id) {
+    const file = /^\0text:(.*):text$/.exec(id)?.[1];
+    return file === undefined ? null : `export default ${JSON.stringify(await readFile(file, 'utf8'))};`;
+  },
+});
 
 export default defineConfig({
   test: {
@@ -36,6 +61,7 @@ export default defineConfig({
       },
       {
         plugins: [
+          textImports(),
           // The Worker's provider is the scripted fake started by the global setup; keys are test values.
           cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: './wrangler.toml' },

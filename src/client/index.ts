@@ -25,6 +25,7 @@ import {
   RunStatusEventSchema,
   RunUsageSchema,
   ScheduleListSchema,
+  ScheduleSchema,
   SimulationEventSchema,
 } from '../core/schemas/api.ts';
 import type {
@@ -46,6 +47,8 @@ import type {
   RunStatusEvent,
   RunUsage,
   Schedule,
+  ScheduleCreate,
+  ScheduleUpdate,
   SimulationEvent,
 } from '../core/schemas/api.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
@@ -97,6 +100,9 @@ export interface ApiClient {
   rerunInfraErrors(id: string): Promise<Rerun>;
   /** The caller's scheduled evaluations. */
   listSchedules(): Promise<Schedule[]>;
+  createSchedule(schedule: ScheduleCreate): Promise<Schedule>;
+  updateSchedule(id: string, change: ScheduleUpdate): Promise<Schedule>;
+  deleteSchedule(id: string): Promise<void>;
   /** Operator only: a tenant's new API key (the key itself is in this answer and nowhere else). */
   createKey(tenant: string, name: string): Promise<ApiKeyCreated>;
   listKeys(): Promise<ApiKey[]>;
@@ -184,6 +190,12 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
     },
     rerunInfraErrors: (id) => json(RerunSchema, 'POST', `/runs/${encodeURIComponent(id)}/rerun-infra-errors`),
     listSchedules: async () => (await json(ScheduleListSchema, 'GET', '/schedules')).schedules,
+    createSchedule: (schedule) => json(ScheduleSchema, 'POST', '/schedules', dumpsPy(schedule as PyValue), { 'content-type': 'application/json' }),
+    updateSchedule: (id, change) =>
+      json(ScheduleSchema, 'PATCH', `/schedules/${encodeURIComponent(id)}`, dumpsPy(change as PyValue), { 'content-type': 'application/json' }),
+    deleteSchedule: async (id) => {
+      await request('DELETE', `/schedules/${encodeURIComponent(id)}`);
+    },
     createKey: (tenant, name) =>
       json(ApiKeyCreatedSchema, 'POST', '/admin/keys', JSON.stringify({ tenant, name }), { 'content-type': 'application/json' }),
     listKeys: async () => (await json(ApiKeyListSchema, 'GET', '/admin/keys')).keys,

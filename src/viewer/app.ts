@@ -10,7 +10,7 @@ import { NONCE, secureHeaders } from 'hono/secure-headers';
 import type { SecureHeadersVariables } from 'hono/secure-headers';
 import { z } from 'zod';
 import { ApiRequestError } from '../client/index.ts';
-import { RunRequestSchema, RunStatusSchema } from '../core/schemas/api.ts';
+import { RunRequestSchema, RunStatusSchema, ScheduleCreateSchema } from '../core/schemas/api.ts';
 import { MAX_NAME_LENGTH } from '../core/schemas/run-config.ts';
 import type { Run, RunListFilter } from '../core/schemas/api.ts';
 import { compareModes } from '../core/metrics/mode-comparison.ts';
@@ -27,7 +27,9 @@ import { comparePage, runLabel } from './pages/compare.ts';
 import { schedulesPage } from './pages/schedules.ts';
 import { messagePage } from './pages/message.ts';
 import { compareRuns } from './compare.ts';
-import { LaunchFormSchema } from './launch-form.ts';
+import { LaunchFormSchema, ScheduleFormSchema } from './launch-form.ts';
+import { isInfraError } from './report.ts';
+import { TaskFilterSchema } from './task-filter.ts';
 
 /** What the host knows about the request: where data comes from and who the page is for. */
 export interface ViewerRequest {
@@ -54,7 +56,7 @@ const RunsFilterSchema = z.object({
 });
 
 /** Every path the viewer answers; its middleware is scoped to these, so a host's other routes (the API) keep theirs. */
-export const VIEWER_PATHS = ['/', '/runs', '/runs/*', '/simulations/*', '/compare', '/schedules', '/login', '/logout'] as const;
+export const VIEWER_PATHS = ['/', '/runs', '/runs/*', '/simulations/*', '/compare', '/schedules', '/schedules/*', '/login', '/logout'] as const;
 
 /** `viewer` is unset before the host's middleware has run (e.g. an error on the sign-in page). */
 const contextOf = (viewer: ViewerRequest | undefined, nonce: string | undefined): PageContext => ({
@@ -104,6 +106,9 @@ const launchRefused = async (source: ViewerSource, ctx: PageContext, message: st
   const shown = await runsWithMetrics(source);
   return runsPage(ctx, shown, shown, {}, message);
 };
+
+/** A form's zod issues as one line naming each field. */
+const issuesText = (issues: readonly z.core.$ZodIssue[]): string => issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; ');
 
 const formFields = async (c: Context): Promise<Record<string, string>> => {
   const body = await c.req.parseBody();
@@ -170,7 +175,8 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     const id = c.req.param('id');
     // The page needs no message: the light results, and the usage summed by the source.
     const [run, results, usage] = await Promise.all([source.run(id), source.results(id, { messages: false }), source.usage(id)]);
-    const data: RunPageData = { run, results, usage, modes: null, otherConfigs: [], eventsUrl: source.eventsUrl(id), nowMs: Date.now() };
+    const filter = TaskFilterSchema.parse(c.req.query());
+    const data: RunPageData = { run, results, usage, modes: null, otherConfigs: [], eventsUrl: source.eventsUrl(id), nowMs: Date.now(), filter };
     const [modes, others] = await Promise.all([modeComparison(source, run, data), otherConfigs(source, run, results.info.retrieval_config ?? null)]);
     return c.html(runPage(pageContext(c), { ...data, modes, otherConfigs: others }));
   });
@@ -179,8 +185,11 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     const run = QueryIdSchema.safeParse(c.req.query('run'));
     const { source } = c.get('viewer');
     const sim = await source.simulation(c.req.param('id'));
-    // The DB comparison needs the domain's data; the conversation is shown without it.
-    const dbDiff = await source.dbDiff(sim.id).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+    // The DB comparison needs the domain's data; the conversation is shown without it. An infrastructure error
+    // was never graded: its DB is not compared.
+    const dbDiff = isInfraError(sim)
+      ? null
+      : await source.dbDiff(sim.id).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
     return c.html(trajectoryPage(pageContext(c), sim, run.success ? (run.data ?? null) : null, dbDiff));
   });
 
@@ -206,10 +215,7 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     if (!actions) return c.html(messagePage(pageContext(c), 'Read only', 'This viewer shows a results file; it cannot launch runs.'), 405);
     const form = LaunchFormSchema.safeParse(await formFields(c));
     const config = form.success ? RunRequestSchema.safeParse(form.data) : form;
-    if (!config.success) {
-      const message = config.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; ');
-      return c.html(await launchRefused(c.get('viewer').source, pageContext(c), message), 400);
-    }
+    if (!config.success) return c.html(await launchRefused(c.get('viewer').source, pageContext(c), issuesText(config.error.issues)), 400);
     try {
       const created = await actions.createRun(config.data);
       return c.redirect(`/runs/${encodeURIComponent(created.run_id)}`, 303);
@@ -230,6 +236,33 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     const { actions } = c.get('viewer').source;
     if (!actions) return c.html(messagePage(pageContext(c), 'Not available', 'A results file has no schedules.'), 404);
     return c.html(schedulesPage(pageContext(c), await actions.listSchedules()));
+  });
+
+  app.post('/schedules', async (c) => {
+    const { actions } = c.get('viewer').source;
+    if (!actions) return c.html(messagePage(pageContext(c), 'Read only', 'This viewer shows a results file; it has no schedules.'), 405);
+    const refused = async (message: string) => c.html(schedulesPage(pageContext(c), await actions.listSchedules(), message), 400);
+    const form = ScheduleFormSchema.safeParse(await formFields(c));
+    const schedule = form.success ? ScheduleCreateSchema.safeParse(form.data) : form;
+    if (!schedule.success) return refused(issuesText(schedule.error.issues));
+    try {
+      await actions.createSchedule(schedule.data);
+    } catch (error) {
+      if (!(error instanceof ApiRequestError) || error.status >= 500) throw error;
+      return refused(error.message);
+    }
+    return c.redirect('/schedules', 303);
+  });
+
+  // Pause, resume and delete: the schedule's own forms on the schedules page.
+  app.post('/schedules/:id/:verb{pause|resume|delete}', async (c) => {
+    const { actions } = c.get('viewer').source;
+    if (!actions) return c.html(messagePage(pageContext(c), 'Read only', 'This viewer shows a results file; it has no schedules.'), 405);
+    const id = c.req.param('id');
+    const verb = c.req.param('verb');
+    if (verb === 'delete') await actions.deleteSchedule(id);
+    else await actions.updateSchedule(id, { enabled: verb === 'resume' });
+    return c.redirect('/schedules', 303);
   });
 
   return app;

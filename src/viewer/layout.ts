@@ -42,7 +42,13 @@ tbody tr { content-visibility: auto; contain-intrinsic-size: auto 2rem; }
 .card b { display: block; font-size: 1.25rem; }
 form.inline { display: inline; }
 form.filters, form.launch { display: flex; flex-wrap: wrap; gap: .6rem 1rem; align-items: end; }
-label { display: flex; flex-direction: column; font-size: .85rem; gap: .15rem; }
+label { display: flex; flex-direction: column; font-size: .85rem; gap: .15rem; min-width: 0; }
+label.check { flex-direction: row; align-items: center; gap: .35rem; }
+input, select { max-width: 100%; box-sizing: border-box; }
+code { overflow-wrap: anywhere; }
+p, li, td, th, summary { overflow-wrap: anywhere; }
+details.result > summary { cursor: pointer; font-size: .8rem; color: var(--muted); }
+td.actions { white-space: nowrap; }
 input, select, button { font: inherit; padding: .3rem .45rem; }
 button { cursor: pointer; border: 1px solid #13294b; background: #13294b; color: #fff; border-radius: 4px; }
 header button { background: transparent; border-color: #ffffff; }

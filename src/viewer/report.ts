@@ -1,6 +1,6 @@
 // What the run page shows, computed from a run's simulations (their messages are not needed): the reference's
-// metrics (avg reward, pass^k, reward breakdown), termination reasons, each task's trials, and per-issue-type
-// results.
+// metrics (avg reward, pass^k, reward breakdown), termination reasons, the infrastructure errors grouped by
+// reason, each task's trials (in natural order of task id), and per-issue-type results.
 import { computeMetrics, isSuccessful } from '../core/metrics/agent-metrics.ts';
 import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
@@ -12,6 +12,8 @@ export interface TrialCell {
   /** null for an infrastructure error (no reward). */
   readonly reward: number | null;
   readonly terminationReason: string;
+  /** Why an infrastructure error happened; null for a scored trial. */
+  readonly error: string | null;
 }
 
 export interface TaskRow {
@@ -30,12 +32,20 @@ export interface GroupRow {
   readonly pass1: number;
 }
 
+/** Simulations that failed for the same reason (`info.error`), which are not scored. */
+export interface InfraErrorGroup {
+  readonly reason: string;
+  readonly simulations: readonly { readonly id: string; readonly taskId: string; readonly trial: number }[];
+}
+
 export interface RunReport {
   readonly metrics: AgentMetrics;
   /** [k, pass^k] for k = 1 … the trials every task has. */
   readonly passHatK: readonly (readonly [number, number])[];
   readonly terminations: readonly (readonly [string, number])[];
   readonly tasks: readonly TaskRow[];
+  /** The infrastructure errors by reason, the most frequent first. */
+  readonly infraErrors: readonly InfraErrorGroup[];
   /** Results per issue type, for domains whose tasks have one (telecom); empty otherwise. */
   readonly issueTypes: readonly GroupRow[];
 }
@@ -43,7 +53,7 @@ export interface RunReport {
 type RunResults = Pick<Results, 'info' | 'simulations'>;
 
 export const rewardOf = (sim: SimulationRun): number | null =>
-  sim.termination_reason === 'infrastructure_error' || !sim.reward_info ? null : sim.reward_info.reward.value;
+  isInfraError(sim) || !sim.reward_info ? null : sim.reward_info.reward.value;
 
 const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
 
@@ -53,12 +63,32 @@ const countBy = <T>(items: readonly T[], key: (item: T) => string): [string, num
   return [...counts].sort(([a], [b]) => a.localeCompare(b));
 };
 
+/** Natural order of task ids: `task_2` before `task_10`. */
+export const byTaskId: (a: string, b: string) => number = new Intl.Collator('en', { numeric: true }).compare;
+
+export const isInfraError = (sim: SimulationRun): boolean => sim.termination_reason === 'infrastructure_error';
+
+/** Why an infrastructure error happened, as the simulation records it. */
+export const infraErrorReason = (sim: SimulationRun): string => {
+  const error = sim.info?.['error'];
+  return typeof error === 'string' && error !== '' ? error : 'no reason recorded';
+};
+
+export const infraErrorGroups = (simulations: readonly SimulationRun[]): InfraErrorGroup[] => {
+  const groups = new Map<string, InfraErrorGroup['simulations'][number][]>();
+  for (const sim of simulations.filter(isInfraError)) {
+    const reason = infraErrorReason(sim);
+    groups.set(reason, [...(groups.get(reason) ?? []), { id: sim.id, taskId: sim.task_id, trial: sim.trial ?? 0 }]);
+  }
+  return [...groups].map(([reason, sims]) => ({ reason, simulations: sims })).sort((a, b) => b.simulations.length - a.simulations.length);
+};
+
 export const taskRows = (simulations: readonly SimulationRun[]): TaskRow[] => {
   const byTask = new Map<string, SimulationRun[]>();
   for (const sim of simulations) byTask.set(sim.task_id, [...(byTask.get(sim.task_id) ?? []), sim]);
-  return [...byTask].map(([taskId, sims]) => {
+  return [...byTask].sort(([a], [b]) => byTaskId(a, b)).map(([taskId, sims]) => {
     const trials = sims
-      .map((s): TrialCell => ({ simulationId: s.id, trial: s.trial ?? 0, reward: rewardOf(s), terminationReason: s.termination_reason }))
+      .map((s): TrialCell => ({ simulationId: s.id, trial: s.trial ?? 0, reward: rewardOf(s), terminationReason: s.termination_reason, error: isInfraError(s) ? infraErrorReason(s) : null }))
       .sort((a, b) => a.trial - b.trial);
     const rewards = trials.flatMap((t) => (t.reward === null ? [] : [t.reward]));
     return { taskId, trials, successes: rewards.filter(isSuccessful).length, avgReward: mean(rewards) };
@@ -93,6 +123,7 @@ export const runReport = (results: Results): RunReport => {
     passHatK: passHatKSeries(metrics),
     terminations: countBy(results.simulations, (s) => s.termination_reason),
     tasks: taskRows(results.simulations),
+    infraErrors: infraErrorGroups(results.simulations),
     issueTypes: issueTypeRows(results),
   };
 };

@@ -4,7 +4,7 @@ import type { ApiClient } from '../client/index.ts';
 
 export type ViewerReads = Pick<ApiClient, 'listRuns' | 'run' | 'results' | 'usage' | 'simulation' | 'dbDiff'>;
 /** What a live API can do besides reading; absent for a results file. */
-export type ViewerActions = Pick<ApiClient, 'createRun' | 'cancel' | 'listSchedules'>;
+export type ViewerActions = Pick<ApiClient, 'createRun' | 'cancel' | 'listSchedules' | 'createSchedule' | 'updateSchedule' | 'deleteSchedule'>;
 
 export interface ViewerSource extends ViewerReads {
   readonly actions: ViewerActions | null;

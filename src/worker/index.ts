@@ -10,7 +10,7 @@ import type { AppEnv } from './api/auth.ts';
 import { adminApi } from './api/admin.ts';
 import { credentialsApi } from './api/credentials.ts';
 import { openApiDocument } from './api/openapi.ts';
-import { Scalar } from '@scalar/hono-api-reference';
+import { docsRoutes } from './docs/docs.ts';
 import { ApiError, onError } from './api/errors.ts';
 import { runsApi } from './api/runs.ts';
 import { simulationsApi } from './api/simulations.ts';
@@ -44,7 +44,7 @@ let allowedMethods: ((path: string) => string[]) | undefined;
 const app = new Hono<AppEnv>()
   .get('/v1/health', (c) => c.json(health))
   .get('/v1/openapi.json', (c) => c.json(openApiDocument()))
-  .get('/docs', Scalar({ url: '/v1/openapi.json', pageTitle: 'tau2-edge API' }))
+  .route('/', docsRoutes)
   .use('/v1/*', authenticate)
   .use('/v1/*', limitBody)
   .route('/v1/runs', runsApi)

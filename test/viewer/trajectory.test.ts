@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { trajectoryPage } from '../../src/viewer/pages/trajectory.ts';
 import { SimulationRunSchema } from '../../src/core/schemas/simulation.ts';
+import { infraError } from '../support/simulations.ts';
 
 const ctx = { nonce: 'n', csrfToken: null, signedIn: false, canAct: false };
 
@@ -44,5 +45,28 @@ describe('trajectory page', () => {
     expect(page).toMatch(/<tr data-met="false"><td><code>user\.assert_mobile_data_working<\/code>/);
     expect(page).toMatch(/<tr data-met="true"><td><code>toggle_airplane_mode<\/code><\/td><td>user<\/td>/);
     expect(page).toContain('The final DB cannot be compared here: no data');
+  });
+
+  it('an infrastructure error shows its error and is not presented as graded, nor its DB compared', async () => {
+    const sim = infraError('create_task_1', 'Incorrect API key provided: sk-***');
+    const page = String(await trajectoryPage(ctx, sim, 'run-1', null));
+    expect(page).toMatch(/<p class="error-box" role="alert" id="infra-error"><b>ProviderError<\/b>: Incorrect API key provided: sk-\*\*\*<\/p>/);
+    expect(page).toContain('after 4 attempts');
+    expect(page).not.toContain('id="db-diff"');
+    expect(page).not.toContain('data-field="reward"');
+  });
+
+  it('indents a JSON tool result that reads back exactly, shows any other as written, and folds a long one', async () => {
+    const withResults = (content: string) =>
+      SimulationRunSchema.parse({ ...simulation, messages: [{ role: 'tool', id: 'a1', content, requestor: 'assistant' }] });
+    const short = String(await trajectoryPage(ctx, withResults('{"id": 1234, "price": 1.1, "name": "Zoë", "tags": ["a"]}'), null, null));
+    expect(short).toContain('<details class="result" open><summary>8 lines, 56 characters</summary><pre>{\n  &quot;id&quot;: 1234,\n  &quot;price&quot;: 1.1,\n  &quot;name&quot;: &quot;Zoë&quot;,');
+    // Not read back exactly (a 20-digit int, 1.10): shown as written.
+    const exact = '{"id": 12345678901234567890, "price": 1.10}';
+    expect(String(await trajectoryPage(ctx, withResults(exact), null, null))).toContain(`<pre>${exact.replaceAll('"', '&quot;')}</pre>`);
+    const long = String(await trajectoryPage(ctx, withResults(`{"rows": [${Array.from({ length: 80 }, (_, i) => `{"i": ${i}}`).join(', ')}]}`), null, null));
+    expect(long).toMatch(/<details class="result"><summary>\d+ lines/);
+    const plain = String(await trajectoryPage(ctx, withResults('Airplane mode is now OFF.'), null, null));
+    expect(plain).toContain('<pre>Airplane mode is now OFF.</pre>');
   });
 });

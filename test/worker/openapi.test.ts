@@ -34,10 +34,19 @@ describe('OpenAPI document', () => {
     expect([...served].sort()).toEqual([...inDoc].sort());
   });
 
-  it('/docs renders the reference page', async () => {
+  it('/docs renders the reference page with the renderer this Worker serves, and no other site', async () => {
     const response = await call('/docs', { anonymous: true });
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain('/v1/openapi.json');
+    const page = await response.text();
+    expect(page).toContain('/v1/openapi.json');
+    expect(page).not.toMatch(/https?:\/\//);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const script = await call('/docs/assets/swagger-ui-bundle.js', { anonymous: true });
+    expect(script.headers.get('content-type')).toContain('text/javascript');
+    expect(await script.text()).toContain('SwaggerUIBundle');
+    const style = await call('/docs/assets/swagger-ui.css', { anonymous: true });
+    expect(style.headers.get('content-type')).toContain('text/css');
+    expect(await style.text()).toContain('.swagger-ui');
   });
 
   it('live responses of every operation match the documented schema for their status', async () => {

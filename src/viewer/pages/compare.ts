@@ -1,5 +1,6 @@
 // The compare page: pick two runs (each named with its retrieval configuration, if any); then both runs'
-// configurations, both pass^k curves on one chart and each task's delta.
+// configurations, the headline and both pass^k curves on the tasks both runs scored (with the tasks only one
+// scored listed apart), and each task's delta.
 import { html } from 'hono/html';
 import type { Run, RunList } from '../../core/schemas/api.ts';
 import { layout } from '../layout.ts';
@@ -41,6 +42,33 @@ export interface CompareView {
   readonly comparison: RunComparison;
 }
 
+const taskList = (id: string, label: string, tasks: readonly string[]): Markup =>
+  tasks.length === 0
+    ? html``
+    : html`<details id="${id}"><summary>${tasks.length} task${tasks.length === 1 ? '' : 's'} only ${label} scored: left out of the headline</summary>
+<p class="task-list">${tasks.map((t, i) => html`${i ? ', ' : ''}<code>${t}</code>`)}</p></details>`;
+
+const headline = (view: CompareView): Markup => {
+  const { a, b, shared, onlyA, onlyB } = view.comparison;
+  const delta = a.avgReward === null || b.avgReward === null ? null : b.avgReward - a.avgReward;
+  return html`<p id="shared-tasks">${
+    shared.length === 0
+      ? html`<span class="warn">The two runs scored no task in common: there is nothing to compare.</span>`
+      : html`On the <b data-field="shared-count">${shared.length}</b> task${shared.length === 1 ? '' : 's'} both runs scored (A scored ${a.scoredTasks}, B ${b.scoredTasks}).`
+  }</p>
+<div class="cards">
+  <div class="card">Avg reward A<b data-field="avg-a">${fixed(a.avgReward)}</b></div>
+  <div class="card">Avg reward B<b data-field="avg-b">${fixed(b.avgReward)}</b></div>
+  <div class="card">B − A<b data-field="avg-delta">${delta === null ? 'n/a' : signed(delta)}</b></div>
+  ${view.configs.a || view.configs.b
+    ? html`<div class="card">Retrieval config A<b data-field="config-a">${view.configs.a ?? 'none'}</b></div>
+  <div class="card">Retrieval config B<b data-field="config-b">${view.configs.b ?? 'none'}</b></div>`
+    : ''}
+</div>
+${taskList('only-a', 'A', onlyA)}
+${taskList('only-b', 'B', onlyB)}`;
+};
+
 export const comparePage = (ctx: PageContext, pick: ComparePick | null, view: CompareView | null): Markup =>
   layout(
     ctx,
@@ -48,26 +76,19 @@ export const comparePage = (ctx: PageContext, pick: ComparePick | null, view: Co
     html`<h1>Compare two runs</h1>
 ${pick ? picker(pick) : ''}
 ${view
-  ? html`<p>A: ${view.labels.a}<br>B: ${view.labels.b}</p>
-<div class="cards">
-  <div class="card">Avg reward A<b data-field="avg-a">${fixed(view.comparison.a.avgReward)}</b></div>
-  <div class="card">Avg reward B<b data-field="avg-b">${fixed(view.comparison.b.avgReward)}</b></div>
-  <div class="card">B − A<b data-field="avg-delta">${signed(view.comparison.b.avgReward - view.comparison.a.avgReward)}</b></div>
-  ${view.configs.a || view.configs.b
-    ? html`<div class="card">Retrieval config A<b data-field="config-a">${view.configs.a ?? 'none'}</b></div>
-  <div class="card">Retrieval config B<b data-field="config-b">${view.configs.b ?? 'none'}</b></div>`
-    : ''}
-</div>
-${passHatKChart(
-  [
-    { label: `A ${view.labels.a}`, points: view.comparison.a.passHatK },
-    { label: `B ${view.labels.b}`, points: view.comparison.b.passHatK },
-  ],
-  'pass^k versus k, both runs',
-)}
+  ? html`<p class="labels">A: ${view.labels.a}<br>B: ${view.labels.b}</p>
+${headline(view)}
+${view.comparison.shared.length === 0
+  ? ''
+  : passHatKChart(
+      [
+        { label: `A ${view.labels.a}`, points: view.comparison.a.passHatK },
+        { label: `B ${view.labels.b}`, points: view.comparison.b.passHatK },
+      ],
+      'pass^k versus k on the shared tasks, both runs',
+    )}
 <h2>Per task</h2>
 <div class="table-wrap"><table id="deltas"><thead><tr><th scope="col">Task</th><th scope="col" class="num">Avg reward A</th><th scope="col" class="num">Avg reward B</th><th scope="col" class="num">B − A</th><th scope="col" class="num">Successes A</th><th scope="col" class="num">Successes B</th></tr></thead>
 <tbody>${view.comparison.tasks.map(deltaRow)}</tbody></table></div>`
   : ''}`,
   );
-

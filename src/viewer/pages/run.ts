@@ -1,6 +1,7 @@
 // The run page: progress while it runs (updated live from the run's event stream), avg reward and pass^k for
-// every k with its chart, the reward breakdown per component and the termination reasons, a table of each
-// task's trials, tokens and cost, for telecom the results per issue type and the solo-versus-default
+// every k with its chart, the reward breakdown per component and the termination reasons, the infrastructure
+// errors grouped by reason, a table of each task's trials (searchable, and filtered to failures on demand),
+// tokens and cost, for telecom the results per issue type and the solo-versus-default
 // comparison, and for a run with a retrieval configuration, the runs of its domain's other configurations to
 // compare it with.
 import { html, raw } from 'hono/html';
@@ -14,6 +15,8 @@ import { duration, fixed, rewardClass, signed, usd, when } from '../format.ts';
 import { passHatKChart } from '../pass-k-chart.ts';
 import { runReport } from '../report.ts';
 import type { RunReport, TaskRow } from '../report.ts';
+import { MAX_SEARCH_LENGTH, filterTasks } from '../task-filter.ts';
+import type { TaskFilter } from '../task-filter.ts';
 import { liveScript } from '../live-script.ts';
 
 export interface RunPageData {
@@ -27,6 +30,8 @@ export interface RunPageData {
   readonly otherConfigs: readonly RunList['runs'][number][];
   readonly eventsUrl: string | null;
   readonly nowMs: number;
+  /** Which tasks the table shows. */
+  readonly filter: TaskFilter;
 }
 
 /** Seconds left at the pace so far; null before the first simulation finishes. */
@@ -35,6 +40,16 @@ export const etaSeconds = (run: Run, nowMs: number): number | null => {
   if (run.status !== 'running' || done === 0) return null;
   const elapsed = (nowMs - Date.parse(run.created_at)) / 1000;
   return (elapsed / done) * (run.counts.total - done);
+};
+
+/** Simulations left out of the metrics are never silent: how many, and where their reasons are. */
+const infraNotice = (run: Run): Markup => {
+  const { infra_error: infra, done } = run.counts;
+  if (infra === 0) return html``;
+  const all = infra === done && run.status !== 'running';
+  return html`<p class="error-box" role="alert" id="infra-notice">${
+    all ? `Every simulation (${infra}) ended in an infrastructure error: nothing was scored.` : `${infra} of ${done} simulations ended in an infrastructure error and are left out of the metrics.`
+  } <a href="#infra-h">The reasons</a>.</p>`;
 };
 
 const progress = (ctx: PageContext, data: RunPageData): Markup => {
@@ -47,12 +62,13 @@ const progress = (ctx: PageContext, data: RunPageData): Markup => {
   <div class="cards">
     <div class="card">Status<b data-field="status">${run.status}</b></div>
     <div class="card">Done<b data-field="done">${c.done}/${c.total}</b></div>
-    <div class="card">Reward so far<b data-field="avg-reward">${run.metrics.total_simulations > 0 ? fixed(run.metrics.avg_reward) : 'n/a'}</b></div>
+    <div class="card">Reward so far<b data-field="avg-reward">${run.metrics.total_simulations > 0 ? fixed(run.metrics.avg_reward) : html`n/a <span class="muted">(nothing scored)</span>`}</b></div>
     <div class="card">Infra errors<b data-field="infra-errors">${c.infra_error}</b></div>
     <div class="card">Running / pending<b>${c.running} / ${c.pending}</b></div>
     ${eta === null ? '' : html`<div class="card">ETA<b data-field="eta">${duration(eta)}</b></div>`}
   </div>
   ${run.error ? html`<p class="error-box" role="alert">${run.error}</p>` : ''}
+  ${infraNotice(run)}
   ${run.status === 'running' && ctx.canAct
     ? html`<form method="post" action="/runs/${encodeURIComponent(run.id)}/cancel">${csrfField(ctx)}<button type="submit">Cancel run</button></form>`
     : ''}
@@ -62,7 +78,7 @@ const progress = (ctx: PageContext, data: RunPageData): Markup => {
 const passHatK = (report: RunReport): Markup => html`<section aria-labelledby="passk-h">
   <h2 id="passk-h">Reward and pass^k</h2>
   <div class="cards">
-    <div class="card">Average reward<b data-field="final-avg-reward">${report.metrics.total_simulations > 0 ? fixed(report.metrics.avg_reward, 4) : 'n/a'}</b></div>
+    <div class="card">Average reward<b data-field="final-avg-reward">${report.metrics.total_simulations > 0 ? fixed(report.metrics.avg_reward, 4) : html`n/a <span class="muted">(nothing scored)</span>`}</b></div>
     ${report.passHatK.map(([k, v]) => html`<div class="card">pass^${k}<b data-field="pass-hat-${k}">${fixed(v)}</b></div>`)}
   </div>
   ${report.passHatK.length > 0 ? passHatKChart([{ label: 'this run', points: report.passHatK }], 'pass^k versus k') : ''}
@@ -79,16 +95,45 @@ const breakdown = (report: RunReport): Markup => {
 </section>`;
 };
 
-const trialCell = (runId: string) => (t: TaskRow['trials'][number]): Markup =>
-  html`<a class="${rewardClass(t.reward)}" href="/simulations/${encodeURIComponent(t.simulationId)}?run=${encodeURIComponent(runId)}" title="trial ${t.trial}: ${t.terminationReason}">${t.reward === null ? 'infra' : fixed(t.reward, 2)}</a> `;
+const simulationHref = (simulationId: string, runId: string): string =>
+  `/simulations/${encodeURIComponent(simulationId)}?run=${encodeURIComponent(runId)}`;
 
-const tasks = (report: RunReport, runId: string): Markup => html`<section aria-labelledby="tasks-h">
+const infraErrors = (report: RunReport, runId: string): Markup =>
+  report.infraErrors.length === 0
+    ? html``
+    : html`<section aria-labelledby="infra-h">
+  <h2 id="infra-h">Infrastructure errors</h2>
+  <p class="muted">Not scored and left out of the metrics; they can be run again.</p>
+  <ul id="infra-errors">${report.infraErrors.map(
+    (g) => html`<li data-count="${g.simulations.length}"><b>${g.simulations.length}×</b> <span class="reason">${g.reason}</span>
+    <details><summary>the simulations</summary>${g.simulations.map(
+      (s, i) => html`${i ? ', ' : ''}<a href="${simulationHref(s.id, runId)}">${s.taskId} #${s.trial}</a>`,
+    )}</details></li>`,
+  )}</ul>
+</section>`;
+
+const trialCell = (runId: string) => (t: TaskRow['trials'][number]): Markup =>
+  html`<a class="${rewardClass(t.reward)}" href="${simulationHref(t.simulationId, runId)}" title="trial ${t.trial}: ${t.terminationReason}">${t.reward === null ? 'infra' : fixed(t.reward, 2)}</a> `;
+
+const taskSearch = (runId: string, filter: TaskFilter, shown: number, total: number): Markup => html`<form class="filters" method="get" action="/runs/${encodeURIComponent(runId)}#tasks-h" role="search" aria-label="Search the tasks">
+  <label>Search <input type="search" name="q" value="${filter.q}" maxlength="${MAX_SEARCH_LENGTH}" placeholder="task id, termination, error"></label>
+  <label class="check"><input type="checkbox" name="failures" value="1" ${filter.failuresOnly ? 'checked' : ''}> Failures only</label>
+  <button type="submit">Apply</button>
+  ${filter.q || filter.failuresOnly ? html`<a href="/runs/${encodeURIComponent(runId)}#tasks-h">clear</a>` : ''}
+</form>
+<p class="muted" aria-live="polite" data-field="tasks-shown">${shown} of ${total} task${total === 1 ? '' : 's'}</p>`;
+
+const tasks = (report: RunReport, runId: string, filter: TaskFilter): Markup => {
+  const shown = filterTasks(report.tasks, filter);
+  return html`<section aria-labelledby="tasks-h">
   <h2 id="tasks-h">Tasks</h2>
+  ${taskSearch(runId, filter, shown.length, report.tasks.length)}
   <div class="table-wrap"><table id="tasks"><thead><tr><th scope="col">Task</th><th scope="col" class="num">Trials</th><th scope="col" class="num">Successes</th><th scope="col" class="num">Avg reward</th><th scope="col">Reward per trial</th></tr></thead>
-  <tbody>${report.tasks.map(
+  <tbody>${shown.map(
     (t) => html`<tr data-task="${t.taskId}"><td>${t.taskId}</td><td class="num">${t.trials.length}</td><td class="num">${t.successes}</td><td class="num">${fixed(t.avgReward)}</td><td>${t.trials.map(trialCell(runId))}</td></tr>`,
   )}</tbody></table></div>
 </section>`;
+};
 
 const usageRow = (label: string, u: RunUsage['agent']): Markup =>
   html`<tr><td>${label}</td><td>${u.model ?? 'none'}</td><td class="num">${u.prompt_tokens}</td><td class="num">${u.completion_tokens}</td><td class="num">${u.cost === null ? 'n/a (no known price)' : usd(u.cost)}</td></tr>`;
@@ -144,11 +189,12 @@ export const runBody = (ctx: PageContext, data: RunPageData): Markup => {
 ${progress(ctx, data)}
 ${passHatK(report)}
 ${breakdown(report)}
+${infraErrors(report, data.run.id)}
 ${issueTypes(report)}
 ${modes(data)}
 ${otherConfigs(data)}
 ${usage(data.usage)}
-${tasks(report, data.run.id)}
+${tasks(report, data.run.id, data.filter)}
 </div>`;
 };
 

@@ -1,9 +1,10 @@
 // The trajectory page: one simulation's conversation — agent, user and tool messages, each tool call with its
 // arguments and result, the user's own tool calls (telecom) set apart from the agent's — and its reward_info
 // explained: which action, environment assertion, communicated item or NL assertion failed and why, and the
-// final DB against the gold one, changed paths only.
+// final DB against the gold one, changed paths only. An infrastructure error shows its error instead: it was
+// never graded. Tool results that are JSON are shown indented, and long ones start folded.
 import { html } from 'hono/html';
-import { dumpsPy } from '../../core/py/index.ts';
+import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
 import type { Message, ToolCall } from '../../core/schemas/message.ts';
 import type { RewardInfo, SimulationRun } from '../../core/schemas/simulation.ts';
@@ -11,12 +12,36 @@ import type { DbDiff } from '../../core/schemas/api.ts';
 import { layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { duration, fixed, rewardClass, usd } from '../format.ts';
-import { rewardOf } from '../report.ts';
+import { infraErrorReason, isInfraError, rewardOf } from '../report.ts';
 
 const args = (value: unknown): string => dumpsPy(value as PyValue);
 
 const toolCall = (call: ToolCall): Markup =>
   html`<div class="tool-call" data-requestor="${call.requestor}"><span class="muted">calls</span> <code>${call.name}</code><pre>${args(call.arguments)}</pre></div>`;
+
+/** Results longer than this start folded. */
+const FOLDED_RESULT_CHARS = 600;
+
+/**
+ * A JSON object or array indented; any other text as it is. Only JSON that reads back to the very same text
+ * is indented, so a number JavaScript cannot hold exactly (a 20-digit id) is never shown altered.
+ */
+const prettyResult = (content: string): string => {
+  if (!/^\s*[[{]/.test(content)) return content;
+  try {
+    const value = parsePyJson(content);
+    const faithful = dumpsPy(value) === content || dumpsPy(value, { ensureAscii: false }) === content;
+    return faithful ? dumpsPy(value, { indent: 2, ensureAscii: false }) : content;
+  } catch {
+    return content;
+  }
+};
+
+const toolResult = (content: string): Markup => {
+  const text = prettyResult(content);
+  const lines = text.split('\n').length;
+  return html`<details class="result"${text.length <= FOLDED_RESULT_CHARS ? html` open` : ''}><summary>${lines} line${lines === 1 ? '' : 's'}, ${content.length} characters</summary><pre>${text}</pre></details>`;
+};
 
 const verdict = (met: boolean): Markup => (met ? html`<span class="ok">✓ met</span>` : html`<span class="bad">✗ not met</span>`);
 
@@ -31,7 +56,7 @@ const message = (m: Message, callNames: ReadonlyMap<string, string>): Markup => 
     const byUser = m.requestor === 'user';
     return html`<li class="${byUser ? 'user-tool' : 'tool'}${m.error ? ' error' : ''}" data-role="${byUser ? 'user-tool' : 'tool'}">
   <span class="role">${byUser ? 'user tool result' : 'tool result'}</span> <code>${callNames.get(m.id) ?? m.id}</code>${m.error ? html` <span class="bad">error</span>` : ''}
-  <pre>${m.content ?? ''}</pre></li>`;
+  ${toolResult(m.content ?? '')}</li>`;
   }
   const label = m.role === 'assistant' ? 'agent' : m.role;
   const calls = m.role === 'system' ? [] : (m.tool_calls ?? []);
@@ -67,7 +92,8 @@ const judged = (id: string, title: string, rows: readonly { text: string; met: b
     : html`<h3>${title}</h3><div class="table-wrap"><table id="${id}"><thead><tr><th scope="col">Item</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
 <tbody>${rows.map((r) => html`<tr data-met="${String(r.met)}"><td>${r.text}</td><td>${verdict(r.met)}</td><td>${r.justification}</td></tr>`)}</tbody></table></div>`;
 
-const dbDiffSection = (diff: DbDiff | { error: string }): Markup => {
+const dbDiffSection = (diff: DbDiff | { error: string } | null): Markup => {
+  if (diff === null) return html``;
   if ('error' in diff) return html`<p class="muted" id="db-diff">The final DB cannot be compared here: ${diff.error}</p>`;
   if (diff.differences.length === 0) return diff.db_match === null ? html`` : html`<p class="ok" id="db-diff">No path of the final DB differs from the gold one.</p>`;
   return html`<h3>Final DB against gold (changed paths only)</h3>
@@ -77,7 +103,17 @@ const dbDiffSection = (diff: DbDiff | { error: string }): Markup => {
   )}</tbody></table></div>`;
 };
 
+const infraError = (sim: SimulationRun): Markup => {
+  const info = sim.info ?? {};
+  const attempts = info['failed_after_attempts'];
+  const type = info['error_type'];
+  return html`<p class="warn">Not graded: the simulation ended in an infrastructure error${typeof attempts === 'number' ? ` after ${attempts} attempts` : ''}. It is left out of the run's metrics and can be run again.</p>
+<p class="error-box" role="alert" id="infra-error">${typeof type === 'string' && type ? html`<b>${type}</b>: ` : ''}${infraErrorReason(sim)}</p>
+${typeof info['error_traceback'] === 'string' && info['error_traceback'] ? html`<details><summary>Traceback</summary><pre>${info['error_traceback']}</pre></details>` : ''}`;
+};
+
 const rewardInfo = (sim: SimulationRun): Markup => {
+  if (isInfraError(sim)) return infraError(sim);
   const info = sim.reward_info;
   if (!info) return html`<p class="warn">Not graded (${sim.termination_reason}).</p>`;
   const breakdown = Object.entries(info.reward_breakdown ?? {});
@@ -94,7 +130,8 @@ ${judged('nl-assertions', 'Natural-language assertions', info.nl_assertions?.map
 ${info.info ? html`<details><summary>Evaluator notes</summary><pre>${args(info.info)}</pre></details>` : ''}`;
 };
 
-export const trajectoryPage = (ctx: PageContext, sim: SimulationRun, runId: string | null, dbDiff: DbDiff | { error: string }): Markup => {
+/** `dbDiff` is null when the DB is not compared (an infrastructure error). */
+export const trajectoryPage = (ctx: PageContext, sim: SimulationRun, runId: string | null, dbDiff: DbDiff | { error: string } | null): Markup => {
   const messages = sim.messages ?? [];
   const callNames = new Map(messages.flatMap((m) => (m.role === 'assistant' || m.role === 'user' ? (m.tool_calls ?? []).map((c) => [c.id, c.name] as const) : [])));
   return layout(

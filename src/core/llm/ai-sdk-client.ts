@@ -13,6 +13,7 @@ import { completionCost, DEFAULT_PRICES, isPriced } from './pricing.ts';
 import type { PriceTable } from './pricing.ts';
 import { defaultSleep, isNetworkError, isRetryable, isRetryableStatus, isTimeoutOrAbort, statusOf, tryN } from './retry.ts';
 import { InfraError } from './types.ts';
+import { chatCompletionsUsage } from './usage.ts';
 import type { ChatMessage, ChatToolCall, LlmClient, LlmRequest, LlmResponse, LlmToolCall, LlmUsage } from './types.ts';
 
 export interface AiSdkClientConfig {
@@ -198,20 +199,10 @@ const readToolCalls = (raw: unknown): LlmToolCall[] => {
   });
 };
 
-const readUsage = (raw: unknown): { usage: LlmUsage | null; cached: number } => {
-  if (!isRecord(raw) || typeof raw['prompt_tokens'] !== 'number' || typeof raw['completion_tokens'] !== 'number') {
-    return { usage: null, cached: 0 };
-  }
-  const details = raw['prompt_tokens_details'];
-  const cached = isRecord(details) && typeof details['cached_tokens'] === 'number' ? details['cached_tokens'] : 0;
-  return { usage: { completion_tokens: raw['completion_tokens'], prompt_tokens: raw['prompt_tokens'] }, cached };
-};
-
 export interface ParsedCompletion {
   readonly content: string | null;
   readonly toolCalls: LlmToolCall[];
   readonly usage: LlmUsage | null;
-  readonly cachedTokens: number;
   readonly model: string | null;
   readonly rawData: Record<string, PyValue>;
 }
@@ -223,12 +214,10 @@ export const parseCompletionBody = (body: unknown): ParsedCompletion => {
   const first: unknown = Array.isArray(choices) ? choices[0] : undefined;
   const message = isRecord(first) ? first['message'] : undefined;
   if (!isRecord(message)) throw new MalformedResponseError('response has no choices[0].message');
-  const { usage, cached } = readUsage(body['usage']);
   return {
     content: contentText(message['content']),
     toolCalls: readToolCalls(message['tool_calls']),
-    usage,
-    cachedTokens: cached,
+    usage: chatCompletionsUsage(body['usage']),
     model: typeof body['model'] === 'string' ? body['model'] : null,
     rawData: body as Record<string, PyValue>,
   };
@@ -317,14 +306,14 @@ export const retryingClient = (config: RetrySettings, attempt: Attempt): LlmClie
         });
       }
       const generationTimeSeconds = (performance.now() - started) / 1000;
-      const counts = parsed.usage === null ? null : { ...parsed.usage, cached_tokens: parsed.cachedTokens };
       // litellm prices the model the provider reports (a dated snapshot); the requested name is the fallback.
       const priced = parsed.model !== null && isPriced(parsed.model, prices) ? parsed.model : request.model;
       return {
         content: parsed.content,
         toolCalls: parsed.toolCalls,
         usage: parsed.usage,
-        cost: completionCost(priced, counts, prices),
+        cost: completionCost(priced, parsed.usage, prices),
+        priced: isPriced(priced, prices),
         rawData: parsed.rawData,
         generationTimeSeconds,
       };

@@ -12,6 +12,7 @@ import type { PyValue } from '../py/index.ts';
 import { attemptFailure, retryingClient, sdkCall } from './ai-sdk-client.ts';
 import type { RetrySettings } from './ai-sdk-client.ts';
 import { InfraError } from './types.ts';
+import { sdkUsage } from './usage.ts';
 import type { LlmClient, LlmRequest } from './types.ts';
 
 export type NativeProvider = 'anthropic' | 'google';
@@ -77,12 +78,10 @@ export const createNativeClient = (config: NativeClientConfig): LlmClient => {
         abortSignal: timeout,
         include: { responseBody: true },
       });
-      const { inputTokens, outputTokens } = result.usage;
       return {
         content: result.text === '' ? null : result.text,
         toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: JSON.stringify(c.input) })),
-        usage: inputTokens === undefined || outputTokens === undefined ? null : { completion_tokens: outputTokens, prompt_tokens: inputTokens },
-        cachedTokens: result.usage.inputTokenDetails?.cacheReadTokens ?? 0,
+        usage: sdkUsage(result.usage),
         model: result.response.modelId ?? null,
         rawData: (result.response.body ?? {}) as Record<string, PyValue>,
       };

@@ -34,9 +34,13 @@ export interface LlmToolCall {
   readonly arguments: string;
 }
 
+/** Tokens of one call. The reported parts are present only when non-zero: cached tokens are part of `prompt_tokens`, reasoning tokens of `completion_tokens`. */
 export interface LlmUsage {
   readonly completion_tokens: number;
   readonly prompt_tokens: number;
+  readonly reasoning_tokens?: number;
+  readonly cache_read_tokens?: number;
+  readonly cache_write_tokens?: number;
 }
 
 export interface LlmResponse {
@@ -45,6 +49,8 @@ export interface LlmResponse {
   readonly usage: LlmUsage | null;
   /** USD; 0 when the model's price is unknown (as the reference records it). */
   readonly cost: number;
+  /** False when the model has no known price (its `cost` 0 is then no price, not free); absent means priced. */
+  readonly priced?: boolean;
   readonly rawData: Readonly<Record<string, PyValue>> | null;
   readonly generationTimeSeconds: number | null;
 }

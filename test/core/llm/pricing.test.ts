@@ -34,8 +34,8 @@ describe('pricing', () => {
   });
 
   it('cached prompt tokens use the cached rate and never exceed the prompt', () => {
-    expect(completionCost('gpt-4.1', { ...usage, cached_tokens: 1000 })).toBeCloseTo(1000 * 5e-7 + 100 * 8e-6, 15);
-    expect(completionCost('gpt-4.1', { ...usage, cached_tokens: 5000 })).toBeCloseTo(1000 * 5e-7 + 100 * 8e-6, 15);
+    expect(completionCost('gpt-4.1', { ...usage, cache_read_tokens: 1000 })).toBeCloseTo(1000 * 5e-7 + 100 * 8e-6, 15);
+    expect(completionCost('gpt-4.1', { ...usage, cache_read_tokens: 5000 })).toBeCloseTo(1000 * 5e-7 + 100 * 8e-6, 15);
   });
 
   it('a custom table replaces the default one, exact names first', () => {
@@ -52,7 +52,7 @@ describe('pricing', () => {
     expect(completionCost('gemini/gemini-2.5-pro', usage)).toBeGreaterThan(0);
     expect(isPriced('gemini/gemini-2.5-pro')).toBe(true);
     // The table still wins for the models the reference records: litellm's figures, not the catalogue's.
-    expect(completionCost('openai/gpt-4.1', { ...usage, cached_tokens: 400 })).toBeCloseTo(600 * 2e-6 + 400 * 5e-7 + 100 * 8e-6, 15);
+    expect(completionCost('openai/gpt-4.1', { ...usage, cache_read_tokens: 400 })).toBeCloseTo(600 * 2e-6 + 400 * 5e-7 + 100 * 8e-6, 15);
   });
 
   it('a model priced nowhere: isPriced says so (a display shows n/a), the recorded cost stays 0 as the reference records it', () => {

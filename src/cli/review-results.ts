@@ -5,6 +5,8 @@ import { recordedContext, reviewOne, reviewTotals, withReview } from '../core/re
 import type { ReviewTotals } from '../core/review/review-run.ts';
 import type { ReviewContext, Reviewer, ReviewMode, SimulationReview } from '../core/review/reviewer.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
+import { meteredClient } from '../core/llm/meter.ts';
+import { participantModels, usageLedger, withRoleUsage } from '../core/metrics/role-usage.ts';
 
 export interface ReviewRunOptions {
   /** The policy and guidelines to review against; by default those the results file records. */
@@ -30,12 +32,19 @@ export const reviewResults = async (
     results.simulations.map((simulation) =>
       limit(async () => {
         if (options.include !== undefined && !options.include(simulation)) return null;
-        const outcome = await reviewOne(results, simulation, mode, reviewer, context, onError);
-        if (outcome !== null) options.onReviewed?.(simulation, outcome);
-        return outcome;
+        // The review's calls are recorded in the simulation's usage, as the review role's.
+        const spent = usageLedger();
+        const outcome = await reviewOne(results, simulation, mode, { ...reviewer, client: meteredClient(reviewer.client, spent.meter) }, context, onError);
+        if (outcome === null) return null;
+        options.onReviewed?.(simulation, outcome);
+        return { outcome, spent: spent.usage() };
       }),
     ),
   );
-  const simulations = results.simulations.map((s, i) => (outcomes[i] ? withReview(s, outcomes[i]) : s));
-  return { results: { ...results, simulations }, totals: reviewTotals(outcomes.filter((o) => o !== null)) };
+  const models = participantModels(results.info);
+  const simulations = results.simulations.map((s, i) => {
+    const reviewed = outcomes[i];
+    return reviewed ? withRoleUsage(withReview(s, reviewed.outcome), 'review', reviewed.spent, models) : s;
+  });
+  return { results: { ...results, simulations }, totals: reviewTotals(outcomes.flatMap((o) => (o === null ? [] : [o.outcome]))) };
 };

@@ -5,11 +5,14 @@ import type { MeteredCall, UsageMeter } from '../llm/meter.ts';
 import { isPlainDict, pyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import type { Message } from '../schemas/message.ts';
-import type { SimulationRun } from '../schemas/simulation.ts';
+import type { Info, Results, SimulationRun } from '../schemas/simulation.ts';
 import { CostRoleSchema, UsageByRoleSchema } from '../schemas/usage.ts';
 import type { CostRole, RoleUsage, UsageByRole } from '../schemas/usage.ts';
 
 export const COST_ROLES: readonly CostRole[] = CostRoleSchema.options;
+
+/** Each role's name in a summary or a page. */
+export const COST_ROLE_LABELS: Readonly<Record<CostRole, string>> = { agent: 'Agent', user: 'User', judge: 'Judge', retrieval: 'Retrieval', review: 'Review' };
 
 export const emptyRoleUsage = (): RoleUsage => ({
   calls: 0,
@@ -116,12 +119,24 @@ export interface ParticipantModels {
   readonly user: string | null;
 }
 
+/** The participants' models as a results file names them. */
+export const participantModels = (info: Pick<Info, 'agent_info' | 'user_info'>): ParticipantModels => ({
+  agent: info.agent_info.llm ?? null,
+  user: info.user_info.llm ?? null,
+});
+
 /** A simulation's usage: as recorded, else the agent's and user's from its messages (nothing else is known then). */
 export const simulationUsage = (simulation: Pick<SimulationRun, 'info' | 'messages'>, models: ParticipantModels): UsageByRole => {
   const recorded = recordedUsage(simulation);
   if (recorded !== null) return recorded;
   const messages = simulation.messages ?? [];
   return { ...emptyUsageByRole(), agent: messagesUsage(messages, 'assistant', models.agent), user: messagesUsage(messages, 'user', models.user) };
+};
+
+/** The simulation with `spent` added to one role of its usage. */
+export const withRoleUsage = (simulation: SimulationRun, role: CostRole, spent: RoleUsage, models: ParticipantModels): SimulationRun => {
+  const usage = simulationUsage(simulation, models);
+  return withUsage(simulation, { ...usage, [role]: addRoleUsage(usage[role], spent) });
 };
 
 export type UsageTotals = UsageByRole & { readonly total: RoleUsage };
@@ -135,6 +150,9 @@ export const usageTotals = (simulations: readonly Pick<SimulationRun, 'info' | '
   }
   return { ...sums, total: COST_ROLES.reduce((total, role) => addRoleUsage(total, sums[role]), emptyRoleUsage()) };
 };
+
+/** A results file's usage by role. */
+export const resultsUsage = (results: Pick<Results, 'info' | 'simulations'>): UsageTotals => usageTotals(results.simulations, participantModels(results.info));
 
 /** A cost as a display shows it: dollars, the unpriced models named (never $0 for them), "none" without calls. */
 export const costText = (usage: RoleUsage, digits = 4): string => {

@@ -206,3 +206,41 @@ describe('web viewer: sign-in and sessions', () => {
     expect((await page('/v1/runs', { headers: { cookie: `${name}=${encodeURIComponent(forged)}` } })).status).toBe(401);
   });
 });
+
+describe('usage and cost by role', () => {
+  // gpt-4.1-mini: $0.40 / $1.60 per million prompt / completion tokens, $0.10 cached; gpt-4o-mini: $0.15 / $0.60.
+  const AGENT_CALL_USD = 600 * 4e-7 + 400 * 1e-7 + 100 * 1.6e-6;
+  const JUDGE_CALL_USD = 2000 * 1.5e-7 + 50 * 6e-7;
+
+  it('GET /v1/runs/:id, the simulation record, the results file and the run page split tokens and cost by role; an unpriced model reads unpriced', async () => {
+    // Retail task 2 is graded on NL assertions, so the judge is called once the user stops.
+    const runId = await startRun(scriptedRun({ domain: 'retail', task_ids: ['2'], llm_agent: SCRIPT_MODELS.pricedAgent, llm_judge: SCRIPT_MODELS.pricedJudge }));
+    const run = await waitForRun(runId);
+    expect(run.counts).toMatchObject({ done: 1, infra_error: 0 });
+    const { usage } = run;
+    expect(usage.agent).toMatchObject({ calls: 2, prompt_tokens: 2000, completion_tokens: 200, cache_read_tokens: 800, reasoning_tokens: 120, unpriced_models: [] });
+    expect(usage.agent.cost).toBeCloseTo(2 * AGENT_CALL_USD, 12);
+    expect(usage.user).toMatchObject({ calls: 2, cost: 0, unpriced_models: [SCRIPT_MODELS.user] });
+    expect(usage.judge).toMatchObject({ calls: 1, prompt_tokens: 2000, completion_tokens: 50, unpriced_models: [] });
+    expect(usage.judge.cost).toBeCloseTo(JUDGE_CALL_USD, 12);
+    expect(usage.total).toMatchObject({ calls: 5, unpriced_models: [SCRIPT_MODELS.user] });
+    expect(usage.total.cost).toBeCloseTo(2 * AGENT_CALL_USD + JUDGE_CALL_USD, 12);
+
+    // Each simulation carries its own split (in `info`), so the results file sums to the same totals.
+    const results = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${runId}/results`)));
+    expect(resultsUsage(results)).toEqual(usage);
+    expect(await (await call(`/v1/runs/${runId}/usage`)).json()).toEqual(usage);
+
+    const cookie = await signIn(API_KEY);
+    const runPage = await (await page(`/runs/${runId}`, { headers: { cookie } })).text();
+    const row = (role: string) => {
+      const cells = new RegExp(`<tr data-role="${role}"><th scope="row">[A-Za-z]+</th>((?:<td class="num">[^<]*</td>)+)</tr>`).exec(runPage)?.[1] ?? '';
+      return [...cells.matchAll(/<td class="num">([^<]*)<\/td>/g)].map((m) => m[1]);
+    };
+    expect(row('agent')).toEqual(['2', '2000', '800', '0', '200', '120', '$0.0009']);
+    expect(row('user')).toEqual(['2', expect.any(String), '0', '0', expect.any(String), '0', `unpriced (${SCRIPT_MODELS.user})`]);
+    expect(row('judge')).toEqual(['1', '2000', '0', '0', '50', '0', '$0.0003']);
+    expect(row('retrieval')?.at(-1)).toBe('none');
+    expect(row('total')?.at(-1)).toBe(`$0.0012 + unpriced (${SCRIPT_MODELS.user})`);
+  });
+});

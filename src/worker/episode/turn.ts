@@ -3,7 +3,8 @@
 // Python-JSON text so int/float kinds survive.
 import { parsePyJson } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
-import type { LlmResponse } from '../../core/llm/types.ts';
+import type { LlmResponse, LlmUsage } from '../../core/llm/types.ts';
+import { callUsage } from '../../core/llm/usage.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import type { TurnRequest } from '../../core/agents/participant.ts';
 
@@ -44,7 +45,7 @@ export interface TurnResponse {
   readonly tool_calls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
   /** USD; 0 when unknown. */
   readonly cost?: number;
-  readonly usage?: { readonly completion_tokens: number; readonly prompt_tokens: number } | null;
+  readonly usage?: LlmUsage | null;
   /** The provider's response body as Python-JSON text. */
   readonly raw_data?: string | null;
   readonly generation_time_seconds?: number | null;
@@ -123,8 +124,14 @@ export type ExternalTurnOutcome =
 export const turnResponse = (result: TurnResponse): LlmResponse => ({
   content: result.content,
   toolCalls: result.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
-  // The provider's key order (the reference keeps usage as the provider sent it).
-  usage: result.usage ? { completion_tokens: result.usage.completion_tokens, prompt_tokens: result.usage.prompt_tokens } : null,
+  // The reference's key order, then the parts the provider reported (cached, reasoning tokens).
+  usage: result.usage
+    ? callUsage(result.usage.prompt_tokens, result.usage.completion_tokens, {
+        reasoning: result.usage.reasoning_tokens,
+        cacheRead: result.usage.cache_read_tokens,
+        cacheWrite: result.usage.cache_write_tokens,
+      })
+    : null,
   cost: result.cost ?? 0,
   rawData: result.raw_data ? (parsePyJson(result.raw_data) as Record<string, PyValue>) : null,
   generationTimeSeconds: result.generation_time_seconds ?? null,

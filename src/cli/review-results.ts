@@ -6,7 +6,8 @@ import type { ReviewTotals } from '../core/review/review-run.ts';
 import type { ReviewContext, Reviewer, ReviewMode, SimulationReview } from '../core/review/reviewer.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { meteredClient } from '../core/llm/meter.ts';
-import { participantModels, usageLedger, withRoleUsage } from '../core/metrics/role-usage.ts';
+import { addRoleUsage, emptyRoleUsage, participantModels, recordedUsage, usageLedger, withRoleUsage } from '../core/metrics/role-usage.ts';
+import type { RoleUsage } from '../core/schemas/usage.ts';
 
 export interface ReviewRunOptions {
   /** The policy and guidelines to review against; by default those the results file records. */
@@ -24,7 +25,7 @@ export const reviewResults = async (
   reviewer: Reviewer,
   concurrency: number,
   options: ReviewRunOptions = {},
-): Promise<{ results: Results; totals: ReviewTotals }> => {
+): Promise<{ results: Results; totals: ReviewTotals; usage: RoleUsage }> => {
   const limit = pLimit(concurrency);
   const onError = options.onError ?? (() => undefined);
   const context = options.context ?? recordedContext(results);
@@ -42,9 +43,17 @@ export const reviewResults = async (
     ),
   );
   const models = participantModels(results.info);
+  // A simulation that records its usage gets the review's added; one of a reference file stays as the reference writes it.
   const simulations = results.simulations.map((s, i) => {
     const reviewed = outcomes[i];
-    return reviewed ? withRoleUsage(withReview(s, reviewed.outcome), 'review', reviewed.spent, models) : s;
+    if (!reviewed) return s;
+    const withIt = withReview(s, reviewed.outcome);
+    return recordedUsage(s) === null ? withIt : withRoleUsage(withIt, 'review', reviewed.spent, models);
   });
-  return { results: { ...results, simulations }, totals: reviewTotals(outcomes.flatMap((o) => (o === null ? [] : [o.outcome]))) };
+  const reviewed = outcomes.flatMap((o) => (o === null ? [] : [o]));
+  return {
+    results: { ...results, simulations },
+    totals: reviewTotals(reviewed.map((o) => o.outcome)),
+    usage: reviewed.reduce((sum, o) => addRoleUsage(sum, o.spent), emptyRoleUsage()),
+  };
 };

@@ -168,9 +168,9 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
   app.get('/runs/:id', async (c) => {
     const { source } = c.get('viewer');
     const id = c.req.param('id');
-    // The page needs no message: the light results, and the usage summed by the source.
-    const [run, results, usage] = await Promise.all([source.run(id), source.results(id, { messages: false }), source.usage(id)]);
-    const data: RunPageData = { run, results, usage, modes: null, otherConfigs: [], eventsUrl: source.eventsUrl(id), nowMs: Date.now() };
+    // The page needs no message: the light results (the run carries its usage by role).
+    const [run, results] = await Promise.all([source.run(id), source.results(id, { messages: false })]);
+    const data: RunPageData = { run, results, modes: null, otherConfigs: [], eventsUrl: source.eventsUrl(id), nowMs: Date.now() };
     const [modes, others] = await Promise.all([modeComparison(source, run, data), otherConfigs(source, run, results.info.retrieval_config ?? null)]);
     return c.html(runPage(pageContext(c), { ...data, modes, otherConfigs: others }));
   });

@@ -16,7 +16,7 @@ import { renderSimulation, runHeader, simulationsTable } from '../render.ts';
 import { summaryTable } from '../summary.ts';
 import { allFailedTasks, filterSimulations } from '../view-filter.ts';
 import type { ViewFilter } from '../view-filter.ts';
-import { usageTotals } from '../../core/metrics/usage-totals.ts';
+import { resultsUsage } from '../../core/metrics/role-usage.ts';
 import { startWebView } from '../web-view.ts';
 import { browseRuns } from '../view-browser.ts';
 import type { BrowserIo, SavedRun } from '../view-browser.ts';
@@ -172,7 +172,7 @@ const view = async (target: string, values: ViewFlags, out: (text: string) => vo
   }
   out(runHeader(results));
   out('');
-  out(summaryTable(computeMetrics(results), usageTotals(results)));
+  out(summaryTable(computeMetrics(results), resultsUsage(results)));
   out('');
   out(simulationsTable(filterSimulations(results.simulations, values)));
   if (values.onlyShowAllFailed) out(`\nTotal number of failed tasks: ${allFailedTasks(results.simulations)}`);

@@ -39,7 +39,7 @@ export const chatCompletionsUsage = (raw: unknown): LlmUsage | null => {
   });
 };
 
-/** The AI SDK's usage (Anthropic, Google): its input total counts cache reads and writes, its output total the reasoning. */
+/** The AI SDK's usage (the Anthropic, Google and OpenAI Responses adapters): its input total counts cache reads and writes, its output total the reasoning (Gemini's thoughts included). */
 export const sdkUsage = (usage: LanguageModelUsage): LlmUsage | null => {
   if (usage.inputTokens === undefined || usage.outputTokens === undefined) return null;
   return callUsage(usage.inputTokens, usage.outputTokens, {

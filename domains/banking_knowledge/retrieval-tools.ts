@@ -16,6 +16,7 @@ import { createDenseIndex } from '../../src/core/knowledge/dense.ts';
 import type { DenseIndex } from '../../src/core/knowledge/dense.ts';
 import type { Embedder } from '../../src/core/knowledge/embedder.ts';
 import type { EmbeddingStore } from '../../src/core/knowledge/embedding-store.ts';
+import type { UsageMeter } from '../../src/core/llm/meter.ts';
 import { createGrepIndex } from '../../src/core/knowledge/grep.ts';
 import type { GrepIndex } from '../../src/core/knowledge/grep.ts';
 import { documentLookup, inIndexOrder } from '../../src/core/knowledge/documents.ts';
@@ -41,7 +42,7 @@ interface KnowledgeIndexes {
   readonly bm25: () => Bm25Index;
   readonly grep: (caseSensitive: boolean) => GrepIndex;
   /** Per embedder: its vectors differ by model and, in a hosted service, by whose endpoint computed them. */
-  readonly dense: (embedder: Embedder, store: EmbeddingStore) => Promise<DenseIndex>;
+  readonly dense: (embedder: Embedder, store: EmbeddingStore, meter?: UsageMeter) => Promise<DenseIndex>;
   /**
    * Runs `work` on a read-only shell. Commands cannot change a read-only shell's files and each runs afresh in
    * the knowledge-base directory, so idle shells are reused (building one costs more than most commands).
@@ -71,10 +72,10 @@ const indexesOf = (documents: readonly KnowledgeDocument[]): KnowledgeIndexes =>
       if (!index) greps.set(caseSensitive, (index = createGrepIndex(ordered, { caseSensitive })));
       return index;
     },
-    dense: (embedder, store) => {
+    dense: (embedder, store, meter) => {
       let index = denses.get(embedder);
       if (!index) {
-        index = createDenseIndex(ordered, embedder, store);
+        index = createDenseIndex(ordered, embedder, store, meter);
         denses.set(embedder, index);
         // A failed build (the endpoint down) is tried again by the next search.
         index.catch(() => denses.delete(embedder));
@@ -114,8 +115,8 @@ const sliceArg = (k: PyValue | undefined): number | undefined => {
 
 const stagesFor = async (spec: KbSearchSpec, indexes: KnowledgeIndexes, services: ToolServices): Promise<SearchStages<unknown>> => {
   if (spec.kind === 'bm25') return bm25Stages(indexes.bm25(), spec.topK) as SearchStages<unknown>;
-  const index = await indexes.dense(services.embedder(spec.embedder!), services.embeddingStore);
-  return denseStages(index, spec.topK) as SearchStages<unknown>;
+  const index = await indexes.dense(services.embedder(spec.embedder!), services.embeddingStore, services.meter);
+  return denseStages(index, spec.topK, services.meter) as SearchStages<unknown>;
 };
 
 /** One search of a KB_search pipeline, with its reranker when the configuration has one. */

@@ -57,6 +57,6 @@ export const reviewRun = async (
     include: (simulation) => simulation.termination_reason !== 'infrastructure_error',
     onError: (simulation, error) => out(`auto-review: simulation ${simulation.id} not reviewed: ${error instanceof Error ? error.message : String(error)}`),
   });
-  out(reviewSummary(review.mode, reviewed.totals));
+  out(reviewSummary(review.mode, reviewed.totals, reviewed.usage));
   return reviewed.results;
 };

@@ -5,6 +5,9 @@ import { recordedContext, reviewOne, reviewTotals, withReview } from '../core/re
 import type { ReviewTotals } from '../core/review/review-run.ts';
 import type { ReviewContext, Reviewer, ReviewMode, SimulationReview } from '../core/review/reviewer.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
+import { meteredClient } from '../core/llm/meter.ts';
+import { addRoleUsage, emptyRoleUsage, participantModels, recordedUsage, usageLedger, withRoleUsage } from '../core/metrics/role-usage.ts';
+import type { RoleUsage } from '../core/schemas/usage.ts';
 
 export interface ReviewRunOptions {
   /** The policy and guidelines to review against; by default those the results file records. */
@@ -22,7 +25,7 @@ export const reviewResults = async (
   reviewer: Reviewer,
   concurrency: number,
   options: ReviewRunOptions = {},
-): Promise<{ results: Results; totals: ReviewTotals }> => {
+): Promise<{ results: Results; totals: ReviewTotals; usage: RoleUsage }> => {
   const limit = pLimit(concurrency);
   const onError = options.onError ?? (() => undefined);
   const context = options.context ?? recordedContext(results);
@@ -30,12 +33,27 @@ export const reviewResults = async (
     results.simulations.map((simulation) =>
       limit(async () => {
         if (options.include !== undefined && !options.include(simulation)) return null;
-        const outcome = await reviewOne(results, simulation, mode, reviewer, context, onError);
-        if (outcome !== null) options.onReviewed?.(simulation, outcome);
-        return outcome;
+        // The review's calls are recorded in the simulation's usage, as the review role's.
+        const spent = usageLedger();
+        const outcome = await reviewOne(results, simulation, mode, { ...reviewer, client: meteredClient(reviewer.client, spent.meter) }, context, onError);
+        if (outcome === null) return null;
+        options.onReviewed?.(simulation, outcome);
+        return { outcome, spent: spent.usage() };
       }),
     ),
   );
-  const simulations = results.simulations.map((s, i) => (outcomes[i] ? withReview(s, outcomes[i]) : s));
-  return { results: { ...results, simulations }, totals: reviewTotals(outcomes.filter((o) => o !== null)) };
+  const models = participantModels(results.info);
+  // A simulation that records its usage gets the review's added; one of a reference file stays as the reference writes it.
+  const simulations = results.simulations.map((s, i) => {
+    const reviewed = outcomes[i];
+    if (!reviewed) return s;
+    const withIt = withReview(s, reviewed.outcome);
+    return recordedUsage(s) === null ? withIt : withRoleUsage(withIt, 'review', reviewed.spent, models);
+  });
+  const reviewed = outcomes.flatMap((o) => (o === null ? [] : [o]));
+  return {
+    results: { ...results, simulations },
+    totals: reviewTotals(reviewed.map((o) => o.outcome)),
+    usage: reviewed.reduce((sum, o) => addRoleUsage(sum, o.spent), emptyRoleUsage()),
+  };
 };

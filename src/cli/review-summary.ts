@@ -2,6 +2,8 @@
 // run, as plain lines in the style of the run summary.
 import type { ReviewTotals } from '../core/review/review-run.ts';
 import type { SimulationReview } from '../core/review/reviewer.ts';
+import { costText } from '../core/metrics/role-usage.ts';
+import type { RoleUsage } from '../core/schemas/usage.ts';
 
 const errorLine = (who: string, e: { severity: string | null; turn_idx: number | null; error_tags: readonly string[]; reasoning: string; correct_behavior: string | null }): string => {
   const where = e.turn_idx === null ? '' : ` turn ${e.turn_idx}`;
@@ -25,8 +27,8 @@ export const reviewDetails = (simulationId: string, taskId: string, outcome: Sim
 
 const pad = (label: string): string => label.padEnd(24);
 
-/** The totals of a review run. */
-export const reviewSummary = (mode: 'full' | 'user', totals: ReviewTotals): string => {
+/** The totals of a review run; its cost as its calls were priced (an unpriced reviewer is named, never $0). */
+export const reviewSummary = (mode: 'full' | 'user', totals: ReviewTotals, usage: RoleUsage): string => {
   const lines = ['=== LLM Judge Review ===', `${pad('Reviewed')}${totals.reviewed} (with errors: ${totals.withErrors})`];
   if (mode === 'full') lines.push(`${pad('Agent Errors')}${totals.agentErrors}`);
   lines.push(`${pad('User Errors')}${totals.userErrors}`);
@@ -35,6 +37,6 @@ export const reviewSummary = (mode: 'full' | 'user', totals: ReviewTotals): stri
     const rate = decided > 0 ? ` (${((totals.authSucceeded / decided) * 100).toFixed(1)}%)` : '';
     lines.push(`${pad('Auth Result')}succeeded ${totals.authSucceeded} / failed ${totals.authFailed}${rate}, not needed ${totals.authNotNeeded}`);
   }
-  lines.push(`${pad('Review Cost')}$${totals.cost.toFixed(4)}`);
+  lines.push(`${pad('Review Cost')}${costText(usage)}`);
   return lines.join('\n');
 };

@@ -1,7 +1,10 @@
 // The summary table printed at the end of a run and by `view`: the sections of the reference's metrics display
-// (overview, reward and pass^k, DB match, termination, reward breakdown) as plain aligned text (cli-table3).
+// (overview, reward and pass^k, DB match, termination, reward breakdown) as plain aligned text (cli-table3),
+// and the tokens and cost of every call by role.
 import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
-import type { ParticipantUsage } from '../core/metrics/usage-totals.ts';
+import { COST_ROLE_LABELS, COST_ROLES, costText } from '../core/metrics/role-usage.ts';
+import type { UsageTotals } from '../core/metrics/role-usage.ts';
+import type { RoleUsage } from '../core/schemas/usage.ts';
 import { tableLines } from './plain-table.ts';
 
 type Row = readonly [label: string, value: string] | 'blank';
@@ -40,12 +43,25 @@ const termination = (m: AgentMetrics): Row[] => {
   return rows;
 };
 
-const usageRow = (label: string, u: ParticipantUsage): Row => [
+const parts = (total: number, named: readonly (readonly [number, string])[]): string => {
+  const shown = named.filter(([n]) => n > 0).map(([n, name]) => `${n} ${name}`);
+  return shown.length === 0 ? String(total) : `${total} (${shown.join(', ')})`;
+};
+
+const usageRow = (label: string, u: RoleUsage): Row => [
   label,
-  `${u.promptTokens} prompt + ${u.completionTokens} completion tokens, ${u.cost === null ? `cost n/a (no known price for ${u.model ?? 'no model'})` : `$${u.cost.toFixed(4)}`}`,
+  `${u.calls} calls, ${parts(u.prompt_tokens, [[u.cache_read_tokens, 'cache read'], [u.cache_write_tokens, 'cache write']])} prompt + ` +
+    `${parts(u.completion_tokens, [[u.reasoning_tokens, 'reasoning']])} completion tokens, ${costText(u)}`,
 ];
 
-export const summaryTable = (m: AgentMetrics, usage?: { readonly agent: ParticipantUsage; readonly user: ParticipantUsage }): string => {
+const usageRows = (usage: UsageTotals): Row[] => [
+  'blank',
+  section('Tokens and Cost'),
+  ...COST_ROLES.map((role) => usageRow(COST_ROLE_LABELS[role], usage[role])),
+  usageRow('Total', usage.total),
+];
+
+export const summaryTable = (m: AgentMetrics, usage?: UsageTotals): string => {
   const breakdown = Object.entries(m.reward_breakdown);
   const rows: Row[] = [
     section('Overview'),
@@ -57,14 +73,15 @@ export const summaryTable = (m: AgentMetrics, usage?: { readonly agent: Particip
     ...Object.entries(m.pass_hat_ks)
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([k, v]): Row => [`  Pass^${k}`, v.toFixed(3)]),
-    ['Avg Cost/Conversation', Number.isNaN(m.avg_agent_cost) ? 'n/a' : `$${m.avg_agent_cost.toFixed(4)}`],
+    // The reference's metric: the agent's cost alone (the roles' costs are under Tokens and Cost).
+    ['Avg Agent Cost/Conversation', Number.isNaN(m.avg_agent_cost) ? 'n/a' : `$${m.avg_agent_cost.toFixed(4)}`],
     'blank',
     section('DB Match'),
     dbMatch(m),
     'blank',
     section('Termination'),
     ...termination(m),
-    ...(usage === undefined ? [] : ['blank' as const, section('Tokens and Cost'), usageRow('Agent', usage.agent), usageRow('User', usage.user)]),
+    ...(usage === undefined ? [] : usageRows(usage)),
     ...(breakdown.length > 0
       ? ['blank' as const, section('Reward Breakdown'), ...breakdown.map(([k, v]): Row => [`  ${k}`, v.toFixed(3)])]
       : []),

@@ -6,7 +6,7 @@ import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { computeMetrics } from '../core/metrics/agent-metrics.ts';
 import { renderSimulation, runHeader } from './render.ts';
 import { summaryTable } from './summary.ts';
-import { usageTotals } from '../core/metrics/usage-totals.ts';
+import { resultsUsage } from '../core/metrics/role-usage.ts';
 import { filterSimulations } from './view-filter.ts';
 import type { ViewOptions } from './view-filter.ts';
 
@@ -34,7 +34,7 @@ const simulationLabel = (s: SimulationRun): string =>
 const browseRun = async (results: Results, filter: ViewOptions, io: BrowserIo, canGoBack: boolean): Promise<boolean> => {
   io.out(runHeader(results));
   io.out('');
-  io.out(summaryTable(computeMetrics(results), usageTotals(results)));
+  io.out(summaryTable(computeMetrics(results), resultsUsage(results)));
   const simulations = [...filterSimulations(results.simulations, filter)].sort(
     (a, b) => a.task_id.localeCompare(b.task_id) || (a.trial ?? 0) - (b.trial ?? 0),
   );

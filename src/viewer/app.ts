@@ -173,10 +173,10 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
   app.get('/runs/:id', async (c) => {
     const { source } = c.get('viewer');
     const id = c.req.param('id');
-    // The page needs no message: the light results, and the usage summed by the source.
-    const [run, results, usage] = await Promise.all([source.run(id), source.results(id, { messages: false }), source.usage(id)]);
+    // The page needs no message: the light results (the run carries its usage by role).
+    const [run, results] = await Promise.all([source.run(id), source.results(id, { messages: false })]);
     const filter = TaskFilterSchema.parse(c.req.query());
-    const data: RunPageData = { run, results, usage, modes: null, otherConfigs: [], eventsUrl: source.eventsUrl(id), nowMs: Date.now(), filter };
+    const data: RunPageData = { run, results, modes: null, otherConfigs: [], eventsUrl: source.eventsUrl(id), nowMs: Date.now(), filter };
     const [modes, others] = await Promise.all([modeComparison(source, run, data), otherConfigs(source, run, results.info.retrieval_config ?? null)]);
     return c.html(runPage(pageContext(c), { ...data, modes, otherConfigs: others }));
   });

@@ -7,8 +7,8 @@ import { AgentKindSchema, UserKindSchema } from '../core/schemas/episode.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { ApiRequestError } from '../client/index.ts';
 import type { ViewerSource } from './source.ts';
-import { runUsageOf, usageTotals } from '../core/metrics/usage-totals.ts';
 import { groupInfraErrors } from '../core/runner/refusal.ts';
+import { resultsUsage } from '../core/metrics/role-usage.ts';
 
 export interface LoadedResults {
   /** The file's name, unique among the files shown: the run's id in the viewer. */
@@ -52,6 +52,7 @@ export const runOfResults = (id: string, { results }: LoadedResults): Run => {
     metrics: metricsAsDict(computeMetrics(results)) as Run['metrics'],
     infra_errors: groupInfraErrors(sims),
     peak_calls_in_flight: null,
+    usage: resultsUsage(results),
   };
 };
 
@@ -85,10 +86,6 @@ export const resultsSource = (files: readonly LoadedResults[], dbDiffOf: DbDiffO
         .slice(0, limit),
     run: async (id) => find(id)?.run ?? Promise.reject(notFound('Run', id)),
     results: async (id) => find(id)?.results ?? Promise.reject(notFound('Run', id)),
-    usage: async (id) => {
-      const found = find(id);
-      return found ? runUsageOf(usageTotals(found.results)) : Promise.reject(notFound('Run', id));
-    },
     simulation: async (id) => (await located404(id)).simulation,
     dbDiff: async (id) => {
       const { results, simulation } = await located404(id);

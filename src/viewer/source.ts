@@ -2,7 +2,7 @@
 // the caller's session) or a local results file (`tau2-edge view FILE --web`). Pages read only through this.
 import type { ApiClient } from '../client/index.ts';
 
-export type ViewerReads = Pick<ApiClient, 'listRuns' | 'run' | 'results' | 'usage' | 'simulation' | 'dbDiff'>;
+export type ViewerReads = Pick<ApiClient, 'listRuns' | 'run' | 'results' | 'simulation' | 'dbDiff'>;
 /** What a live API can do besides reading; absent for a results file. */
 export type ViewerActions = Pick<ApiClient, 'createRun' | 'cancel' | 'listSchedules' | 'createSchedule' | 'updateSchedule' | 'deleteSchedule'>;
 

@@ -142,7 +142,10 @@ describe.skipIf(missing !== null)('web viewer in Chromium', () => {
     await expect(page.locator('svg[data-chart="pass-hat-k"] circle').count()).resolves.toBe(2);
     await expect(page.locator('#tasks tbody tr').count()).resolves.toBe(2);
     await expect(page.locator('#terminations').textContent()).resolves.toContain('user_stop');
-    await expect(page.locator('#usage').textContent()).resolves.toContain('fake-agent');
+    // Tokens and cost by role: the scripted models have no price, so they are named, never $0.
+    await expect(page.locator('#usage tr[data-role="agent"]').textContent()).resolves.toContain('unpriced (fake-agent)');
+    await expect(page.locator('#usage tr[data-role="judge"]').textContent()).resolves.toContain('none');
+    await expect(page.locator('#usage tbody tr').count()).resolves.toBe(6);
     await shot('run');
   });
 

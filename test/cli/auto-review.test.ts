@@ -50,10 +50,16 @@ describe('tau2-edge run --auto-review', () => {
     expect(output).toContain('auto-review: full review of each simulation by fake-reviewer');
     expect(output).toMatch(/^Agent Errors +2$/m);
     expect(output).toMatch(/^Auth Result +succeeded 0 \/ failed 0, not needed 2$/m);
+    // The reviewer's calls (a review and an authentication check per simulation) are the review role's: its model has no price.
+    expect(output).toMatch(/^Review Cost +unpriced \(fake-reviewer\)$/m);
+    expect(output).toMatch(/^Review +4 calls, \d+ prompt \+ \d+ completion tokens, unpriced \(fake-reviewer\)$/m);
 
-    const saved = JSON.parse(await readFile(file, 'utf8')) as { simulations: { review: { summary: string; agent_error: boolean }; auth_classification: { status: string }; user_only_review: unknown }[] };
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      simulations: { review: { summary: string; agent_error: boolean }; auth_classification: { status: string }; user_only_review: unknown; info: { usage: { review: { calls: number } } } }[];
+    };
     expect(saved.simulations).toHaveLength(2);
     for (const sim of saved.simulations) {
+      expect(sim.info.usage.review.calls).toBe(2);
       expect(sim.review).toMatchObject({ summary: 'One minor agent error.', agent_error: true });
       expect(sim.auth_classification).toMatchObject({ status: 'not_needed', reasoning: 'No account was touched.' });
       expect(sim.user_only_review).toBeNull();

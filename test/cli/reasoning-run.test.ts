@@ -13,6 +13,7 @@ import { endsWithToolResult, startFakeNative } from '../support/fake-native.ts';
 import type { FakeNative, NativeReply, NativeRequest } from '../support/fake-native.ts';
 import { evaluateTrajs } from '../support/regrade.ts';
 import { trajectoryPage } from '../../src/viewer/pages/trajectory.ts';
+import { recordedUsage } from '../../src/core/metrics/role-usage.ts';
 
 const VARS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_BASE_URL', 'OPENAI_API_KEY'] as const;
 const USER = 'gemini/gemini-3-flash-preview';
@@ -75,6 +76,46 @@ describe('tau2-edge run --in-process with reasoning models', () => {
     if (provider !== 'openai.responses') expect(call?.role === 'assistant' && call.provider_state?.reasoning).toBe('I need to create the task.');
     const regraded = await evaluateTrajs('mock', saved);
     expect(regraded.lines.at(-1)).toBe('agree 1 / 1');
+  });
+
+  it("records the agent's cached and reasoning tokens in the simulation's usage, each token priced once", async () => {
+    const agentUsage = async (provider: string) => {
+      const [simulation] = ResultsSchema.parse(parsePyJson(await readFile(path.join(dir, `${provider}.json`), 'utf8'))).simulations;
+      const messages = simulation!.messages!.flatMap((m) => (m.role === 'assistant' && m.usage !== null ? [m] : []));
+      return { messages: messages.map((m) => m.usage), messageCost: messages.reduce((sum, m) => sum + (m.cost?.value ?? 0), 0), usage: recordedUsage(simulation!)!.agent };
+    };
+    // claude-sonnet-4-5 (genai-prices): $3 input, $0.30 cache read, $3.75 cache write, $15 output per million tokens.
+    // The prompt count includes the cached tokens: the uncached rest is priced at the input rate, the cached at theirs.
+    const anthropic = await agentUsage('anthropic');
+    const [first, second] = anthropic.messages as { prompt_tokens: number; cache_read_tokens?: number; cache_write_tokens?: number }[];
+    const cached = first!.cache_write_tokens!;
+    expect(cached).toBeGreaterThan(0);
+    expect(anthropic.messages).toEqual([
+      { completion_tokens: 6, prompt_tokens: 12 + cached, cache_write_tokens: cached },
+      { completion_tokens: 6, prompt_tokens: second!.prompt_tokens, cache_read_tokens: cached },
+    ]);
+    expect(anthropic.usage).toMatchObject({ calls: 2, prompt_tokens: first!.prompt_tokens + second!.prompt_tokens, completion_tokens: 12, cache_write_tokens: cached, cache_read_tokens: cached, reasoning_tokens: 0, unpriced_models: [] });
+    const anthropicUSD = (first!.prompt_tokens - cached + second!.prompt_tokens - cached) * 3e-6 + cached * 3.75e-6 + cached * 0.3e-6 + 12 * 15e-6;
+    expect(anthropic.usage.cost).toBeCloseTo(anthropicUSD, 12);
+    expect(anthropic.messageCost).toBeCloseTo(anthropicUSD, 12);
+
+    // gpt-5 (genai-prices): $1.25 input, $10 output per million; its reasoning tokens are part of the completion's 6.
+    const responses = await agentUsage('openai.responses');
+    expect(responses.messages).toEqual([
+      { completion_tokens: 6, prompt_tokens: 12, reasoning_tokens: 4 },
+      { completion_tokens: 6, prompt_tokens: 12, reasoning_tokens: 4 },
+    ]);
+    expect(responses.usage).toMatchObject({ calls: 2, prompt_tokens: 24, completion_tokens: 12, reasoning_tokens: 8, cache_read_tokens: 0, cache_write_tokens: 0, unpriced_models: [] });
+    expect(responses.usage.cost).toBeCloseTo(24 * 1.25e-6 + 12 * 10e-6, 12);
+    expect(responses.messageCost).toBeCloseTo(responses.usage.cost, 12);
+
+    // Gemini's thoughts are counted apart from its candidates; the completion counts both.
+    const gemini = await agentUsage('google');
+    expect(gemini.messages).toEqual([
+      { completion_tokens: 11, prompt_tokens: 12, reasoning_tokens: 5 },
+      { completion_tokens: 11, prompt_tokens: 12, reasoning_tokens: 5 },
+    ]);
+    expect(gemini.usage).toMatchObject({ calls: 2, prompt_tokens: 24, completion_tokens: 22, reasoning_tokens: 10 });
   });
 
   it("shows a turn's reasoning collapsed in view and on the trajectory page, whole when asked", async () => {

@@ -17,6 +17,7 @@ import { Environment } from '../../src/core/environment/environment.ts';
 import { resolveVariant } from '../../domains/banking_knowledge/retrieval.ts';
 import { RETRIEVAL_CONFIG_NAMES } from '../../src/core/knowledge/configs.ts';
 import { isRerankRequest, rerankReply } from '../support/fake-reranker.ts';
+import { recordedUsage } from '../../src/core/metrics/role-usage.ts';
 
 const { data } = await loadDomain('banking_knowledge');
 const task = (id: string): Task => data.tasks.find((t) => t.id === id)!;
@@ -183,6 +184,34 @@ describe('tau2-edge run --in-process --domain banking_knowledge --retrieval-conf
       expect(fake.requests.filter(isRerankRequest).length > rated).toBe(name.includes('reranker'));
     });
   }
+
+  it('openai_embeddings_reranker: every embeddings and reranker call is the retrieval role\'s, priced, in the simulation and the summary', async () => {
+    searches = [{ name: 'KB_search', arguments: { query: 'open a checking account' } }];
+    const embedded = fake.embeddingRequests.length;
+    const rated = fake.requests.filter(isRerankRequest).length;
+    const file = path.join(dir, 'banking-retrieval-usage.json');
+    let out: string;
+    try {
+      const run = await capture(['run', '--in-process', '--domain', 'banking_knowledge', '--retrieval-config', 'openai_embeddings_reranker',
+        '--task-ids', 'task_075', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
+      expect(run.code, `${run.text}${run.errors}`).toBe(0);
+      out = run.text;
+    } finally {
+      searches = [];
+    }
+    const embeddings = fake.embeddingRequests.length - embedded;
+    const ratings = fake.requests.filter(isRerankRequest).length - rated;
+    expect(embeddings).toBeGreaterThan(0);
+    expect(ratings).toBeGreaterThan(0);
+    const [sim] = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8'))).simulations;
+    const retrieval = recordedUsage(sim!)!.retrieval;
+    // The fake embeds at 1 token a call (text-embedding-3-large: $0.13 per million); the rater answers in 10 + 5 tokens (gpt-5.2: $1.75 / $14 per million).
+    expect(retrieval).toMatchObject({ calls: embeddings + ratings, prompt_tokens: embeddings + 10 * ratings, completion_tokens: 5 * ratings, unpriced_models: [] });
+    expect(retrieval.cost).toBeCloseTo(embeddings * 0.13e-6 + ratings * (10 * 1.75e-6 + 5 * 14e-6), 12);
+    expect(out).toMatch(new RegExp(`^Retrieval +${embeddings + ratings} calls, ${embeddings + 10 * ratings} prompt \\+ ${5 * ratings} completion tokens, \\$\\d+\\.\\d{4}$`, 'm'));
+    // The fake agent and user models have no price: named, never $0.
+    expect(out).toMatch(/^Agent +\d+ calls, .*, unpriced \(fake-agent\)$/m);
+  });
 
   it('retrieval_config_kwargs outside the reference settings are refused before anything starts', () => {
     expect(() => parseRunFlags(['--domain', 'banking_knowledge', '--retrieval-config', 'bm25', '--retrieval-config-kwargs', '{"bogus": 1}'])).toThrow(/^--retrieval-config-kwargs: [\s\S]*bogus/);

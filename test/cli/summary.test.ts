@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { summaryTable } from '../../src/cli/summary.ts';
-import { usageTotals } from '../../src/core/metrics/usage-totals.ts';
+import { resultsUsage } from '../../src/core/metrics/role-usage.ts';
 import { computeMetrics } from '../../src/core/metrics/agent-metrics.ts';
 import type { AgentMetrics } from '../../src/core/metrics/agent-metrics.ts';
-import { parsePyJson } from '../../src/core/py/index.ts';
+import { parsePyJson, pyFloat } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 
 const metrics = (over: Partial<AgentMetrics> = {}): AgentMetrics => ({
@@ -32,54 +32,62 @@ describe('summary table', () => {
     expect(summaryTable(metrics())).toBe(
       [
         '=== Overview ===',
-        'Total Simulations      4',
-        'Total Tasks            2',
+        'Total Simulations            4',
+        'Total Tasks                  2',
         '',
         '=== Reward Metrics ===',
-        'Average Reward         0.5000',
-        '  Pass^1               0.500',
-        '  Pass^2               0.250',
-        'Avg Cost/Conversation  $0.0123',
+        'Average Reward               0.5000',
+        '  Pass^1                     0.500',
+        '  Pass^2                     0.250',
+        'Avg Agent Cost/Conversation  $0.0123',
         '',
         '=== DB Match ===',
-        'DB Match               1 match / 3 mismatch (25.0%)',
+        'DB Match                     1 match / 3 mismatch (25.0%)',
         '',
         '=== Termination ===',
-        'Normal Stop            3 (user 3 / agent 0)',
-        'Max Steps              1',
+        'Normal Stop                  3 (user 3 / agent 0)',
+        'Max Steps                    1',
         '',
         '=== Reward Breakdown ===',
-        '  DB                   0.250',
+        '  DB                         0.250',
       ].join('\n'),
     );
   });
 
   it('infrastructure errors are counted in the total and excluded from the evaluated ones', () => {
     const table = summaryTable(metrics({ infra_error_count: 2, termination_infrastructure_error: 2, reward_breakdown: {} }));
-    expect(table).toContain('Total Simulations      6\nInfra Errors           2 (excluded from metrics below)\nEvaluated              4');
-    expect(table).toContain('Infra Error            2');
+    expect(table).toContain('Total Simulations            6\nInfra Errors                 2 (excluded from metrics below)\nEvaluated                    4');
+    expect(table).toContain('Infra Error                  2');
     expect(table).not.toContain('Reward Breakdown');
   });
 
   it('renders the metrics of a reference results file', async () => {
     const results = ResultsSchema.parse(parsePyJson(await readFile(new URL('../fixtures/mock-results-b3.json', import.meta.url), 'utf8')));
     const table = summaryTable(computeMetrics(results));
-    expect(table).toContain('Average Reward         1.0000');
-    expect(table).toContain('  Pass^1               1.000');
+    expect(table).toContain('Average Reward               1.0000');
+    expect(table).toContain('  Pass^1                     1.000');
   });
 });
 
 describe('token totals and cost in the summary', () => {
-  it('sums prompt and completion tokens per participant; a model priced nowhere reads n/a, never $0', async () => {
+  it('a reference file (no recorded usage): the agent and user from their messages; a model priced nowhere reads unpriced, never $0', async () => {
     const results = ResultsSchema.parse(parsePyJson(await readFile(new URL('../fixtures/mock-results-b3.json', import.meta.url), 'utf8')));
-    const usage = usageTotals(results);
-    const agentMessages = results.simulations.flatMap((s) => s.messages ?? []).filter((m) => m.role === 'assistant');
-    expect(usage.agent.promptTokens).toBe(agentMessages.reduce((n, m) => n + Number((m.usage as { prompt_tokens?: number } | null)?.prompt_tokens ?? 0), 0));
-    expect(usage.agent.promptTokens).toBeGreaterThan(0);
+    const usage = resultsUsage(results);
+    const agentMessages = results.simulations.flatMap((s) => s.messages ?? []).filter((m) => m.role === 'assistant').filter((m) => m.usage !== null);
+    expect(usage.agent.calls).toBe(agentMessages.length);
+    expect(usage.agent.prompt_tokens).toBe(agentMessages.reduce((n, m) => n + Number((m.usage as { prompt_tokens?: number }).prompt_tokens ?? 0), 0));
+    expect(usage.agent.prompt_tokens).toBeGreaterThan(0);
     const text = summaryTable(computeMetrics(results), usage);
-    expect(text).toMatch(/^Agent +\d+ prompt \+ \d+ completion tokens, \$\d+\.\d{4}$/m);
+    expect(text).toMatch(/^Agent +\d+ calls, \d+ prompt \+ \d+ completion tokens, \$\d+\.\d{4}$/m);
+    expect(text).toMatch(/^Judge +0 calls, 0 prompt \+ 0 completion tokens, none$/m);
 
-    const unpriced = { ...results, info: { ...results.info, user_info: { ...results.info.user_info, llm: 'ollama_chat/local-model' } } };
-    expect(summaryTable(computeMetrics(unpriced), usageTotals(unpriced))).toMatch(/^User +\d+ prompt \+ \d+ completion tokens, cost n\/a \(no known price for ollama_chat\/local-model\)$/m);
+    // A model priced nowhere: the reference records its cost as 0.
+    const unpriced = {
+      info: { ...results.info, user_info: { ...results.info.user_info, llm: 'ollama_chat/local-model' } },
+      simulations: results.simulations.map((s) => ({ ...s, messages: (s.messages ?? []).map((m) => (m.role === 'user' ? { ...m, cost: pyFloat(0) } : m)) })),
+    };
+    expect(summaryTable(computeMetrics({ ...results, ...unpriced }), resultsUsage(unpriced))).toMatch(
+      /^User +\d+ calls, \d+ prompt \+ \d+ completion tokens, unpriced \(ollama_chat\/local-model\)$/m,
+    );
   });
 });

@@ -12,6 +12,7 @@ export interface FakeUsage {
   readonly completion_tokens: number;
   readonly total_tokens?: number;
   readonly prompt_tokens_details?: { readonly cached_tokens: number };
+  readonly completion_tokens_details?: { readonly reasoning_tokens: number };
 }
 
 export interface FakeToolCall {

@@ -69,4 +69,16 @@ describe('trajectory page', () => {
     const plain = String(await trajectoryPage(ctx, withResults('Airplane mode is now OFF.'), null, null));
     expect(plain).toContain('<pre>Airplane mode is now OFF.</pre>');
   });
+
+  it('shows the cost of its calls by role as it recorded them; an unpriced model is named, a reference record shows none', async () => {
+    const role = (calls: number, cost: number, unpriced: string[] = []) => ({
+      calls, prompt_tokens: 10 * calls, completion_tokens: calls, reasoning_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, cost, unpriced_models: unpriced,
+    });
+    const usage = { agent: role(2, 0.0042), user: role(2, 0, ['ollama_chat/local']), judge: role(1, 0.001), retrieval: role(0, 0), review: role(0, 0) };
+    const page = String(await trajectoryPage(ctx, { ...simulation, info: { usage } }, null, { error: 'no data' }));
+    expect(page).toContain(
+      '<p id="cost-by-role">cost by role: <span data-role="agent">agent $0.0042</span>, <span data-role="user">user unpriced (ollama_chat/local)</span>, <span data-role="judge">judge $0.0010</span></p>',
+    );
+    expect(String(await trajectoryPage(ctx, simulation, null, { error: 'no data' }))).not.toContain('cost-by-role');
+  });
 });

@@ -125,6 +125,11 @@ describe('banking_knowledge runs on the Worker', () => {
     expect(scores.every((score) => score >= 6 && score <= 10)).toBe(true);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(first.reward).toBe(1);
+    // The episode's embeddings and ratings are its run's retrieval calls: at least one query embedding and a rating per result kept.
+    const { usage } = await waitForRun(reranked.run_id);
+    expect(usage.retrieval.calls).toBeGreaterThan(scores.length);
+    expect(usage.retrieval).toMatchObject({ unpriced_models: [] });
+    expect(usage.retrieval.cost).toBeGreaterThan(0);
 
     const shell = EpisodeCreatedSchema.parse(await (await call('/v1/episodes', { body: { domain: 'banking_knowledge', task_id: 'task_005', llm_user: SCRIPT_MODELS.user, retrieval_config: 'terminal_use_write' } })).json());
     const second = await playGold(shell.episode_id, 0, [

@@ -46,10 +46,27 @@ describe('reasoning models', () => {
   ] as const)('%s: its reasoning state goes back to it and is kept in the results', async (model, args, provider) => {
     const runId = await startRun(reasoningRun(model, args));
     expect((await waitForRun(runId)).counts).toMatchObject({ done: 1, passed: 1, infra_error: 0 });
-    const results = (await (await call(`/v1/runs/${runId}/results`)).json()) as { simulations: { messages: { role: string; tool_calls: unknown; provider_state?: { provider: string; model: string; reasoning: string | null; omitted_args?: string[] } }[] }[] };
-    const turn = results.simulations[0]!.messages.find((m) => m.role === 'assistant' && m.tool_calls !== null);
+    type Usage = Record<'prompt_tokens' | 'completion_tokens' | 'reasoning_tokens' | 'cache_read_tokens' | 'cache_write_tokens', number | undefined>;
+    const results = (await (await call(`/v1/runs/${runId}/results`)).json()) as {
+      simulations: { info: { usage: { agent: Usage } }; messages: { role: string; tool_calls: unknown; usage: Usage | null; provider_state?: { provider: string; model: string; reasoning: string | null; omitted_args?: string[] } }[] }[];
+    };
+    const [simulation] = results.simulations;
+    const turn = simulation!.messages.find((m) => m.role === 'assistant' && m.tool_calls !== null);
     expect(turn?.provider_state).toMatchObject({ provider, model });
     if (provider === 'anthropic') expect(turn?.provider_state).toMatchObject({ reasoning: 'I need to create the task.', omitted_args: expect.arrayContaining(['temperature']) });
+    // The turns' cached and reasoning tokens cross the turn's RPC and queue once, into the messages and the agent's usage.
+    const usages = simulation!.messages.flatMap((m) => (m.role === 'assistant' && m.usage !== null ? [m.usage] : []));
+    const sum = (key: keyof Usage) => usages.reduce((total, u) => total + (u[key] ?? 0), 0);
+    if (provider === 'anthropic') expect(sum('cache_read_tokens') + sum('cache_write_tokens')).toBeGreaterThan(0);
+    else expect(sum('reasoning_tokens')).toBe(provider === 'google' ? 10 : 8);
+    expect(simulation!.info.usage.agent).toMatchObject({
+      calls: 2,
+      prompt_tokens: sum('prompt_tokens'),
+      completion_tokens: sum('completion_tokens'),
+      reasoning_tokens: sum('reasoning_tokens'),
+      cache_read_tokens: sum('cache_read_tokens'),
+      cache_write_tokens: sum('cache_write_tokens'),
+    });
   });
 
   it('an argument the model cannot take is refused with a 400 naming it, and creates nothing', async () => {

@@ -7,7 +7,7 @@ import { BASE, call, pyBody, startRun, waitForRun } from './support/api.ts';
 import { API_KEY, SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import type { RunUsage } from '../../src/core/schemas/api.ts';
-import { runUsageOf, usageTotals } from '../../src/core/metrics/usage-totals.ts';
+import { resultsUsage } from '../../src/core/metrics/role-usage.ts';
 
 const page = (path: string, init: RequestInit = {}): Promise<Response> => exports.default.fetch(`${BASE}${path}`, { redirect: 'manual', ...init });
 
@@ -206,7 +206,7 @@ describe('web viewer: sign-in and sessions', () => {
     expect(compare).toContain('data-field="config-b">bm25<');
   });
 
-  it('the light reads the run page uses: results without messages, and usage summed in D1 as usageTotals sums the messages', async () => {
+  it('the light reads the run page uses: results without messages, and the usage by role the results file records', async () => {
     const runId = await startRun(scriptedRun({ task_ids: ['create_task_1', 'update_task_1'], num_trials: 2 }));
     await waitForRun(runId);
     const full = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${runId}/results`)));
@@ -214,18 +214,9 @@ describe('web viewer: sign-in and sessions', () => {
     expect(light.simulations.map((s) => s.messages)).toEqual(full.simulations.map(() => null));
     expect(light.simulations.map((s) => ({ ...s, messages: null }))).toEqual(full.simulations.map((s) => ({ ...s, messages: null })));
     const usage = (await (await call(`/v1/runs/${runId}/usage`)).json()) as RunUsage;
-    const expected = runUsageOf(usageTotals(full));
+    const expected = resultsUsage(full);
     expect(usage.agent.prompt_tokens).toBeGreaterThan(0);
-    expect({ ...usage, agent: { ...usage.agent, cost: null }, user: { ...usage.user, cost: null } }).toEqual({
-      ...expected,
-      agent: { ...expected.agent, cost: null },
-      user: { ...expected.user, cost: null },
-    });
-    // Costs are float sums in another order: equal to the last cent's fraction.
-    for (const role of ['agent', 'user'] as const) {
-      expect(usage[role].cost === null).toBe(expected[role].cost === null);
-      if (expected[role].cost !== null) expect(usage[role].cost!).toBeCloseTo(expected[role].cost!, 9);
-    }
+    expect(usage).toEqual(expected);
     expect((await call(`/v1/runs/${runId}/results?messages=no`)).status).toBe(400);
   });
 
@@ -234,5 +225,43 @@ describe('web viewer: sign-in and sessions', () => {
     const [name, value] = cookie.split('=') as [string, string];
     const forged = decodeURIComponent(value).replace('"tenant":"operator"', '"tenant":"viewer-acme"');
     expect((await page('/v1/runs', { headers: { cookie: `${name}=${encodeURIComponent(forged)}` } })).status).toBe(401);
+  });
+});
+
+describe('usage and cost by role', () => {
+  // gpt-4.1-mini: $0.40 / $1.60 per million prompt / completion tokens, $0.10 cached; gpt-4o-mini: $0.15 / $0.60.
+  const AGENT_CALL_USD = 600 * 4e-7 + 400 * 1e-7 + 100 * 1.6e-6;
+  const JUDGE_CALL_USD = 2000 * 1.5e-7 + 50 * 6e-7;
+
+  it('GET /v1/runs/:id, the simulation record, the results file and the run page split tokens and cost by role; an unpriced model reads unpriced', async () => {
+    // Retail task 2 is graded on NL assertions, so the judge is called once the user stops.
+    const runId = await startRun(scriptedRun({ domain: 'retail', task_ids: ['2'], llm_agent: SCRIPT_MODELS.pricedAgent, llm_judge: SCRIPT_MODELS.pricedJudge }));
+    const run = await waitForRun(runId);
+    expect(run.counts).toMatchObject({ done: 1, infra_error: 0 });
+    const { usage } = run;
+    expect(usage.agent).toMatchObject({ calls: 2, prompt_tokens: 2000, completion_tokens: 200, cache_read_tokens: 800, reasoning_tokens: 120, unpriced_models: [] });
+    expect(usage.agent.cost).toBeCloseTo(2 * AGENT_CALL_USD, 12);
+    expect(usage.user).toMatchObject({ calls: 2, cost: 0, unpriced_models: [SCRIPT_MODELS.user] });
+    expect(usage.judge).toMatchObject({ calls: 1, prompt_tokens: 2000, completion_tokens: 50, unpriced_models: [] });
+    expect(usage.judge.cost).toBeCloseTo(JUDGE_CALL_USD, 12);
+    expect(usage.total).toMatchObject({ calls: 5, unpriced_models: [SCRIPT_MODELS.user] });
+    expect(usage.total.cost).toBeCloseTo(2 * AGENT_CALL_USD + JUDGE_CALL_USD, 12);
+
+    // Each simulation carries its own split (in `info`), so the results file sums to the same totals.
+    const results = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${runId}/results`)));
+    expect(resultsUsage(results)).toEqual(usage);
+    expect(await (await call(`/v1/runs/${runId}/usage`)).json()).toEqual(usage);
+
+    const cookie = await signIn(API_KEY);
+    const runPage = await (await page(`/runs/${runId}`, { headers: { cookie } })).text();
+    const row = (role: string) => {
+      const cells = new RegExp(`<tr data-role="${role}"><th scope="row">[A-Za-z]+</th>((?:<td class="num">[^<]*</td>)+)</tr>`).exec(runPage)?.[1] ?? '';
+      return [...cells.matchAll(/<td class="num">([^<]*)<\/td>/g)].map((m) => m[1]);
+    };
+    expect(row('agent')).toEqual(['2', '2000', '800', '0', '200', '120', '$0.0009']);
+    expect(row('user')).toEqual(['2', expect.any(String), '0', '0', expect.any(String), '0', `unpriced (${SCRIPT_MODELS.user})`]);
+    expect(row('judge')).toEqual(['1', '2000', '0', '0', '50', '0', '$0.0003']);
+    expect(row('retrieval')?.at(-1)).toBe('none');
+    expect(row('total')?.at(-1)).toBe(`$0.0012 + unpriced (${SCRIPT_MODELS.user})`);
   });
 });

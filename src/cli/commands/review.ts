@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Option } from 'commander';
 import { z } from 'zod';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
+import { costText } from '../../core/metrics/role-usage.ts';
 import { DEFAULT_REVIEW_MODEL } from '../../core/review/reviewer.ts';
 import type { Reviewer, ReviewMode } from '../../core/review/reviewer.ts';
 import { selectForReview } from '../../core/review/review-run.ts';
@@ -101,10 +102,11 @@ const reviewFile = async (file: string, reviewedFile: string, options: ReviewOpt
   });
   await saveResults(reviewedFile, reviewed.results);
   out(`\n💾 Saved reviewed results to: ${reviewedFile}`);
-  out(`  Review cost: $${reviewed.totals.cost.toFixed(4)}\n`);
+  // The reference's line; an unpriced reviewer is named instead of its recorded $0.
+  out(`  Review cost: ${reviewed.usage.unpriced_models.length > 0 ? costText(reviewed.usage) : `$${reviewed.totals.cost.toFixed(4)}`}\n`);
   out(summaryTable(computeMetrics(reviewed.results)));
   out('');
-  out(reviewSummary(options.mode, reviewed.totals));
+  out(reviewSummary(options.mode, reviewed.totals, reviewed.usage));
 };
 
 export const reviewCommand = (ctx: CliContext) =>

@@ -18,7 +18,7 @@ import { summaryTable } from '../summary.ts';
 import { infraErrorLines } from '../infra-errors.ts';
 import { allFailedTasks, filterSimulations } from '../view-filter.ts';
 import type { ViewFilter, ViewOptions } from '../view-filter.ts';
-import { usageTotals } from '../../core/metrics/usage-totals.ts';
+import { resultsUsage } from '../../core/metrics/role-usage.ts';
 import { startWebView } from '../web-view.ts';
 import { browseRuns } from '../view-browser.ts';
 import type { BrowserIo, SavedRun } from '../view-browser.ts';
@@ -206,7 +206,7 @@ const view = async (target: string, values: Options, out: (text: string) => void
   }
   out(runHeader(results));
   out('');
-  out(summaryTable(computeMetrics(results), usageTotals(results)));
+  out(summaryTable(computeMetrics(results), resultsUsage(results)));
   for (const line of infraErrorLines(results.simulations)) out(line);
   out('');
   out(simulationsTable(filterSimulations(results.simulations, values)));

@@ -11,6 +11,8 @@ import type { AnyDomain, DomainData } from './domain.ts';
 import { UNPARSED_ARGUMENTS_KEY, bindArguments, mutatesState, toolParams, toolSchemas } from './toolkit.ts';
 import type { ToolArgs, ToolSchema, ToolSpec, Toolkit } from './toolkit.ts';
 import type { ToolServices } from './tool-services.ts';
+import { meteredServices } from './tool-services.ts';
+import type { UsageMeter } from '../llm/meter.ts';
 import { InfraError } from '../llm/types.ts';
 import { toJsonStr } from './serialize.ts';
 import type { ToolResult } from './serialize.ts';
@@ -205,9 +207,9 @@ export class Environment {
   /**
    * `getResponse` for a live call: a tool whose work awaits does it first (ToolSpec.prepare). A refusal is the
    * ToolMessage's error; an InfraError (a provider still failing after its retries) is thrown, so the episode
-   * fails as an infrastructure error and the agent never reads it.
+   * fails as an infrastructure error and the agent never reads it. The calls its tool makes are reported to `meter`.
    */
-  async respond(call: ToolCall): Promise<ToolMessage> {
+  async respond(call: ToolCall, meter?: UsageMeter): Promise<ToolMessage> {
     let resolved: { side: Side; spec: ToolSpec<unknown>; bound: ToolArgs };
     try {
       resolved = this.resolveCall(call.name, call.requestor, call.arguments);
@@ -217,14 +219,20 @@ export class Environment {
       });
     }
     const { side, spec, bound } = resolved;
-    const prepared = spec.prepare ? await this.prepare(call.name, side, spec.prepare, bound) : undefined;
+    const prepared = spec.prepare ? await this.prepare(call.name, side, spec.prepare, bound, meter) : undefined;
     return this.toolMessage(call, () => this.runTool(side, spec, bound, prepared).text);
   }
 
-  private async prepare(name: string, side: Side, prepare: NonNullable<ToolSpec<unknown>['prepare']>, bound: ToolArgs): Promise<PreparedCall> {
+  private async prepare(
+    name: string,
+    side: Side,
+    prepare: NonNullable<ToolSpec<unknown>['prepare']>,
+    bound: ToolArgs,
+    meter: UsageMeter | undefined,
+  ): Promise<PreparedCall> {
     if (!this.options.services) throw new Error(`Tool '${name}' needs the host's tool services, which this episode was not given`);
     try {
-      return { value: await prepare(this.current.slots[this.slotOf(side)], bound, this.options.services) };
+      return { value: await prepare(this.current.slots[this.slotOf(side)], bound, meteredServices(this.options.services, meter)) };
     } catch (error) {
       if (error instanceof InfraError) throw error;
       return { failure: error };

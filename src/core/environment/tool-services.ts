@@ -1,6 +1,8 @@
 // What a tool may ask of its host beyond the DB, for the tools whose work awaits (dense retrieval, the LLM
 // reranker): an embeddings endpoint, a model and a clock. Passed in like every other I/O of the engine.
 import type { LlmClient } from '../llm/types.ts';
+import { meteredClient } from '../llm/meter.ts';
+import type { UsageMeter } from '../llm/meter.ts';
 import type { Embedder, EmbedderSpec } from '../knowledge/embedder.ts';
 import type { EmbeddingStore } from '../knowledge/embedding-store.ts';
 
@@ -13,4 +15,13 @@ export interface ToolServices {
   readonly model: LlmClient;
   /** Milliseconds from any origin, for the timings a tool reports. */
   readonly nowMs: () => number;
+  /**
+   * Where the calls of the tool call at hand are reported: the model's through `model`, the embeddings' by
+   * passing it to the embedder (which is shared, so it cannot be wrapped without losing its index).
+   */
+  readonly meter?: UsageMeter;
 }
+
+/** The services of one tool call, its calls reported to `meter`. */
+export const meteredServices = (services: ToolServices, meter: UsageMeter | undefined): ToolServices =>
+  meter === undefined ? services : { ...services, model: meteredClient(services.model, meter), meter };

@@ -9,6 +9,7 @@ import { queryText } from './embedder.ts';
 import type { EmbeddingStore } from './embedding-store.ts';
 import { embeddingKey } from './embedding-store.ts';
 import { isPyBlank } from './py-text.ts';
+import type { UsageMeter } from '../llm/meter.ts';
 
 export interface DenseIndex {
   readonly spec: EmbedderSpec;
@@ -16,10 +17,13 @@ export interface DenseIndex {
   readonly dimension: number;
   /** How many document embeddings this build had to request (0 when the store had them all). */
   readonly embeddedOnBuild: number;
-  /** The query's vector (the latest QUERY_CACHE_SIZE are remembered, as the reference caches query embeddings). */
-  embedQuery(query: string): Promise<Float64Array>;
+  /**
+   * The query's vector (the latest QUERY_CACHE_SIZE are remembered, as the reference caches query embeddings);
+   * an embeddings call it makes is reported to `meter`.
+   */
+  embedQuery(query: string, meter?: UsageMeter): Promise<Float64Array>;
   rank(queryVector: Float64Array, topK?: number): RankedDocument[];
-  search(query: string, topK?: number): Promise<RankedDocument[]>;
+  search(query: string, topK?: number, meter?: UsageMeter): Promise<RankedDocument[]>;
 }
 
 /** The reference's message for a blank query, which reaches the agent as a tool error. */
@@ -30,13 +34,14 @@ const embedMissing = async (
   docs: readonly KnowledgeDocument[],
   embedder: Embedder,
   store: EmbeddingStore,
+  meter: UsageMeter | undefined,
 ): Promise<{ vectors: Float64Array[]; embedded: number }> => {
   const keys = docs.map((doc) => embeddingKey(embedder.spec, doc.content, embedder.endpoint));
   const stored = await store.getMany(keys);
   const missing = docs.flatMap((doc, i) => (stored[i] === undefined ? [i] : []));
   if (missing.length > 0) {
     // Documents are embedded as they are, without the query instruction, in one batch like the reference's.
-    const fresh = await embedder.embed(missing.map((i) => docs[i]!.content));
+    const fresh = await embedder.embed(missing.map((i) => docs[i]!.content), meter);
     if (fresh.length !== missing.length) {
       throw new Error(`embedder returned ${fresh.length} vectors for ${missing.length} documents`);
     }
@@ -57,17 +62,19 @@ export const createDenseIndex = async (
   docs: readonly KnowledgeDocument[],
   embedder: Embedder,
   store: EmbeddingStore,
+  meter?: UsageMeter,
 ): Promise<DenseIndex> => {
   if (docs.length === 0) throw new Error('Documents list is empty.');
-  const { vectors, embedded } = await embedMissing(docs, embedder, store);
+  // The build's calls are reported to the meter of the search that started it (later searches share the index).
+  const { vectors, embedded } = await embedMissing(docs, embedder, store, meter);
   const matrix = normalizeRows(vectors);
   const queries = new Map<string, Float64Array>();
 
-  const embedQuery = async (query: string): Promise<Float64Array> => {
+  const embedQuery = async (query: string, meter?: UsageMeter): Promise<Float64Array> => {
     if (isPyBlank(query)) throw new ToolError(blankQueryMessage());
     let vector = queries.get(query);
     if (vector === undefined) {
-      const [raw] = await embedder.embed([queryText(embedder.spec, query)]);
+      const [raw] = await embedder.embed([queryText(embedder.spec, query)], meter);
       if (raw === undefined) throw new Error('embedder returned no vector for the query');
       vector = Float64Array.from(raw);
       if (queries.size >= QUERY_CACHE_SIZE) queries.delete(queries.keys().next().value!);
@@ -88,6 +95,6 @@ export const createDenseIndex = async (
     embeddedOnBuild: embedded,
     embedQuery,
     rank,
-    search: async (query, topK) => rank(await embedQuery(query), topK),
+    search: async (query, topK, meter) => rank(await embedQuery(query, meter), topK),
   };
 };

@@ -1,5 +1,6 @@
 // The embedding port of the dense retrievers: the engine asks for vectors, a caller-provided embedder computes
 // them (through the Vercel AI SDK in production, a local fake in tests).
+import type { UsageMeter } from '../llm/meter.ts';
 
 /** Which service and model embed the texts; part of every cache key. */
 export interface EmbedderSpec {
@@ -15,8 +16,8 @@ export interface Embedder {
    * name); null otherwise. Part of every cache key, so vectors from one endpoint never stand in for another's.
    */
   readonly endpoint: string | null;
-  /** One vector per text, in order. Failures are InfraErrors (retried by the embedder first). */
-  embed(texts: readonly string[]): Promise<number[][]>;
+  /** One vector per text, in order; the call is reported to `meter`. Failures are InfraErrors (retried by the embedder first). */
+  embed(texts: readonly string[], meter?: UsageMeter): Promise<number[][]>;
 }
 
 /** The dense backends of the reference's configurations. */

@@ -6,6 +6,7 @@ import type { DenseIndex } from './dense.ts';
 import type { KnowledgeDocument, RankedDocument } from './documents.ts';
 import { formatGrepResults, formatKbSearchResults, pySlice } from './format.ts';
 import type { GrepIndex } from './grep.ts';
+import type { UsageMeter } from '../llm/meter.ts';
 
 /** A retriever split into the pipeline's timed stages. */
 export interface SearchStages<Prepared> {
@@ -18,8 +19,8 @@ export const bm25Stages = (index: Bm25Index, topK?: number): SearchStages<string
   retrieve: (query) => index.search(query, topK),
 });
 
-export const denseStages = (index: DenseIndex, topK?: number): SearchStages<Float64Array> => ({
-  prepare: (query) => index.embedQuery(query),
+export const denseStages = (index: DenseIndex, topK?: number, meter?: UsageMeter): SearchStages<Float64Array> => ({
+  prepare: (query) => index.embedQuery(query, meter),
   retrieve: (vector) => index.rank(vector, topK),
 });
 

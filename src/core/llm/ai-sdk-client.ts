@@ -14,7 +14,8 @@ import type { PriceTable } from './pricing.ts';
 import { defaultSleep, isNetworkError, isRetryable, isRetryableStatus, isTimeoutOrAbort, statusOf, tryN } from './retry.ts';
 import { InfraError, isInfraError } from './types.ts';
 import { withoutRedirects } from './no-redirects.ts';
-import type { ChatMessage, ChatToolCall, LlmClient, LlmRequest, LlmResponse, LlmToolCall, LlmUsage, ProviderState, UsageDetails } from './types.ts';
+import { chatCompletionsUsage } from './usage.ts';
+import type { ChatMessage, ChatToolCall, LlmClient, LlmRequest, LlmResponse, LlmToolCall, LlmUsage, ProviderState } from './types.ts';
 
 export interface AiSdkClientConfig {
   /** The OpenAI-compatible API root, e.g. `https://api.openai.com/v1`. */
@@ -207,38 +208,13 @@ const readToolCalls = (raw: unknown): LlmToolCall[] => {
   });
 };
 
-const readUsage = (raw: unknown): { usage: LlmUsage | null; cached: number } => {
-  if (!isRecord(raw) || typeof raw['prompt_tokens'] !== 'number' || typeof raw['completion_tokens'] !== 'number') {
-    return { usage: null, cached: 0 };
-  }
-  const details = raw['prompt_tokens_details'];
-  const cached = isRecord(details) && typeof details['cached_tokens'] === 'number' ? details['cached_tokens'] : 0;
-  return { usage: { completion_tokens: raw['completion_tokens'], prompt_tokens: raw['prompt_tokens'] }, cached };
-};
-
-const countIn = (record: unknown, key: string): number | null =>
-  isRecord(record) && typeof record[key] === 'number' ? record[key] : null;
-
-/** Chat Completions' cached and reasoning counts (`*_tokens_details`), and its usage object as sent. */
-const chatUsageDetails = (raw: unknown): UsageDetails | null =>
-  isRecord(raw)
-    ? {
-        cache_read_tokens: countIn(raw['prompt_tokens_details'], 'cached_tokens'),
-        cache_write_tokens: null,
-        reasoning_tokens: countIn(raw['completion_tokens_details'], 'reasoning_tokens'),
-        raw: raw as Record<string, PyValue>,
-      }
-    : null;
-
 export interface ParsedCompletion {
   readonly content: string | null;
   readonly toolCalls: LlmToolCall[];
   readonly usage: LlmUsage | null;
-  readonly cachedTokens: number;
   readonly model: string | null;
   readonly rawData: Record<string, PyValue>;
   readonly providerState?: ProviderState | null;
-  readonly usageDetails?: UsageDetails | null;
 }
 
 /** Reads the provider's JSON body itself: the SDK's parsed view drops invalid tool calls' text and number kinds. */
@@ -248,13 +224,10 @@ export const parseCompletionBody = (body: unknown): ParsedCompletion => {
   const first: unknown = Array.isArray(choices) ? choices[0] : undefined;
   const message = isRecord(first) ? first['message'] : undefined;
   if (!isRecord(message)) throw new MalformedResponseError('response has no choices[0].message');
-  const { usage, cached } = readUsage(body['usage']);
   return {
-    usageDetails: chatUsageDetails(body['usage']),
     content: contentText(message['content']),
     toolCalls: readToolCalls(message['tool_calls']),
-    usage,
-    cachedTokens: cached,
+    usage: chatCompletionsUsage(body['usage']),
     model: typeof body['model'] === 'string' ? body['model'] : null,
     rawData: body as Record<string, PyValue>,
   };
@@ -344,18 +317,17 @@ export const retryingClient = (config: RetrySettings, attempt: Attempt): LlmClie
         });
       }
       const generationTimeSeconds = (performance.now() - started) / 1000;
-      const counts = parsed.usage === null ? null : { ...parsed.usage, cached_tokens: parsed.cachedTokens };
       // litellm prices the model the provider reports (a dated snapshot); the requested name is the fallback.
       const priced = parsed.model !== null && isPriced(parsed.model, prices) ? parsed.model : request.model;
       return {
         content: parsed.content,
         toolCalls: parsed.toolCalls,
         usage: parsed.usage,
-        cost: completionCost(priced, counts, prices),
+        cost: completionCost(priced, parsed.usage, prices),
+        priced: isPriced(priced, prices),
         rawData: parsed.rawData,
         generationTimeSeconds,
         providerState: parsed.providerState ?? null,
-        usageDetails: parsed.usageDetails ?? null,
       };
     },
   };

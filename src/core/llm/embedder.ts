@@ -1,6 +1,6 @@
 // The production Embedder: `embedMany` of the Vercel AI SDK against an OpenAI-compatible embeddings endpoint
 // (OpenAI for text-embedding-3-large, OpenRouter for Qwen3-Embedding), retried with backoff; a call that keeps
-// failing is an InfraError, never something the agent sees.
+// failing is an InfraError, never something the agent sees. Each call's tokens and cost go to the caller's meter.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embedMany } from 'ai';
 import type { Embedder, EmbedderSpec } from '../knowledge/embedder.ts';
@@ -9,6 +9,8 @@ import { DEFAULT_TIMEOUT_MS, attemptFailure, redactSecrets } from './ai-sdk-clie
 import { defaultSleep, tryN } from './retry.ts';
 import { InfraError } from './types.ts';
 import { withoutRedirects } from './no-redirects.ts';
+import { callCost } from './pricing.ts';
+import { embeddingUsage } from './usage.ts';
 
 /** The reference's endpoints for each provider. */
 export const EMBEDDING_BASE_URLS: Readonly<Record<EmbedderSpec['provider'], string>> = {
@@ -44,11 +46,13 @@ export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
   const model = provider.embeddingModel(apiModelName(spec));
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const attempts = config.attempts ?? DEFAULT_EMBEDDING_ATTEMPTS;
+  // Priced as `provider/model`, the catalogue's provider and name for it.
+  const pricedAs = `${spec.provider}/${apiModelName(spec)}`;
 
   return {
     spec,
     endpoint: baseURL === EMBEDDING_BASE_URLS[spec.provider] ? null : new URL(baseURL).host,
-    async embed(texts) {
+    async embed(texts, meter) {
       if (texts.length === 0) throw new Error('No text to embed.');
       let made = 0;
       try {
@@ -58,7 +62,9 @@ export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
             made = n;
             const timeout = AbortSignal.timeout(timeoutMs);
             try {
-              const { embeddings } = await embedMany({ model, values: [...texts], maxRetries: 0, abortSignal: timeout });
+              const { embeddings, usage } = await embedMany({ model, values: [...texts], maxRetries: 0, abortSignal: timeout });
+              const tokens = embeddingUsage(usage.tokens);
+              meter?.({ model: pricedAs, usage: tokens, cost: callCost(pricedAs, tokens) });
               return embeddings;
             } catch (err) {
               throw attemptFailure(err, timeout, timeoutMs, apiKey);

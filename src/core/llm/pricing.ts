@@ -2,23 +2,22 @@
 // The models the reference's results are usually recorded with keep litellm's figures (DEFAULT_PRICES), so
 // recorded costs agree; every other model is priced from the maintained catalogue bundled with
 // @pydantic/genai-prices (its data ships in the package: no network at run time).
+// Reasoning tokens are part of the completion and billed at the output rate by every provider priced here;
+// cache reads and writes are part of the prompt, billed at their own rates where the price has them.
 import { calcPrice } from '@pydantic/genai-prices';
+import type { LlmUsage } from './types.ts';
 
-/** USD per token. `cachedInputPerToken` prices the cached share of the prompt, as litellm does. */
+/** USD per token. The cached rates price the cached share of the prompt (reads as litellm does; writes where a provider bills them). */
 export interface ModelPrice {
   readonly inputPerToken: number;
   readonly outputPerToken: number;
   readonly cachedInputPerToken?: number;
+  readonly cacheWritePerToken?: number;
 }
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
-export interface TokenCounts {
-  readonly prompt_tokens: number;
-  readonly completion_tokens: number;
-  /** `usage.prompt_tokens_details.cached_tokens`; part of `prompt_tokens`, billed at the cached rate. */
-  readonly cached_tokens?: number;
-}
+export type TokenCounts = LlmUsage;
 
 const GPT_4_1: ModelPrice = { inputPerToken: 2e-6, outputPerToken: 8e-6, cachedInputPerToken: 5e-7 };
 const GPT_4_1_MINI: ModelPrice = { inputPerToken: 4e-7, outputPerToken: 1.6e-6, cachedInputPerToken: 1e-7 };
@@ -68,14 +67,22 @@ const CATALOGUE_PROVIDERS: Readonly<Record<string, string>> = {
   groq: 'groq',
   deepseek: 'deepseek',
   xai: 'x-ai',
+  openrouter: 'openrouter',
+};
+
+/** The cached parts of the prompt, each bounded so that together they never exceed it. */
+const cacheParts = (usage: TokenCounts): { read: number; write: number } => {
+  const read = Math.min(usage.cache_read_tokens ?? 0, usage.prompt_tokens);
+  return { read, write: Math.min(usage.cache_write_tokens ?? 0, usage.prompt_tokens - read) };
 };
 
 /** USD from the catalogue, or null when it does not know the model. */
 export const catalogueCost = (model: string, usage: TokenCounts): number | null => {
   const prefix = model.includes('/') ? model.slice(0, model.indexOf('/')) : null;
   const providerId = prefix !== null && Object.hasOwn(CATALOGUE_PROVIDERS, prefix) ? CATALOGUE_PROVIDERS[prefix] : undefined;
-  const cached = Math.min(usage.cached_tokens ?? 0, usage.prompt_tokens);
-  const usageForCatalogue = { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens, cache_read_tokens: cached };
+  const { read, write } = cacheParts(usage);
+  // The catalogue's input count includes the cached tokens, as the prompt count does.
+  const usageForCatalogue = { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens, cache_read_tokens: read, cache_write_tokens: write };
   const result = calcPrice(usageForCatalogue, priceKey(model), providerId === undefined ? undefined : { providerId });
   return result === null || result === undefined ? null : result.total_price;
 };
@@ -85,16 +92,22 @@ export const isPriced = (model: string, prices: PriceTable = DEFAULT_PRICES): bo
   findPrice(model, prices) !== null ||
   (prices === DEFAULT_PRICES && catalogueCost(model, { prompt_tokens: 1, completion_tokens: 1 }) !== null);
 
-/**
- * USD for one completion; the table's figure, else (with the default table) the catalogue's. 0 for a model
- * priced nowhere or missing usage: the results file records what the reference records (litellm's failure
- * to price is recorded as 0); `isPriced` tells a display to say n/a instead.
- */
-export const completionCost = (model: string, usage: TokenCounts | null, prices: PriceTable = DEFAULT_PRICES): number => {
-  if (usage === null) return 0;
+/** USD for one call: the table's figure, else (with the default table) the catalogue's; null for a model priced nowhere. */
+export const callCost = (model: string, usage: TokenCounts, prices: PriceTable = DEFAULT_PRICES): number | null => {
   const price = findPrice(model, prices);
-  if (price === null) return prices === DEFAULT_PRICES ? (catalogueCost(model, usage) ?? 0) : 0;
-  const cached = Math.min(usage.cached_tokens ?? 0, usage.prompt_tokens);
-  const cachedRate = price.cachedInputPerToken ?? price.inputPerToken;
-  return (usage.prompt_tokens - cached) * price.inputPerToken + cached * cachedRate + usage.completion_tokens * price.outputPerToken;
+  if (price === null) return prices === DEFAULT_PRICES ? catalogueCost(model, usage) : null;
+  const { read, write } = cacheParts(usage);
+  return (
+    (usage.prompt_tokens - read - write) * price.inputPerToken +
+    read * (price.cachedInputPerToken ?? price.inputPerToken) +
+    write * (price.cacheWritePerToken ?? price.inputPerToken) +
+    usage.completion_tokens * price.outputPerToken
+  );
 };
+
+/**
+ * USD for one completion as a message records it: 0 for a model priced nowhere or missing usage, as the
+ * reference records litellm's failure to price; `isPriced` tells a display to say "unpriced" instead.
+ */
+export const completionCost = (model: string, usage: TokenCounts | null, prices: PriceTable = DEFAULT_PRICES): number =>
+  usage === null ? 0 : (callCost(model, usage, prices) ?? 0);

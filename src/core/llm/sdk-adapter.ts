@@ -13,7 +13,8 @@ import { providerArgsIssue } from './reasoning-args.ts';
 import type { ArgsAdapter } from './reasoning-args.ts';
 import { InfraError } from './types.ts';
 import { withoutRedirects } from './no-redirects.ts';
-import type { LlmClient, LlmRequest, ProviderState, UsageDetails } from './types.ts';
+import { sdkUsage } from './usage.ts';
+import type { LlmClient, LlmRequest, ProviderState } from './types.ts';
 
 export interface ProviderClientConfig extends RetrySettings {
   /** The provider's API root; its public one by default. */
@@ -67,13 +68,6 @@ const stateOf = (adapter: string, model: string, parts: readonly Part[], reasoni
   return { provider: adapter, model, content: plain(parts), reasoning: reasoning ? reasoning : null, ...(omitted.length > 0 ? { omitted_args: [...omitted] } : {}) };
 };
 
-const usageDetails = (usage: Awaited<ReturnType<typeof generateText>>['usage']): UsageDetails => ({
-  cache_read_tokens: usage.inputTokenDetails?.cacheReadTokens ?? null,
-  cache_write_tokens: usage.inputTokenDetails?.cacheWriteTokens ?? null,
-  reasoning_tokens: usage.outputTokenDetails?.reasoningTokens ?? null,
-  raw: usage.raw === undefined ? null : (plain([usage.raw])[0] as Record<string, PyValue>),
-});
-
 /** One attempt through the SDK, its failure classified as the OpenAI-compatible client's are. */
 const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs: number, apiKey: string | undefined): Promise<ParsedCompletion> => {
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -89,18 +83,15 @@ const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs:
       abortSignal: timeout,
       include: { responseBody: true },
     });
-    const { inputTokens, outputTokens } = result.usage;
     const turn = result.response.messages.find((m) => m.role === 'assistant');
     const parts = turn === undefined || typeof turn.content === 'string' ? [] : (turn.content as Part[]);
     return {
       content: result.text === '' ? null : result.text,
       toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: JSON.stringify(c.input) })),
-      usage: inputTokens === undefined || outputTokens === undefined ? null : { completion_tokens: outputTokens, prompt_tokens: inputTokens },
-      cachedTokens: result.usage.inputTokenDetails?.cacheReadTokens ?? 0,
+      usage: sdkUsage(result.usage),
       model: result.response.modelId ?? null,
       rawData: (result.response.body ?? {}) as Record<string, PyValue>,
       providerState: stateOf(call.adapter, request.model, parts, result.reasoningText, call.omitted),
-      usageDetails: usageDetails(result.usage),
     };
   } catch (err) {
     throw attemptFailure(err, timeout, timeoutMs, apiKey);

@@ -41,15 +41,6 @@ export interface ProviderState {
   readonly omitted_args?: readonly string[];
 }
 
-/** Token counts a provider reports beyond prompt and completion (null: not reported). */
-export interface UsageDetails {
-  readonly cache_read_tokens: number | null;
-  readonly cache_write_tokens: number | null;
-  readonly reasoning_tokens: number | null;
-  /** The provider's usage object as it sent it. */
-  readonly raw: Readonly<Record<string, PyValue>> | null;
-}
-
 export interface LlmRequest {
   readonly model: string;
   readonly messages: readonly ChatMessage[];
@@ -67,9 +58,13 @@ export interface LlmToolCall {
   readonly arguments: string;
 }
 
+/** Tokens of one call. The reported parts are present only when non-zero: cached tokens are part of `prompt_tokens`, reasoning tokens of `completion_tokens`. */
 export interface LlmUsage {
   readonly completion_tokens: number;
   readonly prompt_tokens: number;
+  readonly reasoning_tokens?: number;
+  readonly cache_read_tokens?: number;
+  readonly cache_write_tokens?: number;
 }
 
 export interface LlmResponse {
@@ -78,12 +73,12 @@ export interface LlmResponse {
   readonly usage: LlmUsage | null;
   /** USD; 0 when the model's price is unknown (as the reference records it). */
   readonly cost: number;
+  /** False when the model has no known price (its `cost` 0 is then no price, not free); absent means priced. */
+  readonly priced?: boolean;
   readonly rawData: Readonly<Record<string, PyValue>> | null;
   readonly generationTimeSeconds: number | null;
   /** The reasoning state to send back on this participant's next request (adapters that keep one). */
   readonly providerState?: ProviderState | null;
-  /** Cached and reasoning token counts, where the provider reports them. */
-  readonly usageDetails?: UsageDetails | null;
 }
 
 export interface LlmClient {

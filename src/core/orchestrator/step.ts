@@ -10,6 +10,7 @@ import type { ModelConfig, Participant } from '../agents/participant.ts';
 import { agentOf, environmentOf, isSolo, userOf } from './deps.ts';
 import type { EpisodeDeps } from './deps.ts';
 import { checkCommunication } from './communication.ts';
+import { addRoleUsage, emptyRoleUsage, usageLedger } from '../metrics/role-usage.ts';
 
 export type TurnRole = 'agent' | 'user';
 
@@ -91,11 +92,14 @@ export const applyToolCalls = async (state: EpisodeState, environment: Environme
   const from = state.from_role;
   const calls = (lastMessage(state) as ParticipantMessage).tool_calls ?? [];
   const results: ToolMessage[] = [];
-  for (const call of calls) results.push(await environment.respond(call));
+  const ledger = usageLedger();
+  for (const call of calls) results.push(await environment.respond(call, ledger.meter));
+  const spent = ledger.usage();
   return finishStep(
     state,
     {
       ...state,
+      ...(spent.calls === 0 ? {} : { retrieval_usage: addRoleUsage(state.retrieval_usage ?? emptyRoleUsage(), spent) }),
       trajectory: [...state.trajectory, ...results],
       from_role: 'env',
       to_role: from,

@@ -15,6 +15,9 @@ import { isoTimestamp } from '../orchestrator/clock.ts';
 import { isRefusal } from './refusal.ts';
 import { evaluateSimulation } from '../evaluator/evaluator.ts';
 import type { EvaluationContext } from '../evaluator/context.ts';
+import { meteredClient } from '../llm/meter.ts';
+import { emptyRoleUsage, emptyUsageByRole, messagesUsage, usageLedger, withUsage } from '../metrics/role-usage.ts';
+import { isExternalAgent } from '../schemas/episode.ts';
 
 /** An episode to run; its simulation id is drawn per attempt. */
 export type SimulationSpec = Omit<EpisodeSpec, 'simulationId'>;
@@ -26,20 +29,36 @@ export interface SimulationDeps extends EpisodeDeps {
   readonly onStep?: (state: EpisodeState) => void | Promise<void>;
 }
 
-/** Evaluates a finished episode and returns its complete SimulationRun. */
+/**
+ * Evaluates a finished episode and returns its complete SimulationRun, with the usage of its calls by role in
+ * `info.usage`: the agent's and user's from their messages, the judge's from this evaluation, the tools'
+ * from the episode (the review's are added when it is reviewed).
+ */
 export const completeEpisode = async (state: EpisodeState, deps: SimulationDeps): Promise<SimulationRun> => {
   const view = episodeView(state, deps);
   const simulation = finalizeEpisode(state, domainPolicy(view.data, isSolo(state)), deps.clock);
+  const judged = usageLedger();
+  const judge = 'recorded' in deps.judge ? deps.judge : { ...deps.judge, client: meteredClient(deps.judge.client, judged.meter) };
   const rewardInfo = await evaluateSimulation(simulation, state.task, {
     domain: view.domain,
     data: view.data,
     solo: isSolo(state),
     strictReplay: true,
     now: nowIso(deps),
-    judge: deps.judge,
+    judge,
     onUnexpectedToolError: deps.onUnexpectedToolError,
   });
-  return { ...simulation, reward_info: rewardInfo };
+  const messages = simulation.messages ?? [];
+  return withUsage(
+    { ...simulation, reward_info: rewardInfo },
+    {
+      ...emptyUsageByRole(),
+      agent: messagesUsage(messages, 'assistant', isExternalAgent(state.agent) ? null : deps.agentModel.model),
+      user: messagesUsage(messages, 'user', deps.userModel?.model ?? null),
+      judge: judged.usage(),
+      retrieval: state.retrieval_usage ?? emptyRoleUsage(),
+    },
+  );
 };
 
 /** One attempt: initialize, step until done, finalize and evaluate. */

@@ -34,6 +34,7 @@ import { z } from 'zod';
 import { MAX_NAME_LENGTH, RunConfigSchema, plainText } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import { PyFloatSchema, pyNumber } from './py-types.ts';
+import { RoleUsageSchema, UsageByRoleSchema } from './usage.ts';
 import { isPyFloat } from '../py/index.ts';
 
 export const API_PREFIX = '/v1';
@@ -106,11 +107,21 @@ const RunFieldsSchema = z.object({
   counts: RunCountsSchema,
 });
 
+/**
+ * Tokens and cost of the run's finished simulations by role (agent, user, NL-assertion judge, retrieval tools,
+ * reviewer) and in total. A role's `cost` counts its priced calls; `unpriced_models` names the models without a
+ * known price, whose calls count in the tokens only.
+ */
+export const RunUsageSchema = UsageByRoleSchema.extend({ total: RoleUsageSchema });
+export type RunUsage = z.infer<typeof RunUsageSchema>;
+
+
 /** A run's infrastructure errors grouped by reason, most frequent first (the tasks each ended, once each). */
 export const InfraErrorGroupSchema = z.object({ reason: z.string(), count, task_ids: z.array(z.string()) });
 
 export const RunSchema = RunFieldsSchema.extend({
   metrics: RunMetricsSchema,
+  usage: RunUsageSchema,
   infra_errors: z.array(InfraErrorGroupSchema),
   /** The most model calls of the run in flight at once, as its provider's gate counted them (null: not known). */
   peak_calls_in_flight: count.nullable(),
@@ -134,16 +145,6 @@ export const RunListSchema = z.object({ runs: z.array(RunFieldsSchema) });
 /** GET /v1/runs/:id/results: `messages=false` leaves each simulation's messages out (null), for a light read. */
 export const RunResultsQuerySchema = z.object({ messages: z.enum(['true', 'false']).default('true') });
 
-const ParticipantUsageSchema = z.object({
-  model: z.string().nullable(),
-  prompt_tokens: count,
-  completion_tokens: count,
-  /** USD over the run's messages; null when the model has no known price. */
-  cost: z.number().nullable(),
-});
-/** GET /v1/runs/:id/usage: tokens and cost per participant over the run's finished simulations. */
-export const RunUsageSchema = z.object({ agent: ParticipantUsageSchema, user: ParticipantUsageSchema });
-export type RunUsage = z.infer<typeof RunUsageSchema>;
 export type RunList = z.infer<typeof RunListSchema>;
 
 export const RerunSchema = RunCreatedSchema.extend({ rerun: count });

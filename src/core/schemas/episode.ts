@@ -4,6 +4,7 @@ import { PyDictSchema, PyIntSchema, PyValueSchema, nullable } from './py-types.t
 import { TaskSchema } from './task.ts';
 import { MessageSchema } from './message.ts';
 import { TerminationReasonSchema } from './simulation.ts';
+import { RoleUsageSchema } from './usage.ts';
 import type { EnvironmentChanges } from '../environment/environment.ts';
 
 /**
@@ -70,5 +71,7 @@ export const EpisodeStateSchema = z.object({
   environment: EnvironmentChangesSchema,
   start_time: z.string(),
   started_at_ms: z.number(),
+  /** The calls the episode's tools made so far (embeddings, the reranker); absent while there are none. */
+  retrieval_usage: RoleUsageSchema.optional(),
 });
 export type EpisodeState = z.infer<typeof EpisodeStateSchema>;

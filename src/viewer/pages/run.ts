@@ -1,17 +1,19 @@
 // The run page: progress while it runs (updated live from the run's event stream), avg reward and pass^k for
 // every k with its chart, the reward breakdown per component and the termination reasons, the infrastructure
 // errors grouped by reason, a table of each task's trials (searchable, and filtered to failures on demand),
-// tokens and cost, for telecom the results per issue type and the solo-versus-default
+// tokens and cost by role (agent, user, judge, retrieval, review), for telecom the results per issue type and the solo-versus-default
 // comparison, and for a run with a retrieval configuration, the runs of its domain's other configurations to
 // compare it with.
 import { html, raw } from 'hono/html';
 import type { Run, RunList, RunUsage } from '../../core/schemas/api.ts';
+import { COST_ROLE_LABELS, COST_ROLES, costText } from '../../core/metrics/role-usage.ts';
+import type { RoleUsage } from '../../core/schemas/usage.ts';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
 import type { ModeComparison } from '../../core/metrics/mode-comparison.ts';
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
-import { duration, fixed, rewardClass, signed, usd, when } from '../format.ts';
+import { duration, fixed, rewardClass, signed, when } from '../format.ts';
 import { passHatKChart } from '../pass-k-chart.ts';
 import { runReport } from '../report.ts';
 import type { RunReport, TaskRow } from '../report.ts';
@@ -23,7 +25,6 @@ export interface RunPageData {
   readonly run: Run;
   /** Its simulations; their messages are not read. */
   readonly results: Results;
-  readonly usage: RunUsage;
   /** The telecom solo-versus-default comparison, when the other mode's run exists. */
   readonly modes: { readonly other: Run; readonly comparison: ModeComparison } | null;
   /** For a run with a retrieval configuration: the newest completed run of each other configuration of its domain. */
@@ -135,13 +136,14 @@ const tasks = (report: RunReport, runId: string, filter: TaskFilter): Markup => 
 </section>`;
 };
 
-const usageRow = (label: string, u: RunUsage['agent']): Markup =>
-  html`<tr><td>${label}</td><td>${u.model ?? 'none'}</td><td class="num">${u.prompt_tokens}</td><td class="num">${u.completion_tokens}</td><td class="num">${u.cost === null ? 'n/a (no known price)' : usd(u.cost)}</td></tr>`;
+const usageRow = (label: string, u: RoleUsage): Markup =>
+  html`<tr data-role="${label.toLowerCase()}"><th scope="row">${label}</th><td class="num">${u.calls}</td><td class="num">${u.prompt_tokens}</td><td class="num">${u.cache_read_tokens}</td><td class="num">${u.cache_write_tokens}</td><td class="num">${u.completion_tokens}</td><td class="num">${u.reasoning_tokens}</td><td class="num">${costText(u)}</td></tr>`;
 
 const usage = (usage: RunUsage): Markup => html`<section aria-labelledby="usage-h">
   <h2 id="usage-h">Tokens and cost</h2>
-  <div class="table-wrap"><table id="usage"><thead><tr><th scope="col">Participant</th><th scope="col">Model</th><th scope="col" class="num">Prompt tokens</th><th scope="col" class="num">Completion tokens</th><th scope="col" class="num">Cost</th></tr></thead>
-  <tbody>${usageRow('Agent', usage.agent)}${usageRow('User', usage.user)}</tbody></table></div>
+  <div class="table-wrap"><table id="usage"><caption class="muted">Every model and embeddings call of the finished simulations, by role. Cache reads and writes are part of the prompt tokens, reasoning part of the completion; a model without a known price is named as unpriced, its calls not counted in the cost.</caption>
+  <thead><tr><th scope="col">Role</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Prompt tokens</th><th scope="col" class="num">Cache read</th><th scope="col" class="num">Cache write</th><th scope="col" class="num">Completion tokens</th><th scope="col" class="num">Reasoning</th><th scope="col" class="num">Cost</th></tr></thead>
+  <tbody>${COST_ROLES.map((role) => usageRow(COST_ROLE_LABELS[role], usage[role]))}${usageRow('Total', usage.total)}</tbody></table></div>
 </section>`;
 
 const issueTypes = (report: RunReport): Markup =>
@@ -193,7 +195,7 @@ ${infraErrors(report, data.run.id)}
 ${issueTypes(report)}
 ${modes(data)}
 ${otherConfigs(data)}
-${usage(data.usage)}
+${usage(data.run.usage)}
 ${tasks(report, data.run.id, data.filter)}
 </div>`;
 };

@@ -1,8 +1,9 @@
 // The trajectory page: one simulation's conversation — agent, user and tool messages, each tool call with its
 // arguments and result, the user's own tool calls (telecom) set apart from the agent's — and its reward_info
 // explained: which action, environment assertion, communicated item or NL assertion failed and why, and the
-// final DB against the gold one, changed paths only. An infrastructure error shows its error instead: it was
-// never graded. Tool results that are JSON are shown indented, and long ones start folded.
+// final DB against the gold one, changed paths only; the cost of its calls by role, where it records them. An
+// infrastructure error shows its error instead: it was never graded. Tool results that are JSON are shown
+// indented, and long ones start folded.
 import { html } from 'hono/html';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
@@ -13,6 +14,15 @@ import { layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { duration, fixed, rewardClass, usd } from '../format.ts';
 import { infraErrorReason, isInfraError, rewardOf } from '../report.ts';
+import { COST_ROLE_LABELS, COST_ROLES, costText, recordedUsage } from '../../core/metrics/role-usage.ts';
+
+/** The simulation's cost by role (roles without calls left out), when it records them. */
+const costByRole = (sim: SimulationRun): Markup => {
+  const usage = recordedUsage(sim);
+  if (usage === null) return html``;
+  const roles = COST_ROLES.filter((role) => usage[role].calls > 0);
+  return html`<p id="cost-by-role">cost by role: ${roles.map((role, i) => html`${i > 0 ? ', ' : ''}<span data-role="${role}">${COST_ROLE_LABELS[role].toLowerCase()} ${costText(usage[role])}</span>`)}</p>`;
+};
 
 const args = (value: unknown): string => dumpsPy(value as PyValue);
 
@@ -139,6 +149,7 @@ export const trajectoryPage = (ctx: PageContext, sim: SimulationRun, runId: stri
     `Simulation ${sim.id.slice(0, 12)}`,
     html`<h1>Task <code>${sim.task_id}</code>, trial ${sim.trial ?? 0}</h1>
 <p>${runId ? html`<a href="/runs/${encodeURIComponent(runId)}">← run</a> · ` : ''}simulation ${sim.id} · ${sim.termination_reason} · ${duration(sim.duration.value)} · agent cost ${usd(sim.agent_cost?.value)}</p>
+${costByRole(sim)}
 <section aria-labelledby="reward-h"><h2 id="reward-h">Why this reward</h2>${rewardInfo(sim)}${dbDiffSection(dbDiff)}</section>
 <section aria-labelledby="conv-h"><h2 id="conv-h">Conversation (${messages.length} messages)</h2>
 <ol class="messages" id="messages">${messages.map((m) => message(m, callNames))}</ol></section>`,

@@ -149,18 +149,6 @@ export async function* runSimulationPages(d1: D1Database, runId: string, withMes
   }
 }
 
-/** Tokens and cost summed over the messages of each role (assistant, user) of the run's simulations. */
-export const runMessageSums = async (d1: D1Database, runId: string): Promise<Map<string, { promptTokens: number; completionTokens: number; cost: number }>> => {
-  const field = (path: string) => sql<number>`coalesce(sum(json_extract(${messages.body}, ${path})), 0)`;
-  const rows = await drizzle(d1)
-    .select({ role: messages.role, promptTokens: field('$.usage.prompt_tokens'), completionTokens: field('$.usage.completion_tokens'), cost: field('$.cost') })
-    .from(messages)
-    .innerJoin(simulations, eq(simulations.id, messages.simulationId))
-    .where(and(eq(simulations.runId, runId), inArray(messages.role, ['assistant', 'user'])))
-    .groupBy(messages.role);
-  return new Map(rows.map(({ role, ...sums }) => [role, sums]));
-};
-
 /** The simulation, when its run belongs to `tenant`. */
 export const findSimulation = async (d1: D1Database, id: string, tenant: string): Promise<SimulationRun | null> => {
   const row = await drizzle(d1)

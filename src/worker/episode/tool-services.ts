@@ -17,7 +17,7 @@ export const workerToolServices = (env: Env, provider: Provider): ToolServices =
       const inner = provider.embedder(spec);
       let gated = gatedEmbedders.get(inner);
       if (!gated) {
-        gated = { spec: inner.spec, endpoint: inner.endpoint, embed: (texts) => leased(() => inner.embed(texts)) };
+        gated = { spec: inner.spec, endpoint: inner.endpoint, embed: (texts, meter) => leased(() => inner.embed(texts, meter)) };
         gatedEmbedders.set(inner, gated);
       }
       return gated;

@@ -3,7 +3,8 @@
 // Python-JSON text so int/float kinds survive.
 import { parsePyJson } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
-import type { LlmResponse, ProviderState, UsageDetails } from '../../core/llm/types.ts';
+import type { LlmResponse, LlmUsage, ProviderState } from '../../core/llm/types.ts';
+import { callUsage } from '../../core/llm/usage.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import type { TurnRequest } from '../../core/agents/participant.ts';
 
@@ -44,14 +45,12 @@ export interface TurnResponse {
   readonly tool_calls: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
   /** USD; 0 when unknown. */
   readonly cost?: number;
-  readonly usage?: { readonly completion_tokens: number; readonly prompt_tokens: number } | null;
+  readonly usage?: LlmUsage | null;
   /** The provider's response body as Python-JSON text. */
   readonly raw_data?: string | null;
   readonly generation_time_seconds?: number | null;
   /** The provider's reasoning state of the turn as Python-JSON text, for the participant's next request. */
   readonly provider_state?: string | null;
-  /** Cached and reasoning token counts (UsageDetails) as Python-JSON text, where the provider reports them. */
-  readonly usage_details?: string | null;
 }
 
 /** The producer could not get an answer (the provider failed after its retries): an infrastructure error. */
@@ -146,11 +145,16 @@ export const afterTheEnd = (final: FinalTurn | null, n: number, resultText: stri
 export const turnResponse = (result: TurnResponse): LlmResponse => ({
   content: result.content,
   toolCalls: result.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
-  // The provider's key order (the reference keeps usage as the provider sent it).
-  usage: result.usage ? { completion_tokens: result.usage.completion_tokens, prompt_tokens: result.usage.prompt_tokens } : null,
+  // The reference's key order, then the parts the provider reported (cached, reasoning tokens).
+  usage: result.usage
+    ? callUsage(result.usage.prompt_tokens, result.usage.completion_tokens, {
+        reasoning: result.usage.reasoning_tokens,
+        cacheRead: result.usage.cache_read_tokens,
+        cacheWrite: result.usage.cache_write_tokens,
+      })
+    : null,
   cost: result.cost ?? 0,
   rawData: result.raw_data ? (parsePyJson(result.raw_data) as Record<string, PyValue>) : null,
   generationTimeSeconds: result.generation_time_seconds ?? null,
   providerState: result.provider_state ? (parsePyJson(result.provider_state) as unknown as ProviderState) : null,
-  usageDetails: result.usage_details ? (parsePyJson(result.usage_details) as unknown as UsageDetails) : null,
 });

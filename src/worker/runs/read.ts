@@ -3,13 +3,14 @@
 import { computeMetrics, isSuccessful, metricsAsDict } from '../../core/metrics/agent-metrics.ts';
 import { runInfo, runTasks } from '../../core/runner/batch.ts';
 import { isoTimestamp } from '../../core/orchestrator/clock.ts';
-import type { Results } from '../../core/schemas/simulation.ts';
+import type { Results, SimulationRun } from '../../core/schemas/simulation.ts';
 import type { Run, RunCounts, RunMetrics, RunUsage } from '../../core/schemas/api.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
-import { participantUsage, runUsageOf } from '../../core/metrics/usage-totals.ts';
+import { usageTotals } from '../../core/metrics/role-usage.ts';
 import { decodeConfig } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
-import { runMessageSums, runSimulationPages, runSimulations, simulationSummaries } from '../db/simulations.ts';
+import { runSimulationPages, runSimulations, simulationSummaries } from '../db/simulations.ts';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import type { SimulationSummary } from '../db/simulations.ts';
@@ -50,7 +51,7 @@ export const runCounts = async (env: Env, row: RunRow, finished: FinishedTally):
 };
 
 /** The run without metrics (as listed). */
-export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metrics' | 'infra_errors' | 'peak_calls_in_flight'>> => ({
+export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metrics' | 'usage' | 'infra_errors' | 'peak_calls_in_flight'>> => ({
   id: row.id,
   status: row.status,
   created_at: row.createdAt,
@@ -61,11 +62,21 @@ export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metr
   counts: await runCounts(env, row, tallyFinished(await simulationSummaries(env.DB, row.id))),
 });
 
+/**
+ * Tokens and cost by role over the run's finished simulations, as each recorded them (`info.usage`). The models
+ * name the participants whose price applies (an external agent or user has none).
+ */
+const usageOfRun = (config: RunConfig, simulations: readonly SimulationRun[]): RunUsage =>
+  usageTotals(simulations, {
+    agent: isExternalAgent(config.agent) ? null : config.llm_agent,
+    user: config.user === 'external_user' ? null : config.llm_user,
+  });
+
 export const runView = async (env: Env, row: RunRow): Promise<Run> => {
   const listing = await runListing(env, row);
   const simulations = await runSimulations(env.DB, row.id);
   const metrics = metricsAsDict(computeMetrics({ info: listing.config, simulations }));
-  return { ...listing, metrics: metrics as RunMetrics, infra_errors: groupInfraErrors(simulations), peak_calls_in_flight: await peakCallsInFlight(env, row) };
+  return { ...listing, metrics: metrics as RunMetrics, usage: usageOfRun(listing.config, simulations), infra_errors: groupInfraErrors(simulations), peak_calls_in_flight: await peakCallsInFlight(env, row) };
 };
 
 /** The run's peak of model calls in flight, from its provider's gate (null when the provider cannot be named now). */
@@ -115,14 +126,6 @@ export const runResultsStream = async (env: Env, row: RunRow, withMessages = tru
   });
 };
 
-/** Tokens and cost per participant over the run's finished simulations (summed in D1, messages never loaded). */
-export const runUsage = async (env: Env, row: RunRow): Promise<RunUsage> => {
-  const config = decodeConfig(row.config);
-  const sums = await runMessageSums(env.DB, row.id);
-  const none = { promptTokens: 0, completionTokens: 0, cost: 0 };
-  // The models the results file names (an external agent or user has none, so no price applies).
-  return runUsageOf({
-    agent: participantUsage(isExternalAgent(config.agent) ? null : config.llm_agent, sums.get('assistant') ?? none),
-    user: participantUsage(config.user === 'external_user' ? null : config.llm_user, sums.get('user') ?? none),
-  });
-};
+/** Tokens and cost by role over the run's finished simulations (their records only, never their messages). */
+export const runUsage = async (env: Env, row: RunRow): Promise<RunUsage> =>
+  usageOfRun(decodeConfig(row.config), await runSimulations(env.DB, row.id));

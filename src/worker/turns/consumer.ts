@@ -41,7 +41,6 @@ export const turnResult = (response: LlmResponse): TurnResult => ({
   raw_data: response.rawData === null ? null : dumpsPy(response.rawData as PyInput),
   generation_time_seconds: response.generationTimeSeconds,
   ...(response.providerState ? { provider_state: dumpsPy(response.providerState as unknown as PyInput) } : {}),
-  ...(response.usageDetails ? { usage_details: dumpsPy(response.usageDetails as unknown as PyInput) } : {}),
 });
 
 /** Runs `work` holding a lease of the endpoint's gate (one slot of its cap). */

@@ -326,10 +326,17 @@ describe('the response as the engine receives it', () => {
     expect(response.cost).toBeCloseTo(0.0028, 12);
   });
 
-  it('cached prompt tokens are billed at the cached rate', async () => {
-    fake.enqueue(text('ok', { usage: { prompt_tokens: 1000, completion_tokens: 100, prompt_tokens_details: { cached_tokens: 400 } } }));
+  it('cached prompt tokens are billed at the cached rate; cached and reasoning tokens are kept in the usage', async () => {
+    fake.enqueue(
+      text('ok', {
+        usage: { prompt_tokens: 1000, completion_tokens: 100, prompt_tokens_details: { cached_tokens: 400 }, completion_tokens_details: { reasoning_tokens: 70 } },
+      }),
+    );
     const response = await makeClient().generate(request(HELLO));
+    expect(response.usage).toEqual({ completion_tokens: 100, prompt_tokens: 1000, reasoning_tokens: 70, cache_read_tokens: 400 });
+    // Reasoning tokens are part of the completion, billed at the output rate.
     expect(response.cost).toBeCloseTo(600 * 2e-6 + 400 * 5e-7 + 100 * 8e-6, 12);
+    expect(response.priced).toBe(true);
   });
 
   it('an unknown model costs 0 and a missing usage gives usage null and cost 0', async () => {
@@ -339,6 +346,7 @@ describe('the response as the engine receives it', () => {
     const noUsage = await client.generate(request(HELLO));
     expect(unknown.usage).toEqual({ completion_tokens: 100, prompt_tokens: 1000 });
     expect(unknown.cost).toBe(0);
+    expect(unknown.priced).toBe(false);
     expect(noUsage.usage).toBeNull();
     expect(noUsage.cost).toBe(0);
   });

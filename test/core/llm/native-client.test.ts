@@ -62,9 +62,9 @@ describe('Anthropic', () => {
     expect(response.toolCalls).toEqual([{ id: 'toolu_1', name: 'get_users', arguments: '{"limit":2}' }]);
     expect(response.content).toBeNull();
     // The prompt counts the tokens written to the prompt cache (asked for by default), as litellm counts them.
-    const written = response.usageDetails!.cache_write_tokens!;
+    const written = response.usage!.cache_write_tokens!;
     expect(written).toBeGreaterThan(0);
-    expect(response.usage).toEqual({ completion_tokens: 6, prompt_tokens: 12 + written });
+    expect(response.usage).toEqual({ completion_tokens: 6, prompt_tokens: 12 + written, cache_write_tokens: written });
     expect(response.rawData).toMatchObject({ id: 'msg_1', model: 'claude-sonnet-4-5' });
   });
 

@@ -1,7 +1,7 @@
 // Per-model completion cost: litellm's figures by name, provider prefix or fine-tune base, then the bundled
 // catalogue; 0 (and isPriced false) when priced nowhere.
 import { describe, expect, it } from 'vitest';
-import { completionCost, findPrice, isPriced, priceKey } from '../../../src/core/llm/pricing.ts';
+import { callCost, completionCost, findPrice, isPriced, priceKey } from '../../../src/core/llm/pricing.ts';
 
 const usage = { prompt_tokens: 1000, completion_tokens: 100 };
 
@@ -34,8 +34,8 @@ describe('pricing', () => {
   });
 
   it('cached prompt tokens use the cached rate and never exceed the prompt', () => {
-    expect(completionCost('gpt-4.1', { ...usage, cached_tokens: 1000 })).toBeCloseTo(1000 * 5e-7 + 100 * 8e-6, 15);
-    expect(completionCost('gpt-4.1', { ...usage, cached_tokens: 5000 })).toBeCloseTo(1000 * 5e-7 + 100 * 8e-6, 15);
+    expect(completionCost('gpt-4.1', { ...usage, cache_read_tokens: 1000 })).toBeCloseTo(1000 * 5e-7 + 100 * 8e-6, 15);
+    expect(completionCost('gpt-4.1', { ...usage, cache_read_tokens: 5000 })).toBeCloseTo(1000 * 5e-7 + 100 * 8e-6, 15);
   });
 
   it('a custom table replaces the default one, exact names first', () => {
@@ -52,11 +52,29 @@ describe('pricing', () => {
     expect(completionCost('gemini/gemini-2.5-pro', usage)).toBeGreaterThan(0);
     expect(isPriced('gemini/gemini-2.5-pro')).toBe(true);
     // The table still wins for the models the reference records: litellm's figures, not the catalogue's.
-    expect(completionCost('openai/gpt-4.1', { ...usage, cached_tokens: 400 })).toBeCloseTo(600 * 2e-6 + 400 * 5e-7 + 100 * 8e-6, 15);
+    expect(completionCost('openai/gpt-4.1', { ...usage, cache_read_tokens: 400 })).toBeCloseTo(600 * 2e-6 + 400 * 5e-7 + 100 * 8e-6, 15);
   });
 
   it('a model priced nowhere: isPriced says so (a display shows n/a), the recorded cost stays 0 as the reference records it', () => {
     expect(isPriced('ollama_chat/llama3-local-finetune')).toBe(false);
     expect(completionCost('ollama_chat/llama3-local-finetune', usage)).toBe(0);
+  });
+
+  it('cache writes are billed at the cache-write rate, reads at the read rate (claude-sonnet-4-5: $3 in, $3.75 write, $0.30 read, $15 out per million)', () => {
+    const cached = { prompt_tokens: 1000, completion_tokens: 100, cache_read_tokens: 500, cache_write_tokens: 200 };
+    expect(callCost('anthropic/claude-sonnet-4-5', cached)).toBeCloseTo(300 * 3e-6 + 200 * 3.75e-6 + 500 * 0.3e-6 + 100 * 15e-6, 12);
+    // A table price without a write rate bills writes as input; the parts never exceed the prompt.
+    const table = { m: { inputPerToken: 1, outputPerToken: 0, cachedInputPerToken: 0.5, cacheWritePerToken: 2 } };
+    expect(callCost('m', { prompt_tokens: 10, completion_tokens: 0, cache_read_tokens: 4, cache_write_tokens: 100 }, table)).toBe(4 * 0.5 + 6 * 2);
+  });
+
+  it('reasoning tokens are part of the completion: they add nothing beyond it', () => {
+    expect(callCost('gpt-4.1', { ...usage, reasoning_tokens: 80 })).toBe(callCost('gpt-4.1', usage));
+  });
+
+  it('callCost is null, never 0, for a model priced nowhere; embeddings are priced from the catalogue', () => {
+    expect(callCost('ollama_chat/llama3-local-finetune', usage)).toBeNull();
+    expect(callCost('openai/text-embedding-3-large', { prompt_tokens: 1_000_000, completion_tokens: 0 })).toBeCloseTo(0.13, 12);
+    expect(callCost('openrouter/qwen/qwen3-embedding-8b', { prompt_tokens: 1000, completion_tokens: 0 })).toBeNull();
   });
 });

@@ -117,15 +117,16 @@ describe('Anthropic extended thinking', () => {
     const { first, second } = await twoTurns(clients().anthropic, 'anthropic/claude-sonnet-4-5', { max_tokens: 256 });
     expect(JSON.stringify(fake.requests[0]!.body.system)).toContain('"cache_control":{"type":"ephemeral"}');
     expect(JSON.stringify(fake.requests[0]!.body.tools)).toContain('"cache_control":{"type":"ephemeral"}');
-    expect(first.usageDetails).toMatchObject({ cache_read_tokens: 0 });
-    expect(first.usageDetails!.cache_write_tokens).toBeGreaterThan(0);
-    expect(second.usageDetails!.cache_read_tokens).toBe(first.usageDetails!.cache_write_tokens);
+    expect(first.usage!.cache_read_tokens).toBeUndefined();
+    expect(first.usage!.cache_write_tokens).toBeGreaterThan(0);
+    expect(second.usage!.cache_read_tokens).toBe(first.usage!.cache_write_tokens);
   });
 
   it('sends no cache_control with prompt_cache false', async () => {
     const { second } = await twoTurns(clients().anthropic, 'anthropic/claude-sonnet-4-5', { max_tokens: 256, prompt_cache: false });
     expect(JSON.stringify(fake.requests.map((r) => r.body))).not.toContain('cache_control');
-    expect(second.usageDetails).toMatchObject({ cache_read_tokens: 0, cache_write_tokens: 0 });
+    expect(second.usage).not.toHaveProperty('cache_read_tokens');
+    expect(second.usage).not.toHaveProperty('cache_write_tokens');
   });
 });
 
@@ -163,7 +164,7 @@ describe('OpenAI Responses', () => {
     const input = fake.requests[1]!.body.input as { type?: string; encrypted_content?: string }[];
     const at = input.findIndex((i) => i.type === 'function_call');
     expect(input[at - 1]).toMatchObject({ type: 'reasoning', encrypted_content: expect.stringMatching(/^enc-/) });
-    expect(first.usageDetails).toMatchObject({ reasoning_tokens: 4 });
+    expect(first.usage).toMatchObject({ reasoning_tokens: 4 });
   });
 
   it('is refused by the API when the reasoning item is dropped', async () => {

@@ -7,7 +7,7 @@
 import type { TestProject } from 'vitest/node';
 import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
-import { AGENT_ENDPOINT_KEY, LONG_CONVERSATION_TURNS, NATIVE, OPERATOR_PROVIDER_KEY, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
+import { AGENT_ENDPOINT_KEY, LONG_CONVERSATION_TURNS, NATIVE, OPERATOR_PROVIDER_KEY, PRICED_AGENT_USAGE, PRICED_JUDGE_USAGE, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
 import { endsWithToolResult, startFakeNative } from '../../support/fake-native.ts';
 import { isRerankRequest, rerankReply } from '../../support/fake-reranker.ts';
 import type { NativeReply, NativeRequest } from '../../support/fake-native.ts';
@@ -98,6 +98,10 @@ const reply = async (request: CapturedRequest): Promise<FakeReply> => {
       return diligentUserReply(request, messages);
     case SCRIPT_MODELS.judge:
       return judgeReply(messages);
+    case SCRIPT_MODELS.pricedAgent:
+      return { ...agentReply(messages), usage: PRICED_AGENT_USAGE } as FakeReply;
+    case SCRIPT_MODELS.pricedJudge:
+      return { ...judgeReply(messages), usage: PRICED_JUDGE_USAGE } as FakeReply;
     case SCRIPT_MODELS.flakyAgent:
       if (!refusedOnce.has(request.bodyText)) {
         refusedOnce.add(request.bodyText);

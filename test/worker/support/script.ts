@@ -22,7 +22,15 @@ export const SCRIPT_MODELS = {
   talkativeUser: 'script-user-talkative',
   /** Known only to the role provider (TEST_ROLE_PROVIDER_URL), reached through llm_args_agent.api_base. */
   roleAgent: 'script-agent-role',
+  /** The scripted agent under a priced name, reporting PRICED_AGENT_USAGE per call. */
+  pricedAgent: 'gpt-4.1-mini',
+  /** The scripted judge under a priced name, reporting PRICED_JUDGE_USAGE per call. */
+  pricedJudge: 'gpt-4o-mini',
 } as const;
+
+/** What the priced agent reports: cached prompt and reasoning tokens included. */
+export const PRICED_AGENT_USAGE = { prompt_tokens: 1000, completion_tokens: 100, prompt_tokens_details: { cached_tokens: 400 }, completion_tokens_details: { reasoning_tokens: 60 } };
+export const PRICED_JUDGE_USAGE = { prompt_tokens: 2000, completion_tokens: 50 };
 
 /** The operator's provider key (OPENAI_API_KEY in vitest.config.ts). */
 export const OPERATOR_PROVIDER_KEY = 'sk-test-provider-key';

@@ -9,6 +9,7 @@ import { httpError, mockConversation } from '../test/support/fake-openai.ts';
 import { dumpsPy } from '../src/core/py/index.ts';
 import type { PyInput } from '../src/core/py/index.ts';
 import { probeHardening } from './probe-hardening.ts';
+import { RUN_SIZE_LIMITS } from '../src/worker/run-size-limits.ts';
 import type { Sent } from './probe-hardening.ts';
 
 const OPERATOR_KEY = 'probe-operator-key-5f1c';
@@ -23,8 +24,11 @@ const harness = await startHarness(mockConversation(), {
     OPENAI_API_KEY: PROVIDER_KEY,
     CREDENTIALS_KEY: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))),
     SSE_HEARTBEAT_MS: '300',
-    // A deployed service's rules: tenants' endpoints must be public.
+    // A deployed service's rules: tenants' endpoints must be public, and the operator limits on a run's size
+    // hold (a local worker for the user's own runs lifts them).
     ALLOW_LOCAL_PROVIDERS: 'false',
+    // An empty var is no positive integer, so the default of src/worker/limits.ts applies, as when unset.
+    ...Object.fromEntries(RUN_SIZE_LIMITS.map((name) => [name, ''])),
   },
 });
 const base = harness.worker().url;

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
 import { withApi } from '../run-remote.ts';
-import { playedMessage } from '../play-action.ts';
+import { playedMessage } from '../../core/gym-action.ts';
 import { loadDomain } from '../data.ts';
 import { selectTasks } from '../../core/tasks.ts';
 import type { ApiClient } from '../../client/index.ts';

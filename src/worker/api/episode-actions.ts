@@ -251,10 +251,10 @@ export const openingOf = async (env: Env, episode: EpisodeHandle): Promise<Episo
     : { episode_id: id, run_id: episode.run_id, step: 0, done: true, observation: { messages: participantObservation(episode.role, settled.simulation.messages ?? []) } };
 };
 
-/** Creates one episode for the caller's participant and answers with its opening. */
-export const createEpisode = async (env: Env, tenant: string, value: EpisodeCreate): Promise<EpisodeCreated> => {
-  const { episodes } = await launchEpisodes(env, tenant, episodesConfig(env, value, [value.task_id]));
-  return openingOf(env, episodes[0]!);
+/** Creates one episode for the caller's participant; its opening is what the participant sees first. */
+export const createEpisode = async (env: Env, tenant: string, value: EpisodeCreate): Promise<{ handle: EpisodeHandle; opening: EpisodeCreated }> => {
+  const handle = (await launchEpisodes(env, tenant, episodesConfig(env, value, [value.task_id]))).episodes[0]!;
+  return { handle, opening: await openingOf(env, handle) };
 };
 
 /** Applies the caller's message for turn `step` (exactly once) and answers with what the caller sees next. */

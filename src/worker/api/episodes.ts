@@ -36,7 +36,7 @@ const requireEpisode = (c: Context<AppEnv>) => findEpisode(c.env, c.get('caller'
 export const episodesApi = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { value } = await readBody(c, EpisodeCreateSchema);
-    const body = await createEpisode(c.env, c.get('caller').tenant, value);
+    const { opening: body } = await createEpisode(c.env, c.get('caller').tenant, value);
     c.header('Location', `/v1/episodes/${body.episode_id}`);
     return pyJson(c, body, 201);
   })

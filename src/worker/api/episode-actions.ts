@@ -2,6 +2,7 @@
 // whatever carries the request: the step API over HTTP (episodes.ts) and OpenEnv sessions over WebSocket
 // (openenv/) call these, so an episode behaves the same (exactly-once steps, 409s, waits, quotas, results in D1)
 // on every transport. Failures are ApiErrors; each transport turns them into its own error messages.
+import { z } from 'zod';
 import type { EpisodeCreate, EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
 import { RunRequestSchema } from '../../core/schemas/api.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
@@ -37,13 +38,16 @@ const noAnswerYet = (episode: EpisodeHandle, step: number): ApiError =>
   notReady(`Episode ${episodeIdOf(episode.key)} has no answer to step ${step} yet; send the same step again`);
 
 /** An episode as its participant addresses it: its object, its run, and whether and whom the caller plays. */
-export interface EpisodeHandle extends EpisodeRef {
-  readonly key: string;
-  readonly run_id: string;
+export const EpisodeHandleSchema = z.object({
+  key: z.string(),
+  run_id: z.string(),
+  task_id: z.string(),
+  trial: z.number().int(),
   /** Whether a participant of the episode is played from outside (the agent or the user). */
-  readonly external: boolean;
-  readonly role: TurnRole;
-}
+  external: z.boolean(),
+  role: z.enum(['agent', 'user']),
+});
+export type EpisodeHandle = z.infer<typeof EpisodeHandleSchema>;
 
 /** The role the caller plays in an episode of this run. */
 const roleOf = (config: RunConfig): TurnRole => (config.user === 'external_user' ? 'user' : 'agent');

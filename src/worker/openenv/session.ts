@@ -13,7 +13,7 @@ import { playedMessage } from '../../core/gym-action.ts';
 import { findActiveKeyById } from '../db/api-keys.ts';
 import { episodeIdOf } from '../episode/launch.ts';
 import { ApiError, invalidRequest, zodIssues } from '../api/errors.ts';
-import { createEpisode, findEpisode, openingOf, stepEpisode } from '../api/episode-actions.ts';
+import { createEpisode, EpisodeHandleSchema, findEpisode, openingOf, stepEpisode } from '../api/episode-actions.ts';
 import type { EpisodeHandle } from '../api/episode-actions.ts';
 import { limits } from '../limits.ts';
 
@@ -21,9 +21,7 @@ export const SessionSchema = z.object({
   tenant: z.string(),
   /** The tenant key the socket was opened with (null: the operator's), checked again before every message. */
   key_id: z.string().nullable(),
-  episode: z
-    .object({ key: z.string(), run_id: z.string(), task_id: z.string(), trial: z.number().int(), external: z.boolean(), role: z.enum(['agent', 'user']) })
-    .nullable(),
+  episode: EpisodeHandleSchema.nullable(),
   /** The turn the next step answers. */
   step: z.number().int().nonnegative(),
   done: z.boolean(),

@@ -119,6 +119,6 @@ if (runs('retrieval') && (await hasData('banking_knowledge'))) {
   for (const line of await benchRetrieval()) console.log(line);
   for (const line of await benchRetrievalConfigs()) console.log(line);
 }
-if (runs('step-api') && (await hasData('mock'))) for (const line of await benchStepApi(await loadDomain('mock'))) console.log(line);
+if (runs('step-api') && (await hasData('mock'))) for await (const line of benchStepApi(await loadDomain('mock'))) console.log(line);
 if (runs('runtime')) for (const line of await benchRuntime()) console.log(line);
 if (runs('viewer')) for (const line of await benchViewer()) console.log(line);

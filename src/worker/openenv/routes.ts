@@ -4,15 +4,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../api/auth.ts';
-import { authFailure, callerOfKey } from '../api/auth.ts';
+import { authFailure, bearer, callerOfKey } from '../api/auth.ts';
 import { ApiError } from '../api/errors.ts';
 import { pyJson, readBody } from '../api/body.ts';
 import { findEpisode } from '../api/episode-actions.ts';
 import { OpenEnvActionSchema, OpenEnvObservationSchema, OpenEnvStateSchema, OpenEnvStepRequestSchema } from '../../core/schemas/openenv.ts';
 import { newSession, resetEpisode, resultOf, stepWith } from './session.ts';
 import { SESSION_HEADER } from './session-do.ts';
-
-const bearer = (header: string | undefined): string | null => /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim() ?? null;
 
 const METADATA = {
   name: 'tau2-edge',

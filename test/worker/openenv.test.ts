@@ -92,6 +92,16 @@ describe('OpenEnv over WebSocket', () => {
     expect(last.observation).toMatchObject({ step: 2, termination_reason: 'user_stop', messages: [{ role: 'user', content: 'Thanks! ###STOP###' }] });
     expect(last.observation.reward_info).toMatchObject({ reward: 1 });
     expect(await state(client)).toMatchObject({ episode_id, step_count: 2, done: true });
+    // Done: a further step is refused naming the final step, as over HTTP; that final step sent again unchanged
+    // gets its end again.
+    expect(errorData(await client.ask({ type: 'step', data: { action: 'anything' } }))).toEqual({
+      code: 'EXECUTION_ERROR',
+      status: 409,
+      reason: 'conflict',
+      message: 'The episode is done: its final step was 1, and only that step sent again unchanged is answered',
+    });
+    const repeated = observation(await client.ask({ type: 'step', data: { message: { role: 'assistant', content: 'Your task Important Meeting has been created.' }, step: 1 } }));
+    expect(repeated).toMatchObject({ reward: 1, done: true, observation: { step: 2, termination_reason: 'user_stop' } });
 
     client.send({ type: 'close' });
     expect((await client.closed).code).toBe(1000);
@@ -172,6 +182,19 @@ describe('OpenEnv over WebSocket', () => {
     observation(await client.ask({ type: 'reset', data: RESET }));
     expect(errorData(await client.ask({ type: 'reset', data: RESET }))).toMatchObject({ code: 'CAPACITY_REACHED', status: 429, reason: 'quota_exceeded' });
     client.close();
+  });
+
+  it('30 resets at once on 30 sockets at episodes_in_flight 10: 10 episodes, every other reset CAPACITY_REACHED', async () => {
+    const key = await createKey('oe-quota-race');
+    expect((await call('/v1/admin/tenants/oe-quota-race/quotas', { method: 'PUT', body: { episodes_in_flight: 10 } })).status).toBe(200);
+    const clients = await Promise.all(Array.from({ length: 30 }, () => connect(key.key)));
+    const replies = await Promise.all(clients.map((client) => client.ask({ type: 'reset', data: RESET })));
+    const refused = replies.filter((m) => m.type === 'error' && m.data.code === 'CAPACITY_REACHED');
+    expect(refused).toHaveLength(20);
+    for (const m of refused) expect(errorData(m)).toMatchObject({ status: 429, reason: 'quota_exceeded' });
+    const runs = (await pyBody(await call('/v1/runs', { headers: { authorization: `Bearer ${key.key}` } }))) as { runs: unknown[] };
+    expect(runs.runs).toHaveLength(10);
+    for (const client of clients) client.close();
   });
 
   it('a key revoked mid-session ends the session with SESSION_ERROR (close 1008); sessions need a valid key', async () => {

@@ -1,8 +1,13 @@
-// The step API's cost: latency of one agent step over HTTP on a local worker (workerd, real Durable
-// Objects and D1), next to the same step applied in-process by the engine (apply + persist on an in-memory
-// SQLite store); then how many episodes one local worker steps at once — steps/s and latency as the number of
-// concurrently stepped episodes grows. Steps are mock `get_users` tool calls, so no model call is involved.
-import { startHarness } from './load-harness.ts';
+// The step API's cost on one local worker (workerd, real Durable Objects and D1), over its two transports: an
+// OpenEnv WebSocket session and HTTP. p50 of one agent step (one episode at a time, next to the same step applied
+// in-process by the engine), steps/s with 256 episodes stepped at once, then memory with 1,000 idle sessions
+// (hibernated) and with 10,000 episodes created, stepped once and left open. Steps are mock `get_users` tool
+// calls, whose turn comes straight back, so no model call is involved.
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { groupMemory, startHarness } from './load-harness.ts';
+import type { Harness } from './load-harness.ts';
 import { sqliteStorage } from './bench-episode-steps.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import type { LoadedDomain } from '../src/cli/data.ts';
@@ -15,11 +20,18 @@ import { quantile } from './bench-quantile.ts';
 
 const SEQUENTIAL_STEPS = 120;
 const STEPS_PER_EPISODE = 30;
-const CONCURRENCY = [1, 8, 32, 64] as const;
+const CONCURRENT_EPISODES = 256;
 const STEPS_AT_CONCURRENCY = 10;
+const IDLE_SESSIONS = 1_000;
+const OPEN_EPISODES = 10_000;
+/** How long sessions are left idle before memory is read: past workerd's eviction of idle hibernatable objects. */
+const IDLE_MS = 30_000;
+
+const EPISODE = { domain: 'mock', task_id: 'create_task_1', llm_user: 'fake-user' } as const;
 
 const ms = (value: number): string => `${value.toFixed(value < 1 ? 3 : 1)} ms`;
-const percentiles = (samples: readonly number[]): string => `p50 ${ms(quantile(samples, 0.5))}, p99 ${ms(quantile(samples, 0.99))}`;
+const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
 
 const getUsers = (n: number) => ({
   role: 'assistant' as const,
@@ -27,18 +39,83 @@ const getUsers = (n: number) => ({
   tool_calls: [{ id: `call_${n}`, type: 'function' as const, function: { name: 'get_users', arguments: '{}' } }],
 });
 
-const createEpisode = async (client: ApiClient, steps: number): Promise<string> =>
-  (await client.createEpisode({ domain: 'mock', task_id: 'create_task_1', llm_user: 'fake-user', max_steps: 4 * steps })).episode_id;
+/** An OpenEnv session from Node's WebSocket: each `ask` sends a message and resolves with its answer. */
+class Session {
+  private readonly answers: ((data: { type: string; data: Record<string, unknown> }) => void)[] = [];
+  private readonly ws: WebSocket;
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.addEventListener('message', (event) => this.answers.shift()?.(JSON.parse(String(event.data))));
+  }
 
-/** Steps the episode `steps` times, returning each step's latency. */
-const stepEpisode = async (client: ApiClient, episodeId: string, steps: number): Promise<number[]> => {
+  static open(url: string): Promise<Session> {
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/openenv/ws`);
+    return new Promise((resolve, reject) => {
+      ws.addEventListener('open', () => resolve(new Session(ws)), { once: true });
+      ws.addEventListener('error', () => reject(new Error('the session did not open')), { once: true });
+    });
+  }
+
+  async ask(message: unknown): Promise<Record<string, unknown>> {
+    const answer = new Promise<{ type: string; data: Record<string, unknown> }>((resolve) => this.answers.push(resolve));
+    this.ws.send(JSON.stringify(message));
+    const { type, data } = await answer;
+    if (type === 'error') throw new Error(`${String(data.code)}: ${String(data.message)}`);
+    return data;
+  }
+
+  close(): void {
+    this.ws.close(1000);
+  }
+}
+
+interface Transport {
+  /** Starts an episode; `step(n)` applies the agent's n-th step and resolves once it is answered. */
+  start(steps: number): Promise<{ step: (n: number) => Promise<void>; close: () => void }>;
+}
+
+const httpTransport = (client: ApiClient): Transport => ({
+  async start(steps) {
+    const { episode_id } = await client.createEpisode({ ...EPISODE, max_steps: 4 * steps });
+    return { step: async (n) => void (await client.step(episode_id, n, getUsers(n))), close: () => undefined };
+  },
+});
+
+const webSocketTransport = (url: string): Transport => ({
+  async start(steps) {
+    const session = await Session.open(url);
+    await session.ask({ type: 'reset', data: { ...EPISODE, max_steps: 4 * steps } });
+    return { step: async (n) => void (await session.ask({ type: 'step', data: { message: getUsers(n) } })), close: () => session.close() };
+  },
+});
+
+/** Steps a new episode `steps` times, returning each step's latency. */
+const timedSteps = async (transport: Transport, steps: number): Promise<number[]> => {
+  const episode = await transport.start(steps);
   const latencies: number[] = [];
   for (let n = 0; n < steps; n++) {
     const start = performance.now();
-    await client.step(episodeId, n, getUsers(n));
+    await episode.step(n);
     latencies.push(performance.now() - start);
   }
+  episode.close();
   return latencies;
+};
+
+/** Episodes started at once: starting is not what is measured, and a burst of starts on a loaded machine outlasts their wait. */
+const STARTS_AT_ONCE = 16;
+
+/** Steps/s with `episodes` episodes, each stepped STEPS_AT_CONCURRENCY times, all at once. */
+const throughput = async (transport: Transport, episodes: number): Promise<number> => {
+  const start = pLimit(STARTS_AT_ONCE);
+  const started = await Promise.all(Array.from({ length: episodes }, () => start(() => transport.start(STEPS_AT_CONCURRENCY))));
+  const t0 = performance.now();
+  await Promise.all(started.map(async (episode) => {
+    for (let n = 0; n < STEPS_AT_CONCURRENCY; n++) await episode.step(n);
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  for (const episode of started) episode.close();
+  return (episodes * STEPS_AT_CONCURRENCY) / seconds;
 };
 
 /** The same step in-process: the engine applies the agent's tool call and persists it. */
@@ -62,30 +139,84 @@ const inProcessSteps = async (loaded: LoadedDomain, count: number): Promise<numb
   return samples;
 };
 
-export const benchStepApi = async (loaded: LoadedDomain): Promise<string[]> => {
+/** Resident memory of the runtime's workerd process. */
+const workerdBytes = async (harness: Harness): Promise<number> => (await groupMemory(harness.worker().pid)).get('workerd') ?? 0;
+
+/** Bytes of the runtime's state directory: Durable Object storage and D1, where idle episodes live. */
+const stateBytes = async (dir: string): Promise<number> => {
+  let total = 0;
+  for (const entry of await readdir(dir, { recursive: true })) {
+    const info = await stat(path.join(dir, entry)).catch(() => null);
+    if (info?.isFile()) total += info.size;
+  }
+  return total;
+};
+
+async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator<string> {
+  const url = harness.worker().url;
+  const before = await workerdBytes(harness);
+  const sessions = await Promise.all(Array.from({ length: IDLE_SESSIONS }, () => Session.open(url)));
+  const reset = pLimit(STARTS_AT_ONCE);
+  await Promise.all(sessions.map((s) => reset(() => s.ask({ type: 'reset', data: EPISODE }))));
+  const open = await workerdBytes(harness);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const idle = await workerdBytes(harness);
+  // Still open after hibernation: a session answers from its attachment.
+  const state = await sessions[0]!.ask({ type: 'state' });
+  for (const s of sessions) s.close();
+  yield (
+    `memory, ${IDLE_SESSIONS} idle open sessions (each reset to an episode): workerd ${mb(before)} before, ${mb(open)} once open, ` +
+      `${mb(idle)} after ${IDLE_MS / 1000} s idle (hibernated; a session still answers: step_count ${String(state.step_count)})`
+  );
+
+  const samples: string[] = [];
+  const limit = pLimit(STARTS_AT_ONCE);
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: OPEN_EPISODES }, () =>
+      limit(async () => {
+        const { episode_id } = await client.createEpisode({ ...EPISODE, max_steps: 8 });
+        await client.step(episode_id, 0, getUsers(0));
+        done++;
+        if (done % 2_500 === 0) samples.push(`${done}: ${mb(await workerdBytes(harness))}`);
+      }),
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  yield (
+    `memory, ${OPEN_EPISODES} episodes created, stepped once and left open: workerd ${samples.join(', ')}, ` +
+      `${mb(await workerdBytes(harness))} after ${IDLE_MS / 1000} s idle; the runtime's state directory holds ${mb(await stateBytes(harness.stateDir))} (Durable Object storage and D1)`
+  );
+}
+
+/** The section's lines, each as soon as it is measured. */
+export async function* benchStepApi(loaded: LoadedDomain): AsyncGenerator<string> {
   const harness = await startHarness(mockConversation());
   try {
     const client = harness.client();
-    await stepEpisode(client, await createEpisode(client, 2), 2); // warm-up: the worker's first requests load its code and data
-    const http: number[] = [];
-    while (http.length < SEQUENTIAL_STEPS) http.push(...(await stepEpisode(client, await createEpisode(client, STEPS_PER_EPISODE), STEPS_PER_EPISODE)));
-    const local = await inProcessSteps(loaded, SEQUENTIAL_STEPS);
-    const lines = [
-      `step API, one episode at a time (${http.length} mock tool-call steps): over HTTP ${percentiles(http)} | ` +
-        `in-process engine ${percentiles(local)} | added by the API ${ms(quantile(http, 0.5) - quantile(local, 0.5))} at p50`,
-    ];
-    for (const episodes of CONCURRENCY) {
-      const ids = await Promise.all(Array.from({ length: episodes }, () => createEpisode(client, STEPS_AT_CONCURRENCY)));
-      const start = performance.now();
-      const latencies = (await Promise.all(ids.map((id) => stepEpisode(client, id, STEPS_AT_CONCURRENCY)))).flat();
-      const seconds = (performance.now() - start) / 1000;
-      lines.push(
-        `step API, ${String(episodes).padStart(2)} episodes stepped at once by one local worker: ` +
-          `${(latencies.length / seconds).toFixed(0)} steps/s, ${percentiles(latencies)}`,
-      );
+    const http = httpTransport(client);
+    const ws = webSocketTransport(harness.worker().url);
+    // Warm-up: the worker's first requests load its code and data.
+    await timedSteps(http, 2);
+    await timedSteps(ws, 2);
+    const httpSteps: number[] = [];
+    const wsSteps: number[] = [];
+    // Alternating episodes, so that both transports meet the same load of the machine.
+    while (httpSteps.length < SEQUENTIAL_STEPS) {
+      httpSteps.push(...(await timedSteps(http, STEPS_PER_EPISODE)));
+      wsSteps.push(...(await timedSteps(ws, STEPS_PER_EPISODE)));
     }
-    return lines;
+    const local = await inProcessSteps(loaded, SEQUENTIAL_STEPS);
+    const [wsP50, httpP50] = [quantile(wsSteps, 0.5), quantile(httpSteps, 0.5)];
+    yield (
+      `step p50: websocket ${ms(wsP50)}, http ${ms(httpP50)} (${ratio(httpP50, wsP50)} faster over websocket; p99 websocket ${ms(quantile(wsSteps, 0.99))}, ` +
+        `http ${ms(quantile(httpSteps, 0.99))}; the in-process engine ${ms(quantile(local, 0.5))})`
+    );
+    const httpRate = await throughput(http, CONCURRENT_EPISODES);
+    const wsRate = await throughput(ws, CONCURRENT_EPISODES);
+    yield `steps/s with ${CONCURRENT_EPISODES} episodes: websocket ${wsRate.toFixed(0)}, http ${httpRate.toFixed(0)} (${ratio(wsRate, httpRate)})`;
+    yield* memoryLines(harness, client);
   } finally {
     await harness.close();
   }
-};
+}

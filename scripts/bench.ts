@@ -9,6 +9,7 @@
 // Episodes are real: an environment with a task's gold actions applied. Run with `npm run bench`
 // (node --expose-gc). Figures are printed, not asserted.
 import { access } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { domains } from '../domains/registry.ts';
 import { episodeDomain } from '../src/core/environment/episode-domain.ts';
@@ -104,15 +105,23 @@ const hasData = async (name: string): Promise<boolean> => {
   }
 };
 
+// `--only SECTION` runs one section: domains, retrieval, step-api, provider-bound, runtime or viewer.
+const SECTIONS = ['domains', 'retrieval', 'step-api', 'provider-bound', 'runtime', 'viewer'] as const;
+const { only } = parseArgs({ options: { only: { type: 'string' } } }).values;
+if (only !== undefined && !(SECTIONS as readonly string[]).includes(only)) throw new Error(`--only takes one of ${SECTIONS.join(', ')}`);
+const runs = (section: (typeof SECTIONS)[number]): boolean => only === undefined || only === section;
+
 console.log('tau2-edge benchmarks (targets: < 1 MB per live episode, <= 2 ms per DB verdict)');
-for (const name of Object.keys(domains)) {
-  if (await hasData(name)) await benchDomain(name);
+if (runs('domains')) {
+  for (const name of Object.keys(domains)) {
+    if (await hasData(name)) await benchDomain(name);
+  }
 }
-if (await hasData('banking_knowledge')) {
+if (runs('retrieval') && (await hasData('banking_knowledge'))) {
   for (const line of await benchRetrieval()) console.log(line);
   for (const line of await benchRetrievalConfigs()) console.log(line);
 }
-if (await hasData('mock')) for (const line of await benchStepApi(await loadDomain('mock'))) console.log(line);
-if (await hasData('mock')) for (const line of await benchProviderBound()) console.log(line);
-for (const line of await benchRuntime()) console.log(line);
-for (const line of await benchViewer()) console.log(line);
+if (runs('step-api') && (await hasData('mock'))) for await (const line of benchStepApi(await loadDomain('mock'))) console.log(line);
+if (runs('provider-bound') && (await hasData('mock'))) for (const line of await benchProviderBound()) console.log(line);
+if (runs('runtime')) for (const line of await benchRuntime()) console.log(line);
+if (runs('viewer')) for (const line of await benchViewer()) console.log(line);

@@ -11,22 +11,26 @@ fi
 # Fast when the data is present: it only re-checks the sums.
 node scripts/fetch-data.ts || exit 1
 
-# The browser tests drive Debian's Chromium; install it when missing and apt can (as root, or with sudo).
-# Without it they are skipped, and the test run says why.
+# Installs Debian packages when apt can (as root, or with sudo); otherwise says what follows ($1).
+apt_install() {
+  local without="$1"
+  shift
+  if ! command -v apt-get >/dev/null 2>&1; then echo "$without: there is no apt-get" >&2; return; fi
+  local as_root=""
+  if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then as_root="sudo -n"; fi
+  if [ "$(id -u)" -ne 0 ] && [ -z "$as_root" ]; then echo "$without: apt-get needs root" >&2; return; fi
+  echo "installing $* (apt-get)"
+  { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq "$@"; } >/dev/null 2>&1 \
+    || echo "$without: apt-get install $* failed" >&2
+}
+
+# The browser tests drive Debian's Chromium; without it they are skipped, and the test run says why.
 if [ -z "${TAU2_EDGE_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
-  if command -v apt-get >/dev/null 2>&1; then
-    as_root=""
-    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then as_root="sudo -n"; fi
-    if [ "$(id -u)" -eq 0 ] || [ -n "$as_root" ]; then
-      echo "installing chromium for the browser tests (apt-get)"
-      { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq chromium; } >/dev/null 2>&1 \
-        || echo "browser tests will be skipped: apt-get install chromium failed" >&2
-    else
-      echo "browser tests will be skipped: chromium is missing and apt-get needs root" >&2
-    fi
-  else
-    echo "browser tests will be skipped: chromium is missing and there is no apt-get" >&2
-  fi
+  apt_install "browser tests will be skipped: chromium is missing" chromium
+fi
+# The Python client's tests run /usr/bin/python3 with Debian's websockets.
+if ! /usr/bin/python3 -c 'import websockets' >/dev/null 2>&1; then
+  apt_install "Python client tests will fail: python3-websockets is missing" python3-websockets
 fi
 
 # Plain output when read by a program rather than a person.

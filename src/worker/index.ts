@@ -16,6 +16,7 @@ import { runsApi } from './api/runs.ts';
 import { simulationsApi } from './api/simulations.ts';
 import { episodesApi } from './api/episodes.ts';
 import { schedulesApi } from './api/schedules.ts';
+import { openEnvApi } from './openenv/routes.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
 import { routeMethods } from './api/methods.ts';
 import { viewerRoutes } from './ui/viewer.ts';
@@ -27,6 +28,7 @@ import './env.ts';
 export { EpisodeDO } from './episode/episode-do.ts';
 export { RunDO } from './runs/run-do.ts';
 export { ProviderGateDO } from './runs/provider-gate.ts';
+export { OpenEnvSessionDO } from './openenv/session-do.ts';
 
 const health: z.infer<typeof HealthSchema> = { status: 'ok' };
 
@@ -53,6 +55,9 @@ const app = new Hono<AppEnv>()
   .route('/v1/schedules', schedulesApi)
   .route('/v1/provider-credentials', credentialsApi)
   .route('/v1/admin', adminApi)
+  .use('/openenv/reset', authenticate, limitBody)
+  .use('/openenv/step', authenticate, limitBody)
+  .route('/openenv', openEnvApi)
   .notFound((c) => {
     allowedMethods ??= routeMethods(app.routes);
     const allow = allowedMethods(c.req.path);

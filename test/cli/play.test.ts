@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { repoRoot } from '../../src/cli/local-worker.ts';
-import { functionalCall, playedMessage } from '../../src/cli/play-action.ts';
+import { functionalCall, playedMessage } from '../../src/core/gym-action.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import { domains } from '../../domains/registry.ts';
 import { loadDomain } from '../../src/cli/data.ts';

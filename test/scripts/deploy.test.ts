@@ -107,7 +107,7 @@ describe('npm run deploy against a scripted Cloudflare API', () => {
     const [database] = [...cf.databases.values()];
     expect(bindings.DB).toMatchObject({ type: 'd1', id: database!.uuid });
     expect(bindings.TURNS).toMatchObject({ type: 'queue', queue_name: 'tau2-edge-turns' });
-    for (const [name, class_name] of [['EPISODE', 'EpisodeDO'], ['RUN', 'RunDO'], ['PROVIDER_GATE', 'ProviderGateDO']]) {
+    for (const [name, class_name] of [['EPISODE', 'EpisodeDO'], ['RUN', 'RunDO'], ['PROVIDER_GATE', 'ProviderGateDO'], ['OPENENV_SESSION', 'OpenEnvSessionDO']]) {
       expect(bindings[name!]).toMatchObject({ type: 'durable_object_namespace', class_name });
     }
     expect(bindings.AUTH_FAILURES).toMatchObject({ type: 'ratelimit' });
@@ -115,10 +115,10 @@ describe('npm run deploy against a scripted Cloudflare API', () => {
     for (const [name, value] of Object.entries(toml.vars as unknown as Record<string, string>)) expect(bindings[name]).toMatchObject({ type: 'plain_text', text: value });
     expect(cf.uploads).toHaveLength(2);
     const firstMetadata = cf.uploads[0]!.metadata;
-    expect(firstMetadata.migrations).toMatchObject({ new_tag: 'v1', steps: [{ new_sqlite_classes: ['EpisodeDO', 'RunDO', 'ProviderGateDO'] }] });
+    expect(firstMetadata.migrations).toMatchObject({ new_tag: 'v2', steps: [{ new_sqlite_classes: ['EpisodeDO', 'RunDO', 'ProviderGateDO'] }, { new_sqlite_classes: ['OpenEnvSessionDO'] }] });
     expect(firstMetadata.compatibility_date).toBe(toml.compatibility_date);
     expect(firstMetadata).toMatchObject({ limits: { cpu_ms: 300_000 }, observability: { enabled: true }, placement: { mode: 'smart' } });
-    expect(script.migrationTag).toBe('v1');
+    expect(script.migrationTag).toBe('v2');
   });
 
   it('sets the missing secrets: CREDENTIALS_KEY generated, API_KEY asked for, the provider key from the environment', () => {

@@ -95,6 +95,10 @@ describe('OpenAPI document', () => {
 
     const episode = (await pyBody(await check('POST', '/v1/episodes', '/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user } }))) as { episode_id: string };
     await check('POST', '/v1/episodes', '/v1/episodes', { body: { domain: 'mock' } });
+    const batch = { domain: 'mock', task_ids: ['create_task_1'], llm_user: SCRIPT_MODELS.user };
+    await check('POST', '/v1/episodes/batch', '/v1/episodes/batch', { body: batch, headers: { 'Idempotency-Key': 'contract-batch' } });
+    await check('POST', '/v1/episodes/batch', '/v1/episodes/batch', { body: { ...batch, num_trials: 2 }, headers: { 'Idempotency-Key': 'contract-batch' } });
+    await check('POST', '/v1/episodes/batch', '/v1/episodes/batch', { body: { domain: 'mock', task_ids: [] } });
     await check('POST', '/v1/episodes/{id}/step', `/v1/episodes/${episode.episode_id}/step`, { body: { step: 3, message: { role: 'assistant', content: 'early' } } });
     await check('POST', '/v1/episodes/{id}/step', `/v1/episodes/${episode.episode_id}/step`, { body: { step: 0, message: { role: 'assistant', content: 'Hello' } } });
     await check('GET', '/v1/episodes/{id}', `/v1/episodes/${episode.episode_id}`);

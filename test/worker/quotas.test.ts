@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.ts';
-import { ApiErrorSchema, ApiKeyCreatedSchema, RerunSchema, TenantQuotasViewSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema, EpisodeBatchCreatedSchema, RerunSchema, TenantQuotasViewSchema } from '../../src/core/schemas/api.ts';
 import type { TenantQuotasView, TenantUsage } from '../../src/core/schemas/api.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import { launchRun } from '../../src/worker/runs/launch.ts';
@@ -165,6 +165,21 @@ describe('quotas under concurrent launches', () => {
     for (const refused of answers.filter((r) => r.status === 429)) await overQuota(refused, 'episodes_in_flight');
     expect(await runsOf('q-race-episodes')).toBe(3);
     expect(Math.max(...seen.map((u) => u.episodes_in_flight))).toBe(3);
+  });
+
+  it(`episode batches: one past episodes_in_flight 5 is refused whole; ${AT_ONCE} batches of 2 at once → 2 created, 4 in flight`, async () => {
+    const key = await tenantKey('q-race-batches');
+    await setQuotas('q-race-batches', { episodes_in_flight: 5 });
+    const batch = (num_trials: number) => as(key, '/v1/episodes/batch', { body: { domain: 'mock', task_ids: ['create_task_1'], num_trials, llm_user: SCRIPT_MODELS.user } });
+    await overQuota(await batch(6), 'episodes_in_flight');
+    expect(await runsOf('q-race-batches')).toBe(0);
+    const { answers, seen } = await watched('q-race-batches', () => times(AT_ONCE, () => batch(2)));
+    // The external agents never step: the created episodes stay in flight. A batch is reserved whole or not at all.
+    expect(statuses(answers)).toEqual({ 201: 2, 429: AT_ONCE - 2 });
+    for (const created of answers.filter((r) => r.status === 201)) expect(EpisodeBatchCreatedSchema.parse(await pyBody(created)).episode_ids).toHaveLength(2);
+    for (const refused of answers.filter((r) => r.status === 429)) await overQuota(refused, 'episodes_in_flight');
+    expect(await runsOf('q-race-batches')).toBe(2);
+    expect(Math.max(...seen.map((u) => u.episodes_in_flight))).toBe(4);
   });
 
   it(`schedules: ${AT_ONCE} created at once at schedules 2 → exactly 2 kept`, async () => {

@@ -6,7 +6,7 @@ import type { CliContext } from '../cli-command.ts';
 import { withApi } from '../run-remote.ts';
 import { terminalAsker } from '../ask.ts';
 import type { Asker } from '../ask.ts';
-import { playedMessage } from '../play-action.ts';
+import { playedMessage } from '../../core/gym-action.ts';
 import { loadDomain } from '../data.ts';
 import { selectTasks } from '../../core/tasks.ts';
 import type { ApiClient } from '../../client/index.ts';

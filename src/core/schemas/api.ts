@@ -301,10 +301,11 @@ const boundedName = plainText().min(1);
 export const MAX_EPISODE_TEXT = 65_536;
 /** Tool calls in one agent message. */
 export const MAX_TOOL_CALLS = 32;
+/** Task ids named by one batch of episodes. */
+export const MAX_BATCH_TASKS = 10_000;
 
-export const EpisodeCreateSchema = z.strictObject({
+const EpisodeSettingsShape = {
   domain: boundedName,
-  task_id: boundedName,
   /**
    * The role the caller plays: the agent, against the simulated user (AgentGymEnv); or the user, against the
    * built-in LLM agent (UserGymEnv).
@@ -327,8 +328,20 @@ export const EpisodeCreateSchema = z.strictObject({
   /** The reference's gym environment defaults: 100 steps, 10 errors. */
   max_steps: pyNumber(z.number().int().positive()).default(100),
   max_errors: pyNumber(z.number().int().positive()).default(10),
-}).refine((e) => !(e.solo && e.role === 'user'), { message: 'Solo mode has no user to play', path: ['solo'] });
+};
+const noSoloUser = <S extends z.ZodType<{ solo: boolean; role: string }>>(schema: S): S =>
+  schema.refine((e) => !(e.solo && e.role === 'user'), { message: 'Solo mode has no user to play', path: ['solo'] });
+
+const { domain, ...otherSettings } = EpisodeSettingsShape;
+export const EpisodeCreateSchema = noSoloUser(z.strictObject({ domain, task_id: boundedName, ...otherSettings }));
 export type EpisodeCreate = z.infer<typeof EpisodeCreateSchema>;
+
+/** Episodes of the same settings started at once: every task × trial (the operator's LIMIT_MAX_EPISODES_PER_RUN bounds them). */
+export const EpisodeBatchSchema = noSoloUser(
+  z.strictObject({ domain, task_ids: z.array(boundedName).min(1).max(MAX_BATCH_TASKS), num_trials: pyNumber(z.number().int().positive()).default(1), ...otherSettings }),
+);
+export const EpisodeBatchCreatedSchema = z.object({ run_id: z.string(), episode_ids: z.array(z.string()) });
+export type EpisodeBatchCreated = z.infer<typeof EpisodeBatchCreatedSchema>;
 export type EpisodeCreateInput = z.input<typeof EpisodeCreateSchema>;
 
 /** A message in the reference's wire format (OpenAI chat-completions). */

@@ -34,7 +34,7 @@ const digest = async (text: string): Promise<ArrayBuffer> => crypto.subtle.diges
 export const sameSecret = async (given: string, expected: string): Promise<boolean> =>
   crypto.subtle.timingSafeEqual(await digest(given), await digest(expected));
 
-const bearer = (header: string | undefined): string | null => /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim() ?? null;
+export const bearer = (header: string | undefined): string | null => /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim() ?? null;
 
 /** The caller an API key stands for, with the tenant key's id (null for the operator key); null for no valid key. */
 export const callerOfKey = async (env: Env, token: string, operatorKey: string): Promise<{ caller: Caller; keyId: string | null } | null> => {

@@ -11,6 +11,8 @@ import {
   ApiKeySchema,
   DbDiffSchema,
   EpisodeCreateSchema,
+  EpisodeBatchCreatedSchema,
+  EpisodeBatchSchema,
   EpisodeCreatedSchema,
   EpisodeSchema,
   EpisodeStepRequestSchema,
@@ -129,6 +131,18 @@ const paths: ZodOpenApiPathsObject = {
         '503': failure('Created but not started in time: read it later at Location (Retry-After)'),
       },
       withBody(EpisodeCreateSchema),
+    ),
+  },
+  '/v1/episodes/batch': {
+    post: operation(
+      'Start agent-driven episodes at once: every task × trial, as one run; step each by its id (or join it from an OpenEnv session)',
+      {
+        '201': ok(EpisodeBatchCreatedSchema, 'Started (or the episodes of a repeated Idempotency-Key)'),
+        ...badRequest,
+        '422': failure('Idempotency-Key already used with another body'),
+        '429': failure('Over a quota of the tenant (Retry-After)'),
+      },
+      { ...withBody(EpisodeBatchSchema), requestParams: { header: idempotencyHeader } },
     ),
   },
   '/v1/episodes/{id}': { get: operation('An episode: state, all messages the agent sees, reward_info once graded', { '200': ok(EpisodeSchema, 'The episode'), ...notFound }, idParam()) },

@@ -26,7 +26,7 @@ const requireRun = async (c: Context<AppEnv>): Promise<RunRow> => {
 };
 
 /** The caller's Idempotency-Key in its tenant's namespace (scheduled launches use `schedule:`), or undefined. */
-const idempotencyKey = (header: string | undefined, tenant: string): string | undefined => {
+export const idempotencyKey = (header: string | undefined, tenant: string): string | undefined => {
   if (header === undefined) return undefined;
   if (header.trim() === '' || header.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw invalidRequest([{ path: IDEMPOTENCY_KEY_HEADER, message: `Give 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, not all blank` }]);

@@ -1,9 +1,10 @@
-// What a person types in `tau2-edge play`, as the message it sends (reference: parse_action_string): a JSON tool
-// call `{"name": …, "arguments": {…}}`, a functional call `name(key='value', n=2)` with Python literal values
-// (what ast.literal_eval reads: strings, numbers, True/False/None, lists, tuples, dicts), or else plain text.
+// An agent action in the reference gym's text format (reference: parse_action_string), as the message it sends:
+// what a person types in `tau2-edge play` and what an OpenEnv step sends as `{"action": …}`. A JSON tool call
+// `{"name": …, "arguments": {…}}`, a functional call `name(key='value', n=2)` with Python literal values (what
+// ast.literal_eval reads: strings, numbers, True/False/None, lists, tuples, dicts), or else plain text.
 // The literal reader is hand-written: no JavaScript library reads Python literals, and its subset is small.
-import { dumpsPy, pyFloat } from '../core/py/index.ts';
-import type { PyValue } from '../core/py/index.ts';
+import { dumpsPy, pyFloat } from './py/index.ts';
+import type { PyValue } from './py/index.ts';
 
 export interface PlayedMessage {
   readonly role: 'assistant';

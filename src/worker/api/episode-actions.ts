@@ -1,0 +1,295 @@
+// What a participant played from outside does with an episode — create it (one or a batch), join it, step it —
+// whatever carries the request: the step API over HTTP (episodes.ts) and OpenEnv sessions over WebSocket
+// (openenv/) call these, so an episode behaves the same (exactly-once steps, 409s, waits, quotas, results in D1)
+// on every transport. Failures are ApiErrors; each transport turns them into its own error messages.
+import { z } from 'zod';
+import type { EpisodeCreate, EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
+import { RunRequestSchema } from '../../core/schemas/api.ts';
+import type { SimulationRun } from '../../core/schemas/simulation.ts';
+import type { Message } from '../../core/schemas/message.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
+import { isExternalAgent } from '../../core/schemas/episode.ts';
+import type { TurnRole } from '../../core/orchestrator/step.ts';
+import { parsePyJson, sha256Hex } from '../../core/py/index.ts';
+import { defaultSleep } from '../../core/llm/retry.ts';
+import { decodeConfig, encodeConfig, findRun, findRunByIdempotencyKey } from '../db/runs.ts';
+import type { RunRow } from '../db/runs.ts';
+import { findEpisodeSimulation } from '../db/simulations.ts';
+import { launchRun, selectEpisodes } from '../runs/launch.ts';
+import { limits } from '../limits.ts';
+import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
+import type { EpisodeRef } from '../episode/launch.ts';
+import type { ExternalObservation, TurnResponse } from '../episode/turn.ts';
+import { participantObservation } from '../episode/machine.ts';
+import { produceTurns } from '../turns/consumer.ts';
+import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
+
+/** How long a request waits for the episode to need the caller again (the user's reply, the grading). */
+const waitMs = (env: Env): number => limits(env).LIMIT_EPISODE_WAIT_SECONDS * 1000;
+
+/**
+ * The episode had nothing to answer with in time (e.g. its simulation not yet in D1): the caller asks again,
+ * which is safe for a step (each is applied once).
+ */
+const notReady = (message: string, headers: Record<string, string> = {}): ApiError =>
+  new ApiError(503, 'not_ready', message, undefined, { 'Retry-After': '5', ...headers });
+const noAnswerYet = (episode: EpisodeHandle, step: number): ApiError =>
+  notReady(`Episode ${episodeIdOf(episode.key)} has no answer to step ${step} yet; send the same step again`);
+
+/** An episode as its participant addresses it: its object, its run, and whether and whom the caller plays. */
+export const EpisodeHandleSchema = z.object({
+  key: z.string(),
+  run_id: z.string(),
+  task_id: z.string(),
+  trial: z.number().int(),
+  /** Whether a participant of the episode is played from outside (the agent or the user). */
+  external: z.boolean(),
+  role: z.enum(['agent', 'user']),
+});
+export type EpisodeHandle = z.infer<typeof EpisodeHandleSchema>;
+
+/** The role the caller plays in an episode of this run. */
+const roleOf = (config: RunConfig): TurnRole => (config.user === 'external_user' ? 'user' : 'agent');
+
+export const handleOf = (run: RunRow, ref: EpisodeRef): EpisodeHandle => {
+  const config = decodeConfig(run.config);
+  return { ...ref, key: episodeKey(run.id, ref), run_id: run.id, external: isExternalAgent(config.agent) || config.user === 'external_user', role: roleOf(config) };
+};
+
+/** The tenant's episode of that id; another tenant's is as unknown as one that never existed. */
+export const findEpisode = async (env: Env, tenant: string, id: string): Promise<{ handle: EpisodeHandle; run: RunRow }> => {
+  const ref = episodeOfId(id);
+  const run = ref === null ? null : await findRun(env.DB, ref.run_id, tenant);
+  if (ref === null || run === null) throw notFound('Episode', id);
+  return { handle: handleOf(run, ref), run };
+};
+
+/** The agent's message as a turn result (the engine parses the arguments text as it parses a model's). */
+const turnResponseOf = (message: EpisodeStepRequest['message']): TurnResponse => ({
+  kind: 'response',
+  content: message.content ?? null,
+  tool_calls: (message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+  usage: null,
+  raw_data: null,
+});
+
+/** The messages of an observation (the episode object sends them as JSON text). */
+export const viewMessages = (view: ExternalObservation): Record<string, unknown>[] => JSON.parse(view.messages) as Record<string, unknown>[];
+
+/** What the caller's participant is given: the agent the policy, the user its instructions; and its tools. */
+export const given = (view: ExternalObservation): { policy?: string; instructions?: string; tools?: Record<string, unknown>[] } => {
+  if (view.given === null) return {};
+  const { policy, instructions, tools } = view.given;
+  return {
+    ...(view.role === 'agent' ? { policy } : instructions === null ? {} : { instructions }),
+    tools: parsePyJson(tools) as unknown as Record<string, unknown>[],
+  };
+};
+
+const cancelled = (): ApiError => new ApiError(409, 'conflict', 'The episode was cancelled');
+
+/** A step sent to an episode that is over: only its final step, sent again unchanged, is answered (again). */
+const episodeDone = (finalStep: number | null): ApiError =>
+  new ApiError(
+    409,
+    'conflict',
+    finalStep === null
+      ? 'The episode is done and takes no more steps'
+      : `The episode is done: its final step was ${finalStep}, and only that step sent again unchanged is answered`,
+  );
+
+/** The trajectory role of the caller's own messages. */
+export const ownMessageRole = (role: TurnRole): Message['role'] => (role === 'agent' ? 'assistant' : 'user');
+
+/** What the caller saw after its last message: a graded episode ended after the caller's last turn. */
+const afterLastOwnMessage = (role: TurnRole, simulation: SimulationRun): Record<string, unknown>[] => {
+  const messages = simulation.messages ?? [];
+  const last = messages.findLastIndex((m) => m.role === ownMessageRole(role));
+  return participantObservation(role, messages.slice(last + 1));
+};
+
+/** A call that met the episode's instance as it reset itself (it had just finished) is made again. */
+const retriedOnReset = (error: unknown): undefined => {
+  if (error instanceof Error && (error as { durableObjectReset?: boolean }).durableObjectReset === true) return undefined;
+  throw error;
+};
+
+/** Pauses between two reads of an episode that is waited for: FIRST_PAUSE_MS, doubling up to 200 ms. */
+const FIRST_PAUSE_MS = 5;
+const nextPause = (pause: number): number => Math.min(pause * 2, 200);
+
+type Settled =
+  | { readonly kind: 'live'; readonly view: ExternalObservation }
+  | { readonly kind: 'graded'; readonly simulation: SimulationRun }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'not_ready' };
+
+/**
+ * Waits (bounded) until the episode waits for the caller, or is graded; past the wait, a running episode is
+ * answered as it stands, one that cannot be observed (not started yet, or graded but its simulation not yet in
+ * D1) as not ready. A stub is taken per call: a finished episode resets its instance.
+ */
+const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven = false): Promise<Settled> => {
+  const deadline = Date.now() + waitMs(env);
+  for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
+    const stub = env.EPISODE.getByName(episode.key);
+    const view = await stub.observe(since, withGiven).catch(retriedOnReset);
+    if (view !== undefined && view !== null && (view.waiting || Date.now() > deadline)) return { kind: 'live', view };
+    if (view === null) {
+      const simulation = await findEpisodeSimulation(env.DB, episode.run_id, episode.task_id, episode.trial);
+      if (simulation !== null) return { kind: 'graded', simulation };
+      if ((await stub.snapshot().catch(retriedOnReset))?.phase === 'cancelled') return { kind: 'cancelled' };
+    }
+    if (Date.now() > deadline) return { kind: 'not_ready' };
+    await defaultSleep(pause);
+  }
+};
+
+/**
+ * The simulation of an episode that refused a turn as no longer running, or null (never started, or
+ * cancelled). A finished episode's simulation is on its way to its run, then with the run until its next write
+ * to D1, so it is waited for (bounded: then not ready).
+ */
+const gradedSimulation = async (env: Env, episode: EpisodeHandle): Promise<SimulationRun | null | 'not_ready'> => {
+  const deadline = Date.now() + waitMs(env);
+  for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
+    const simulation = await findEpisodeSimulation(env.DB, episode.run_id, episode.task_id, episode.trial);
+    if (simulation !== null) return simulation;
+    const phase = (await env.EPISODE.getByName(episode.key).snapshot().catch(retriedOnReset))?.phase;
+    if (phase === null || phase === 'cancelled') return null;
+    if (Date.now() > deadline) return 'not_ready';
+    await defaultSleep(pause);
+  }
+};
+
+/** The answer to step `step - 1`. */
+const stepAnswer = (settled: Settled, episode: EpisodeHandle, step: number): EpisodeStep => {
+  switch (settled.kind) {
+    case 'live':
+      return { step: settled.view.step, done: settled.view.done, termination_reason: settled.view.termination_reason as EpisodeStep['termination_reason'], observation: { messages: viewMessages(settled.view) } };
+    case 'graded':
+      return {
+        step,
+        done: true,
+        termination_reason: settled.simulation.termination_reason,
+        observation: { messages: afterLastOwnMessage(episode.role, settled.simulation) },
+        reward_info: settled.simulation.reward_info as Record<string, unknown> | null,
+      };
+    case 'cancelled':
+      throw cancelled();
+    case 'not_ready':
+      throw noAnswerYet(episode, step - 1);
+  }
+};
+
+/** Why a step was not applied, as an API error. */
+const stepRefusal = (reason: string, role: TurnRole, step: number, pending: number | null, message?: string): ApiError => {
+  switch (reason) {
+    case 'invalid':
+      // The reference's gym answers an action it cannot take with this text.
+      return invalidRequest([{ path: 'message', message: `Invalid action with error: ${message ?? ''}` }]);
+    case 'conflict':
+      return new ApiError(409, 'conflict', `Step ${step} was already answered with another message`);
+    case 'not_external':
+      return new ApiError(409, 'conflict', 'No participant of this episode is played from outside');
+    case 'not_running':
+      return new ApiError(409, 'conflict', 'The episode is over');
+    default:
+      return new ApiError(409, 'conflict', pending === null ? `Step ${step} is not waited for: the episode is not waiting for the ${role}` : `Step ${step} is not waited for: the episode waits for step ${pending}`);
+  }
+};
+
+/** The one-run configuration of episodes created for the caller's participant on these tasks. */
+export const episodesConfig = (env: Env, value: Omit<EpisodeCreate, 'task_id'>, taskIds: readonly string[], numTrials = 1): RunConfig => {
+  const playsUser = value.role === 'user';
+  const parsed = RunRequestSchema.safeParse({
+    domain: value.domain,
+    task_split_name: null,
+    task_ids: taskIds,
+    num_trials: numTrials,
+    agent: playsUser ? 'llm_agent' : value.solo ? 'external_solo' : 'external',
+    user: playsUser ? 'external_user' : value.solo ? 'dummy_user' : 'user_simulator',
+    ...(value.llm_user === undefined ? {} : { llm_user: value.llm_user }),
+    ...(value.llm_args_user === undefined ? {} : { llm_args_user: value.llm_args_user }),
+    ...(value.llm_agent === undefined ? {} : { llm_agent: value.llm_agent }),
+    ...(value.llm_args_agent === undefined ? {} : { llm_args_agent: value.llm_args_agent }),
+    ...(value.llm_judge === undefined ? {} : { llm_judge: value.llm_judge }),
+    ...(value.seed === undefined ? {} : { seed: value.seed }),
+    ...(value.retrieval_config === undefined ? {} : { retrieval_config: value.retrieval_config }),
+    ...(value.retrieval_config_kwargs === undefined ? {} : { retrieval_config_kwargs: value.retrieval_config_kwargs }),
+    max_steps: value.max_steps,
+    max_errors: value.max_errors,
+    // Every episode of a batch waits for its caller at once, as far as the operator allows.
+    max_concurrency: Math.min(taskIds.length * numTrials, limits(env).LIMIT_MAX_CONCURRENCY),
+  });
+  if (!parsed.success) throw invalidRequest(zodIssues(parsed.error));
+  return parsed.data;
+};
+
+const reusedKey = (key: string): ApiError =>
+  new ApiError(422, 'idempotency_key_reused', `Idempotency-Key ${key} was already used with a different request body`);
+
+/**
+ * Records and starts the run of the caller's episodes, every creation's one way through quotas: launchRun reserves
+ * all of them at once with the run row (a batch over a quota is refused whole, creating nothing), and a repeated
+ * Idempotency-Key (already in the tenant's namespace) answers with its run, reserving nothing again.
+ */
+export const launchEpisodes = async (
+  env: Env,
+  tenant: string,
+  config: RunConfig,
+  idempotency?: { readonly key: string; readonly header: string },
+): Promise<{ run: RunRow; episodes: EpisodeHandle[] }> => {
+  const requestHash = sha256Hex(encodeConfig(config));
+  const existing = idempotency === undefined ? null : await findRunByIdempotencyKey(env.DB, idempotency.key);
+  if (existing && existing.requestHash !== requestHash) throw reusedKey(idempotency!.header);
+  const selection = await selectEpisodes(env, config);
+  if (!selection.ok) throw refused(selection);
+  const { run } = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) });
+  if (run.requestHash !== requestHash) throw reusedKey(idempotency!.header);
+  return { run, episodes: selection.episodes.map((ref) => handleOf(run, ref)) };
+};
+
+/** What the caller's participant sees of an episode from its start: the messages so far, what it is given. */
+export const openingOf = async (env: Env, episode: EpisodeHandle): Promise<EpisodeCreated> => {
+  const settled = await settle(env, episode, 0, true);
+  const id = episodeIdOf(episode.key);
+  if (settled.kind === 'cancelled') throw cancelled();
+  if (settled.kind === 'not_ready') {
+    throw notReady(`Episode ${id} was created but has not started yet; read it later at its Location`, { Location: `/v1/episodes/${id}` });
+  }
+  return settled.kind === 'live'
+    ? { episode_id: id, run_id: episode.run_id, step: settled.view.step, done: settled.view.done, observation: { ...given(settled.view), messages: viewMessages(settled.view) } }
+    : { episode_id: id, run_id: episode.run_id, step: 0, done: true, observation: { messages: participantObservation(episode.role, settled.simulation.messages ?? []) } };
+};
+
+/** Creates one episode for the caller's participant; its opening is what the participant sees first. */
+export const createEpisode = async (env: Env, tenant: string, value: EpisodeCreate): Promise<{ handle: EpisodeHandle; opening: EpisodeCreated }> => {
+  const handle = (await launchEpisodes(env, tenant, episodesConfig(env, value, [value.task_id]))).episodes[0]!;
+  return { handle, opening: await openingOf(env, handle) };
+};
+
+/** Applies the caller's message for turn `step` (exactly once) and answers with what the caller sees next. */
+export const stepEpisode = async (env: Env, episode: EpisodeHandle, value: EpisodeStepRequest): Promise<EpisodeStep> => {
+  if (!episode.external) throw stepRefusal('not_external', 'agent', value.step, null);
+  const submit = () => env.EPISODE.getByName(episode.key).submitExternalTurn(value.step, turnResponseOf(value.message), { produceNext: true });
+  let outcome = await submit();
+  if (outcome.status === 'refused' && outcome.reason === 'not_pending' && outcome.pending_step === null) {
+    // Not the agent's turn yet (e.g. the simulated user has not spoken first): wait for it, then apply.
+    // An episode that ended meanwhile answers with its graded end, as below.
+    const settled = await settle(env, episode, value.step);
+    if (settled.kind === 'not_ready') throw noAnswerYet(episode, value.step);
+    if (settled.kind !== 'cancelled') outcome = await submit();
+  }
+  if (outcome.status === 'refused' && outcome.reason === 'done') throw episodeDone(outcome.final_step ?? null);
+  if (outcome.status === 'refused') {
+    const graded = outcome.reason === 'not_running' ? await gradedSimulation(env, episode) : null;
+    if (graded === 'not_ready') throw noAnswerYet(episode, value.step);
+    if (graded === null) throw stepRefusal(outcome.reason, episode.role, value.step, outcome.pending_step, outcome.message);
+    return stepAnswer({ kind: 'graded', simulation: graded }, episode, value.step + 1);
+  }
+  if (outcome.view !== undefined) return stepAnswer({ kind: 'live', view: outcome.view }, episode, value.step + 1);
+  // The simulated user's reply is produced here, without a queue hop.
+  if (outcome.pending !== undefined) await produceTurns(env, env.EPISODE.getByName(episode.key), outcome.pending, Date.now() + waitMs(env));
+  return stepAnswer(await settle(env, episode, value.step + 1), episode, value.step + 1);
+};

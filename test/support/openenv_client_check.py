@@ -1,0 +1,90 @@
+"""Plays mock create_task_1 through OpenEnv's own GenericEnvClient (meta-pytorch/OpenEnv, from source) against
+a tau2-edge Worker, and prints the StepResults it parsed.
+
+OpenEnv's client modules (env_client, generic_client, client_types, utils) are read from the repository's git
+directory unchanged. What this machine cannot import is stood in for: the package __init__ files (the real
+ones import the server side and pydantic), the container providers (not used: no container is started), and
+`websockets.asyncio.client.connect` for websockets < 13, mapped to the legacy client. The stand-in also adds the
+Authorization header, which EnvClient has no parameter for.
+
+    /usr/bin/python3 openenv_client_check.py --openenv-repo DIR --base URL --api-key KEY --user-llm MODEL
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import types
+
+CLIENT_MODULES = ["env_client.py", "generic_client.py", "client_types.py", "utils.py"]
+
+
+def load_openenv_client(repo, api_key):
+    root = tempfile.mkdtemp(prefix="openenv-client-")
+    core = os.path.join(root, "openenv", "core")
+    os.makedirs(core)
+    open(os.path.join(root, "openenv", "__init__.py"), "w").close()
+    open(os.path.join(core, "__init__.py"), "w").close()
+    for name in CLIENT_MODULES:
+        source = subprocess.run(["git", "-C", repo, "show", f"HEAD:src/openenv/core/{name}"], check=True, capture_output=True).stdout
+        with open(os.path.join(core, name), "wb") as f:
+            f.write(source)
+    runtime = types.ModuleType("openenv.core.containers.runtime")
+    runtime.LocalDockerProvider = runtime.UVProvider = None
+    sys.modules["openenv.core.containers"] = types.ModuleType("openenv.core.containers")
+    sys.modules["openenv.core.containers.runtime"] = runtime
+
+    import websockets
+
+    try:
+        import websockets.asyncio.client as asyncio_client  # websockets >= 13
+
+        connect = asyncio_client.connect
+        headers_arg = "additional_headers"
+    except ImportError:
+        asyncio_client = types.ModuleType("websockets.asyncio.client")
+        sys.modules["websockets.asyncio"] = types.ModuleType("websockets.asyncio")
+        sys.modules["websockets.asyncio.client"] = asyncio_client
+        connect = websockets.connect
+        headers_arg = "extra_headers"
+    asyncio_client.ClientConnection = object
+    asyncio_client.connect = lambda url, **kw: connect(url, **kw, **{headers_arg: {"Authorization": f"Bearer {api_key}"}})
+
+    sys.path.insert(0, root)
+    from openenv.core.generic_client import GenericEnvClient
+
+    return GenericEnvClient
+
+
+async def play(client_class, base, user_llm):
+    reset_args = {"domain": "mock", "task_id": "create_task_1", "seed": 300}
+    if user_llm:
+        reset_args["llm_user"] = user_llm
+    async with client_class(base_url=f"{base.rstrip('/')}/openenv") as env:
+        result = await env.reset(**reset_args)
+        print("reset", json.dumps({"reward": result.reward, "done": result.done, "roles": [m["role"] for m in result.observation["messages"]]}))
+        for action in ["create_task(user_id='user_1', title='Important Meeting')", "Your task Important Meeting has been created."]:
+            result = await env.step({"action": action})
+            print("step", json.dumps({"reward": result.reward, "done": result.done, "roles": [m["role"] for m in result.observation["messages"]]}))
+        print("state", json.dumps(await env.state()))
+        try:
+            await env.step({"action": "", "unknown": 1})
+        except RuntimeError as error:
+            print("error", str(error))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--openenv-repo", required=True)
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--api-key", required=True)
+    parser.add_argument("--user-llm", default=None)
+    args = parser.parse_args()
+    asyncio.run(play(load_openenv_client(args.openenv_repo, args.api_key), args.base, args.user_llm))
+
+
+if __name__ == "__main__":
+    main()

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { documentLookup } from '../../../src/core/knowledge/documents.ts';
 import { createGrepIndex } from '../../../src/core/knowledge/grep.ts';
 import { runGrep } from '../../../src/core/knowledge/kb-search.ts';
-import { PyRegexError, compilePyRegex, countMatches } from '../../../src/core/knowledge/py-regex.ts';
+import { PyRegexError, compilePyRegex, countMatches, loadCharacterNames } from '../../../src/core/knowledge/py-regex.ts';
 import { sha256Hex } from '../../../src/core/py/index.ts';
 import { knowledgeDocuments, retrievalFixture } from '../../support/knowledge.ts';
 import pythonSyntax from '../../fixtures/knowledge-grep-python-syntax.json' with { type: 'json' };
@@ -27,8 +27,8 @@ describe('grep retriever over the 698 documents', () => {
   });
 
   for (const c of fixture.grep_formatted) {
-    it(`formats the grep output for ${JSON.stringify(c.pattern)} byte for byte`, () => {
-      const text = runGrep(grep, documentLookup(docs), c.pattern);
+    it(`formats the grep output for ${JSON.stringify(c.pattern)} byte for byte`, async () => {
+      const text = await runGrep(grep, documentLookup(docs), c.pattern);
       if (c.output !== undefined) expect(text).toBe(c.output);
       else {
         expect(text.length).toBe(c.output_length);
@@ -42,11 +42,12 @@ describe("grep on Python-only regex syntax, as the reference's GrepRetriever ran
   const sensitive = createGrepIndex(docs, { caseSensitive: true });
   for (const c of pythonSyntax.grep) {
     const label = `${JSON.stringify(c.pattern)}${'case_sensitive' in c ? ' (case-sensitive)' : ''}`;
-    it(`${label}: ${c.python_compiles ? 'compiles' : 'is refused, then searched as literal text'} and ranks as the reference`, () => {
+    it(`${label}: ${c.python_compiles ? 'compiles' : 'is refused, then searched as literal text'} and ranks as the reference`, async () => {
       const ignoreCase = !('case_sensitive' in c);
-      if (c.python_compiles) expect(() => compilePyRegex(c.pattern, { ignoreCase })).not.toThrow();
-      else expect(() => compilePyRegex(c.pattern, { ignoreCase })).toThrow(PyRegexError);
-      expect((ignoreCase ? grep : sensitive).search(c.pattern).map((r) => [r.id, r.score])).toEqual(c.results);
+      const characterNames = await loadCharacterNames(c.pattern);
+      if (c.python_compiles) expect(() => compilePyRegex(c.pattern, { ignoreCase, characterNames })).not.toThrow();
+      else expect(() => compilePyRegex(c.pattern, { ignoreCase, characterNames })).toThrow(PyRegexError);
+      expect((ignoreCase ? grep : sensitive).search(c.pattern, undefined, characterNames).map((r) => [r.id, r.score])).toEqual(c.results);
     });
   }
 });

@@ -71,6 +71,23 @@ describe('Python regex translation', () => {
     expect(count('x*', 'ab')).toBe(3);
   });
 
+  it('reads \\N{name} as unicodedata.lookup does (counts from python3 3.11 re.findall)', async () => {
+    const named = async (pattern: string, text: string, ignoreCase = false) =>
+      countMatches(compilePyRegex(pattern, { ignoreCase, characterNames: await loadCharacterNames(pattern) }), text);
+    expect(await named('\\N{HANGUL SYLLABLE GAG}', '\uac01\uac00')).toBe(1);
+    expect(await named('\\N{HANGUL SYLLABLE A}', '\uc544')).toBe(1);
+    expect(await named('\\N{CJK UNIFIED IDEOGRAPH-04E00}+', '\u4e00\u4e00x')).toBe(1);
+    expect(await named('\\N{CJK UNIFIED IDEOGRAPH-20000}', '\u{20000}')).toBe(1);
+    expect(await named('[\\N{HANGUL SYLLABLE GA}-\\N{HANGUL SYLLABLE GAH}]', '\uac00\uac1b\uac1c')).toBe(2);
+    expect(await named('\\N{latin capital letter gha}', '\u01a2\u01a3')).toBe(1);
+    expect(await named('\\N{latin capital letter gha}', '\u01a2\u01a3', true)).toBe(2);
+    expect(await named('\\N{BYTE ORDER MARK}', '\ufeff')).toBe(1);
+  });
+
+  it('refuses \\N{name} without the name table', () => {
+    expect(() => compilePyRegex('\\N{LATIN SMALL LETTER A}', { ignoreCase: false })).toThrow(PyRegexError);
+  });
+
   it('rejects what Python rejects', () => {
     for (const bad of ['\\q', '[abc', 'a\\', '(?<n>a)']) {
       expect(() => compilePyRegex(bad, { ignoreCase: true }), bad).toThrow(PyRegexError);

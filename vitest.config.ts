@@ -32,6 +32,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        plugins: [textImports()],
         test: {
           name: 'core',
           environment: 'node',

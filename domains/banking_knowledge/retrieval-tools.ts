@@ -199,10 +199,11 @@ const GREP: RetrievalToolFactory = {
         title: 'parameters',
         type: 'object',
       },
-      run: (_db, { pattern }) => {
+      prepare: async (_db, { pattern }) => {
         const text = textArg(pattern, () => 'first argument must be string or compiled pattern');
         return runGrep(grep(caseSensitive), lookup, text, topK);
       },
+      run: (_db, _args, text) => text as string,
     };
   },
 };

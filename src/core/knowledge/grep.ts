@@ -4,19 +4,23 @@ import { DEFAULT_TOP_K, rankByScore } from './bm25.ts';
 import type { KnowledgeDocument, RankedDocument } from './documents.ts';
 import { isPyBlank } from './py-text.ts';
 import { PyRegexError, compileLiteral, compilePyRegex, countMatches } from './py-regex.ts';
+import type { CharacterNameLookup } from './py-regex.ts';
 
 export interface GrepOptions {
   readonly caseSensitive?: boolean;
 }
 
 export interface GrepIndex {
-  /** The `topK` documents with the most matches, ties in document order; documents without a match are left out. */
-  search(pattern: string, topK?: number): RankedDocument[];
+  /**
+   * The `topK` documents with the most matches, ties in document order; documents without a match are left out.
+   * `characterNames` (`loadCharacterNames`) resolves `\N{name}`; without it such a pattern is searched as text.
+   */
+  search(pattern: string, topK?: number, characterNames?: CharacterNameLookup): RankedDocument[];
 }
 
-const compile = (pattern: string, ignoreCase: boolean): RegExp => {
+const compile = (pattern: string, ignoreCase: boolean, characterNames: CharacterNameLookup | undefined): RegExp => {
   try {
-    return compilePyRegex(pattern, { ignoreCase });
+    return compilePyRegex(pattern, { ignoreCase, characterNames });
   } catch (err) {
     if (err instanceof PyRegexError) return compileLiteral(pattern, { ignoreCase });
     throw err;
@@ -26,9 +30,9 @@ const compile = (pattern: string, ignoreCase: boolean): RegExp => {
 export const createGrepIndex = (docs: readonly KnowledgeDocument[], options: GrepOptions = {}): GrepIndex => {
   const ignoreCase = !options.caseSensitive;
   return {
-    search(pattern, topK = DEFAULT_TOP_K) {
+    search(pattern, topK = DEFAULT_TOP_K, characterNames) {
       if (isPyBlank(pattern)) return [];
-      const regex = compile(pattern, ignoreCase);
+      const regex = compile(pattern, ignoreCase, characterNames);
       const counts = docs.map((doc) => countMatches(regex, doc.content));
       return rankByScore(counts, docs.length)
         .filter((index) => counts[index]! > 0)

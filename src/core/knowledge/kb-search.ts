@@ -3,6 +3,7 @@
 // write the result text with each stage's time. The clock is passed in.
 import type { Bm25Index } from './bm25.ts';
 import type { DenseIndex } from './dense.ts';
+import { loadCharacterNames } from './py-regex.ts';
 import type { KnowledgeDocument, RankedDocument } from './documents.ts';
 import { formatGrepResults, formatKbSearchResults, pySlice } from './format.ts';
 import type { GrepIndex } from './grep.ts';
@@ -50,6 +51,9 @@ export const runKbSearch = async <Prepared>(options: KbSearchOptions<Prepared>, 
   return formatKbSearchResults(results, options.lookup, { inputPreprocessingMs, retrievalMs, postprocessingMs });
 };
 
-/** The text of `grep(pattern)`, over the `topK` documents with the most matches (the configuration's `grep_top_k`). */
-export const runGrep = (index: GrepIndex, lookup: ReadonlyMap<string, KnowledgeDocument>, pattern: string, topK?: number): string =>
-  formatGrepResults(pattern, index.search(pattern, topK), lookup);
+/**
+ * The text of `grep(pattern)`, over the `topK` documents with the most matches (the configuration's `grep_top_k`).
+ * Async only to load the Unicode name table when the pattern has a `\N{name}`.
+ */
+export const runGrep = async (index: GrepIndex, lookup: ReadonlyMap<string, KnowledgeDocument>, pattern: string, topK?: number): Promise<string> =>
+  formatGrepResults(pattern, index.search(pattern, topK, await loadCharacterNames(pattern)), lookup);

@@ -4,10 +4,12 @@
 // to JavaScript's; case-insensitivity is Python's (py-case.ts); `\w`, `\d`, `\s`, `\b` are Unicode unless ASCII;
 // `.`, `^`, `$`, `\A`, `\Z` keep their Python meaning; an atomic group or a possessive repeat becomes a lookahead
 // that captures plus a backreference to it (the standard exact emulation); `{,n}` and `{,}` are repeats;
-// comments and verbose whitespace are dropped. What Python refuses is refused (PyRegexError), including a
+// comments and verbose whitespace are dropped; `\N{name}` is looked up in the name table the caller loaded.
+// What Python refuses is refused (PyRegexError), including a
 // look-behind whose width is not fixed, which JavaScript would accept.
 import { caseVariants, charVariants } from './py-case.ts';
 import type { CodePointSet } from './py-case.ts';
+import type { CharacterNameLookup } from './unicode-name-table.ts';
 
 /** Thrown for a pattern that Python's `re.compile` rejects (or that this translation cannot express). */
 export class PyRegexError extends Error {
@@ -89,9 +91,11 @@ class Translator {
   private atomics = 0;
 
   private readonly src: string;
+  private readonly characterNames: CharacterNameLookup | undefined;
 
-  constructor(src: string) {
+  constructor(src: string, characterNames: CharacterNameLookup | undefined) {
     this.src = src;
+    this.characterNames = characterNames;
   }
 
   translate(): string {
@@ -290,9 +294,23 @@ class Translator {
     if (c === 'x') return fixed(2, 'x');
     if (c === 'u') return fixed(4, 'u');
     if (c === 'U') return fixed(8, 'U');
-    if (c === 'N') throw this.error('\\N{...} character names are not available');
+    if (c === 'N') return this.namedCharacter();
     if (/[A-Za-z]/.test(c)) throw this.error(`bad escape \\${c}`);
     return c.codePointAt(0)!;
+  }
+
+  /** `\N{name}`: the character `unicodedata.lookup(name)` gives; without a name table, refused. */
+  private namedCharacter(): number {
+    if (this.peek() !== '{') throw this.error('missing {');
+    const end = this.src.indexOf('}', this.pos + 1);
+    if (end < 0) throw this.error('missing }, unterminated name');
+    const name = this.src.slice(this.pos + 1, end);
+    if (name === '') throw this.error('missing character name');
+    if (!this.characterNames) throw this.error('character names are not loaded');
+    const cp = this.characterNames(name);
+    if (cp === undefined) throw this.error(`undefined character name '${name}'`);
+    this.pos = end + 1;
+    return cp;
   }
 
   private characterClass(flags: Flags): Node {
@@ -435,9 +453,15 @@ class Translator {
   }
 }
 
+export interface PyRegexOptions {
+  readonly ignoreCase: boolean;
+  /** Resolves `\N{name}`; without it such a pattern is refused (see `loadCharacterNames`). */
+  readonly characterNames?: CharacterNameLookup;
+}
+
 /** The JavaScript source (for flags `gv`) matching what Python's `re.compile(pattern, flags)` matches. */
-export const translatePyRegex = (pattern: string, options: { ignoreCase: boolean }): string =>
-  new Translator(options.ignoreCase ? `(?i)${pattern}` : pattern).translate();
+export const translatePyRegex = (pattern: string, options: PyRegexOptions): string =>
+  new Translator(options.ignoreCase ? `(?i)${pattern}` : pattern, options.characterNames).translate();
 
 /** `re.escape(text)` as a pattern: the text itself, with Python's case-insensitivity when asked. */
 export const translateLiteral = (text: string, options: { ignoreCase: boolean }): string =>

@@ -2,8 +2,23 @@
 // (py-regex-translate.ts) to a `v`-flag regular expression that matches what Python matches; a pattern Python
 // would reject is reported as such, so the caller can fall back to a literal search as the reference does.
 import { PyRegexError, translateLiteral, translatePyRegex } from './py-regex-translate.ts';
+import type { PyRegexOptions } from './py-regex-translate.ts';
+import type { CharacterNameLookup } from './unicode-name-table.ts';
 
 export { PyRegexError };
+export type { CharacterNameLookup, PyRegexOptions };
+
+let characterNames: Promise<CharacterNameLookup> | undefined;
+
+/**
+ * The Unicode name table `\N{name}` needs, when the pattern has one (else undefined). Loaded on first use only:
+ * the table is large and almost no pattern names a character.
+ */
+export const loadCharacterNames = async (pattern: string): Promise<CharacterNameLookup | undefined> => {
+  if (!pattern.includes('\\N')) return undefined;
+  characterNames ??= import('./unicode-name-table.ts').then((table) => table.loadCharacterNameLookup());
+  return characterNames;
+};
 
 const compile = (source: string): RegExp => {
   try {
@@ -17,7 +32,7 @@ const compile = (source: string): RegExp => {
  * The global regular expression for a Python pattern, as `re.compile(pattern, flags)` would match.
  * @throws PyRegexError when Python would reject the pattern (or it cannot be expressed here).
  */
-export const compilePyRegex = (pattern: string, options: { ignoreCase: boolean }): RegExp => compile(translatePyRegex(pattern, options));
+export const compilePyRegex = (pattern: string, options: PyRegexOptions): RegExp => compile(translatePyRegex(pattern, options));
 
 /** `re.compile(re.escape(pattern))`: the pattern as literal text. */
 export const compileLiteral = (text: string, options: { ignoreCase: boolean }): RegExp => compile(translateLiteral(text, options));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { documentLookup } from '../../../src/core/knowledge/documents.ts';
 import { createGrepIndex } from '../../../src/core/knowledge/grep.ts';
 import { runGrep } from '../../../src/core/knowledge/kb-search.ts';
-import { PyRegexError, compilePyRegex, countMatches } from '../../../src/core/knowledge/py-regex.ts';
+import { PyRegexError, compilePyRegex, countMatches, loadCharacterNames } from '../../../src/core/knowledge/py-regex.ts';
 import { sha256Hex } from '../../../src/core/py/index.ts';
 import { knowledgeDocuments, retrievalFixture } from '../../support/knowledge.ts';
 import pythonSyntax from '../../fixtures/knowledge-grep-python-syntax.json' with { type: 'json' };
@@ -27,8 +27,8 @@ describe('grep retriever over the 698 documents', () => {
   });
 
   for (const c of fixture.grep_formatted) {
-    it(`formats the grep output for ${JSON.stringify(c.pattern)} byte for byte`, () => {
-      const text = runGrep(grep, documentLookup(docs), c.pattern);
+    it(`formats the grep output for ${JSON.stringify(c.pattern)} byte for byte`, async () => {
+      const text = await runGrep(grep, documentLookup(docs), c.pattern);
       if (c.output !== undefined) expect(text).toBe(c.output);
       else {
         expect(text.length).toBe(c.output_length);
@@ -42,11 +42,12 @@ describe("grep on Python-only regex syntax, as the reference's GrepRetriever ran
   const sensitive = createGrepIndex(docs, { caseSensitive: true });
   for (const c of pythonSyntax.grep) {
     const label = `${JSON.stringify(c.pattern)}${'case_sensitive' in c ? ' (case-sensitive)' : ''}`;
-    it(`${label}: ${c.python_compiles ? 'compiles' : 'is refused, then searched as literal text'} and ranks as the reference`, () => {
+    it(`${label}: ${c.python_compiles ? 'compiles' : 'is refused, then searched as literal text'} and ranks as the reference`, async () => {
       const ignoreCase = !('case_sensitive' in c);
-      if (c.python_compiles) expect(() => compilePyRegex(c.pattern, { ignoreCase })).not.toThrow();
-      else expect(() => compilePyRegex(c.pattern, { ignoreCase })).toThrow(PyRegexError);
-      expect((ignoreCase ? grep : sensitive).search(c.pattern).map((r) => [r.id, r.score])).toEqual(c.results);
+      const characterNames = await loadCharacterNames(c.pattern);
+      if (c.python_compiles) expect(() => compilePyRegex(c.pattern, { ignoreCase, characterNames })).not.toThrow();
+      else expect(() => compilePyRegex(c.pattern, { ignoreCase, characterNames })).toThrow(PyRegexError);
+      expect((ignoreCase ? grep : sensitive).search(c.pattern, undefined, characterNames).map((r) => [r.id, r.score])).toEqual(c.results);
     });
   }
 });
@@ -68,6 +69,23 @@ describe('Python regex translation', () => {
 
   it('counts empty matches as findall does', () => {
     expect(count('x*', 'ab')).toBe(3);
+  });
+
+  it('reads \\N{name} as unicodedata.lookup does (counts from python3 3.11 re.findall)', async () => {
+    const named = async (pattern: string, text: string, ignoreCase = false) =>
+      countMatches(compilePyRegex(pattern, { ignoreCase, characterNames: await loadCharacterNames(pattern) }), text);
+    expect(await named('\\N{HANGUL SYLLABLE GAG}', '\uac01\uac00')).toBe(1);
+    expect(await named('\\N{HANGUL SYLLABLE A}', '\uc544')).toBe(1);
+    expect(await named('\\N{CJK UNIFIED IDEOGRAPH-04E00}+', '\u4e00\u4e00x')).toBe(1);
+    expect(await named('\\N{CJK UNIFIED IDEOGRAPH-20000}', '\u{20000}')).toBe(1);
+    expect(await named('[\\N{HANGUL SYLLABLE GA}-\\N{HANGUL SYLLABLE GAH}]', '\uac00\uac1b\uac1c')).toBe(2);
+    expect(await named('\\N{latin capital letter gha}', '\u01a2\u01a3')).toBe(1);
+    expect(await named('\\N{latin capital letter gha}', '\u01a2\u01a3', true)).toBe(2);
+    expect(await named('\\N{BYTE ORDER MARK}', '\ufeff')).toBe(1);
+  });
+
+  it('refuses \\N{name} without the name table', () => {
+    expect(() => compilePyRegex('\\N{LATIN SMALL LETTER A}', { ignoreCase: false })).toThrow(PyRegexError);
   });
 
   it('rejects what Python rejects', () => {

@@ -22,6 +22,8 @@ import { ownGroup } from './bench-runtime.ts';
 import { median } from './bench-quantile.ts';
 import { connectInspector } from './inspector.ts';
 import { limitLine } from './limits/platform.ts';
+import { startLimitsTrace } from './limits/trace.ts';
+import type { KindFigures } from './limits/trace.ts';
 
 /** Live episodes of each domain held at once for the memory figure. */
 const LIVE_EPISODES_PER_DOMAIN = 20;
@@ -99,6 +101,25 @@ const longConversation = async (request: CapturedRequest): Promise<FakeReply> =>
 const run = (input: Omit<RunConfigInput, 'llm_agent' | 'llm_user' | 'llm_judge'>) =>
   RunConfigSchema.parse({ llm_agent: 'fake-agent', llm_user: 'fake-user', llm_judge: 'fake-judge', retry_delay: 0, ...input });
 
+/** The four per-invocation figures: the largest of any invocation the runtime traced, and of which kind. */
+const perInvocationLines = (byKind: Map<string, KindFigures>): string[] => {
+  const kinds = [...byKind].map(([kind, f]) => `${f.invocations} ${kind}`).join(', ');
+  const largest = (figure: Exclude<keyof KindFigures, 'invocations'>) => {
+    const [kind, figures] = [...byKind].reduce((a, b) => (b[1][figure] > a[1][figure] ? b : a));
+    return { value: figures[figure], kind };
+  };
+  const line = (name: Parameters<typeof limitLine>[0], figure: Exclude<keyof KindFigures, 'invocations'>, what: string) => {
+    const { value, kind } = largest(figure);
+    return limitLine(name, value, `${what}; largest in a ${kind} invocation, of ${kinds} traced`);
+  };
+  return [
+    line('subrequests_per_invocation', 'subrequests', 'fetch and every binding call (D1 statement, Durable Object call, queue send, assets, rate limit)'),
+    line('cpu_ms_per_invocation', 'cpuMs', 'upper bound: workerd process CPU over the invocation\'s wall span, 100 ms samples'),
+    line('d1_params_per_statement', 'd1Params', 'bound parameters of one D1 statement'),
+    line('d1_queries_per_invocation', 'd1Queries', 'D1 statements run, a batch\'s each'),
+  ];
+};
+
 const main = async (): Promise<void> => {
   const built = await bundle();
   const lines: string[] = [];
@@ -109,7 +130,9 @@ const main = async (): Promise<void> => {
     await rm(built.dir, { recursive: true, force: true });
   }
 
-  const harness = await startHarness(longConversation, { inspector: true, workerVars: { PROVIDER_MAX_CONCURRENCY: '1000' } });
+  const trace = await startLimitsTrace();
+  const harness = await startHarness(longConversation, { inspector: true, limitsTraceUrl: trace.url, workerVars: { PROVIDER_MAX_CONCURRENCY: '1000' } });
+  trace.sampleCpu(harness.worker().pid);
   try {
     const client = harness.client();
     // Long conversations: the largest turn request is what crosses the episode's RPC (and goes to the provider).
@@ -128,6 +151,8 @@ const main = async (): Promise<void> => {
     lines.push(limitLine('do_storage_per_episode', episodeStorage, 'largest episode object of those runs, sampled while live'));
     const largestRequest = Math.max(...harness.fake.requests.map((r) => Buffer.byteLength(r.bodyText)));
     lines.push(limitLine('rpc_payload', largestRequest / KIB, `largest turn request of ${LONG_TURNS}-turn airline and full_kb episodes`));
+    // A cron invocation: the scheduled handler, as the platform's trigger runs it.
+    await fetch(`${harness.worker().url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('* * * * *')}`);
     lines.push(limitLine('queue_message', (await largestQueueMessage(long[0]!.max_steps)) / 1000, 'every task of every domain; a message names its episode and step, never the conversation'));
 
     // Live episodes of every domain at once: each waits on a provider call that is never answered.
@@ -145,11 +170,10 @@ const main = async (): Promise<void> => {
     inspector.close();
     const waiting = harness.fake.requests.length - before;
     lines.push(limitLine('isolate_memory', usedSize / 1e6, `V8 heap after GC: every domain's data and ${waiting} live episodes (${LIVE_EPISODES_PER_DOMAIN} started per domain)`));
+    lines.push(...perInvocationLines(trace.byKind()));
   } finally {
     await harness.close();
-  }
-  for (const name of ['subrequests_per_invocation', 'cpu_ms_per_invocation', 'd1_params_per_statement', 'd1_queries_per_invocation'] as const) {
-    lines.push(limitLine(name, null));
+    await trace.close();
   }
   console.log(lines.join('\n'));
   // A figure over its limit fails the run: the design has to change, not the limit.

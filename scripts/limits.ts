@@ -4,6 +4,7 @@
 // (40-turn airline and banking_knowledge full_kb episodes) and then holding live episodes of every domain at once.
 // Figures taken on a busy machine are provisional; a figure over its limit is marked OVER.
 import { gzipSync } from 'node:zlib';
+import { parseArgs } from 'node:util';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,10 +26,12 @@ import { limitLine } from './limits/platform.ts';
 import { startLimitsTrace } from './limits/trace.ts';
 import type { KindFigures } from './limits/trace.ts';
 
+// Sizes of the load (`--live N --turns N` make it small, as a test does).
+const { values: sizes } = parseArgs({ options: { live: { type: 'string', default: '20' }, turns: { type: 'string', default: '40' } } });
 /** Live episodes of each domain held at once for the memory figure. */
-const LIVE_EPISODES_PER_DOMAIN = 20;
+const LIVE_EPISODES_PER_DOMAIN = Number(sizes.live);
 /** User turns of a long conversation. */
-const LONG_TURNS = 40;
+const LONG_TURNS = Number(sizes.turns);
 const KIB = 1024;
 
 /** The deploy bundle (wrangler deploy --dry-run) and its gzip size in KiB. */

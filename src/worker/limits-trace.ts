@@ -33,7 +33,8 @@ const tracedStub = (stub: object): object =>
       if (typeof prop !== 'string' || typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         trace(`do ${prop}`);
-        return (value as Method).apply(target, args);
+        // Reflect: an RPC method's own `apply` would be a remote call.
+        return Reflect.apply(value as Method, target, args);
       };
     },
   });

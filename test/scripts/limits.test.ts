@@ -1,0 +1,16 @@
+// `npm run limits` on a small load (2-turn conversations, 1 live episode per domain): one line per platform limit,
+// each with a measured number (none "not measured"), none over its limit.
+import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { PLATFORM_LIMITS } from '../../scripts/limits/platform.ts';
+
+describe('npm run limits', () => {
+  it('prints every figure measured', { timeout: 900_000 }, async () => {
+    const { stdout, exitCode } = await execa(process.execPath, ['scripts/limits.ts', '--live', '1', '--turns', '2'], { reject: false, all: true });
+    const lines = stdout.split('\n').filter((line) => line.startsWith('limit '));
+    const names = Object.keys(PLATFORM_LIMITS);
+    expect(lines.map((line) => line.split(':')[0]!.slice('limit '.length)).sort()).toEqual([...names].sort());
+    for (const line of lines) expect(line).toMatch(/^limit \w+: \d+(\.\d+)? \/ \d+ \S+(  \(.*\))?$/);
+    expect(exitCode).toBe(0);
+  });
+});

@@ -1,7 +1,8 @@
 // `npm run limits`: the Worker measured against Cloudflare's published limits (scripts/limits/platform.ts), one
 // line per figure. The bundle is wrangler's own dry-run output; startup and memory are measured in workerd (the
 // local runtime the deploy bundle runs on); the live figures come from a local Worker running long conversations
-// (40-turn airline and banking_knowledge full_kb episodes) and then holding live episodes of every domain at once.
+// (40-turn airline and banking_knowledge full_kb episodes, under a provider cap that sends turns through the
+// queue) and then, in a second runtime, holding live episodes of every domain at once.
 // Figures taken on a busy machine are provisional; a figure over its limit is marked OVER.
 import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
@@ -134,10 +135,12 @@ const main = async (): Promise<void> => {
   }
 
   const trace = await startLimitsTrace();
-  const harness = await startHarness(longConversation, { inspector: true, limitsTraceUrl: trace.url, workerVars: { PROVIDER_MAX_CONCURRENCY: '1000' } });
-  trace.sampleCpu(harness.worker().pid);
+  // Long conversations under a provider cap of 2 for their 4 episodes: turns without a free slot go through the
+  // queue, so queue batches are traced along with HTTP requests, object calls and alarms.
+  const queued = await startHarness(longConversation, { limitsTraceUrl: trace.url, workerVars: { PROVIDER_MAX_CONCURRENCY: '2' } });
+  trace.sampleCpu(queued.worker().pid);
   try {
-    const client = harness.client();
+    const client = queued.client();
     // Long conversations: the largest turn request is what crosses the episode's RPC (and goes to the provider).
     const long = [
       run({ domain: 'airline', num_tasks: 2 }),
@@ -147,17 +150,26 @@ const main = async (): Promise<void> => {
     let episodeStorage = 0;
     for (const id of ids) {
       while ((await client.run(id)).status === 'running') {
-        episodeStorage = Math.max(episodeStorage, await largestEpisodeStorage(harness.stateDir));
+        episodeStorage = Math.max(episodeStorage, await largestEpisodeStorage(queued.stateDir));
         await sleep(1_000);
       }
     }
     lines.push(limitLine('do_storage_per_episode', episodeStorage, 'largest episode object of those runs, sampled while live'));
-    const largestRequest = Math.max(...harness.fake.requests.map((r) => Buffer.byteLength(r.bodyText)));
+    const largestRequest = Math.max(...queued.fake.requests.map((r) => Buffer.byteLength(r.bodyText)));
     lines.push(limitLine('rpc_payload', largestRequest / KIB, `largest turn request of ${LONG_TURNS}-turn airline and full_kb episodes`));
     // A cron invocation: the scheduled handler, as the platform's trigger runs it.
-    await fetch(`${harness.worker().url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('* * * * *')}`);
+    await fetch(`${queued.worker().url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('* * * * *')}`);
     lines.push(limitLine('queue_message', (await largestQueueMessage(long[0]!.max_steps)) / 1000, 'every task of every domain; a message names its episode and step, never the conversation'));
+    // The last invocations' traces arrive after them.
+    await sleep(2_000);
+  } finally {
+    await queued.close();
+  }
 
+  const harness = await startHarness(longConversation, { inspector: true, limitsTraceUrl: trace.url, workerVars: { PROVIDER_MAX_CONCURRENCY: '1000' } });
+  trace.sampleCpu(harness.worker().pid);
+  try {
+    const client = harness.client();
     // Live episodes of every domain at once: each waits on a provider call that is never answered.
     harness.fake.setHandler(() => new Promise<never>(() => {}));
     const before = harness.fake.requests.length;
@@ -173,6 +185,7 @@ const main = async (): Promise<void> => {
     inspector.close();
     const waiting = harness.fake.requests.length - before;
     lines.push(limitLine('isolate_memory', usedSize / 1e6, `V8 heap after GC: every domain's data and ${waiting} live episodes (${LIVE_EPISODES_PER_DOMAIN} started per domain)`));
+    await sleep(2_000);
     lines.push(...perInvocationLines(trace.byKind()));
   } finally {
     await harness.close();

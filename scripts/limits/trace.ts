@@ -32,7 +32,7 @@ export interface KindFigures {
 
 export interface LimitsTrace {
   readonly url: string;
-  /** Starts sampling the CPU of the runtime's workerd (its process group). */
+  /** Starts sampling the CPU of the runtime's workerd (its process group), in place of an earlier runtime's. */
   sampleCpu(pgid: number): void;
   /** The largest figure of any invocation, by invocation kind (http, queue, rpc, alarm, cron). */
   byKind(): Map<string, KindFigures>;
@@ -84,6 +84,8 @@ export const startLimitsTrace = async (): Promise<LimitsTrace> => {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     sampleCpu(group) {
+      clearInterval(timer);
+      samples.length = 0;
       pgid = group;
       timer = setInterval(() => {
         const at = Date.now();

@@ -1,5 +1,6 @@
 // `npm run limits` on a small load (2-turn conversations, 1 live episode per domain): one line per platform limit,
-// each with a measured number (none "not measured"), none over its limit.
+// each with a measured number (none "not measured"), none over its limit, and the per-invocation figures taken
+// over HTTP requests, queue batches, object calls and cron.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { PLATFORM_LIMITS } from '../../scripts/limits/platform.ts';
@@ -11,6 +12,9 @@ describe('npm run limits', () => {
     const names = Object.keys(PLATFORM_LIMITS);
     expect(lines.map((line) => line.split(':')[0]!.slice('limit '.length)).sort()).toEqual([...names].sort());
     for (const line of lines) expect(line).toMatch(/^limit \w+: \d+(\.\d+)? \/ \d+ \S+(  \(.*\))?$/);
+    // The per-invocation figures cover every kind of invocation the load makes.
+    const traced = lines.find((line) => line.startsWith('limit subrequests_per_invocation:'))!;
+    for (const kind of ['http', 'queue', 'rpc', 'cron']) expect(traced).toMatch(new RegExp(`\\d+ ${kind}\\b`));
     expect(exitCode).toBe(0);
   });
 });

@@ -12,7 +12,11 @@ describe('npm run limits', () => {
     const names = Object.keys(PLATFORM_LIMITS);
     expect(lines.map((line) => line.split(':')[0]!.slice('limit '.length)).sort()).toEqual([...names].sort());
     for (const line of lines) expect(line).toMatch(/^limit \w+: \d+(\.\d+)? \/ \d+ \S+(  \(.*\))?$/);
-    // The per-invocation figures cover every kind of invocation the load makes.
+    // The per-invocation figures count real calls, over every kind of invocation the load makes.
+    const figure = (name: string) => Number(/: ([\d.]+) \//.exec(lines.find((line) => line.startsWith(`limit ${name}:`))!)![1]);
+    for (const name of ['subrequests_per_invocation', 'cpu_ms_per_invocation', 'd1_params_per_statement', 'd1_queries_per_invocation']) {
+      expect(figure(name), name).toBeGreaterThan(0);
+    }
     const traced = lines.find((line) => line.startsWith('limit subrequests_per_invocation:'))!;
     for (const kind of ['http', 'queue', 'rpc', 'cron']) expect(traced).toMatch(new RegExp(`\\d+ ${kind}\\b`));
     expect(exitCode).toBe(0);

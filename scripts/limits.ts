@@ -1,9 +1,11 @@
 // `npm run limits`: the Worker measured against Cloudflare's published limits (scripts/limits/platform.ts), one
 // line per figure. The bundle is wrangler's own dry-run output; startup and memory are measured in workerd (the
 // local runtime the deploy bundle runs on); the live figures come from a local Worker running long conversations
-// (40-turn airline and banking_knowledge full_kb episodes) and then holding live episodes of every domain at once.
+// (40-turn airline and banking_knowledge full_kb episodes, under a provider cap that sends turns through the
+// queue) and then, in a second runtime, holding live episodes of every domain at once.
 // Figures taken on a busy machine are provisional; a figure over its limit is marked OVER.
 import { gzipSync } from 'node:zlib';
+import { parseArgs } from 'node:util';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,11 +24,15 @@ import { ownGroup } from './bench-runtime.ts';
 import { median } from './bench-quantile.ts';
 import { connectInspector } from './inspector.ts';
 import { limitLine } from './limits/platform.ts';
+import { startLimitsTrace } from './limits/trace.ts';
+import type { KindFigures } from './limits/trace.ts';
 
+// Sizes of the load (`--live N --turns N` make it small, as a test does).
+const { values: sizes } = parseArgs({ options: { live: { type: 'string', default: '20' }, turns: { type: 'string', default: '40' } } });
 /** Live episodes of each domain held at once for the memory figure. */
-const LIVE_EPISODES_PER_DOMAIN = 20;
+const LIVE_EPISODES_PER_DOMAIN = Number(sizes.live);
 /** User turns of a long conversation. */
-const LONG_TURNS = 40;
+const LONG_TURNS = Number(sizes.turns);
 const KIB = 1024;
 
 /** The deploy bundle (wrangler deploy --dry-run) and its gzip size in KiB. */
@@ -99,6 +105,25 @@ const longConversation = async (request: CapturedRequest): Promise<FakeReply> =>
 const run = (input: Omit<RunConfigInput, 'llm_agent' | 'llm_user' | 'llm_judge'>) =>
   RunConfigSchema.parse({ llm_agent: 'fake-agent', llm_user: 'fake-user', llm_judge: 'fake-judge', retry_delay: 0, ...input });
 
+/** The four per-invocation figures: the largest of any invocation the runtime traced, and of which kind. */
+const perInvocationLines = (byKind: Map<string, KindFigures>): string[] => {
+  const kinds = [...byKind].map(([kind, f]) => `${f.invocations} ${kind}`).join(', ');
+  const largest = (figure: Exclude<keyof KindFigures, 'invocations'>) => {
+    const [kind, figures] = [...byKind].reduce((a, b) => (b[1][figure] > a[1][figure] ? b : a));
+    return { value: figures[figure], kind };
+  };
+  const line = (name: Parameters<typeof limitLine>[0], figure: Exclude<keyof KindFigures, 'invocations'>, what: string) => {
+    const { value, kind } = largest(figure);
+    return limitLine(name, value, `${what}; largest in a ${kind} invocation, of ${kinds} traced`);
+  };
+  return [
+    line('subrequests_per_invocation', 'subrequests', 'fetch and every binding call (D1 statement, Durable Object call, queue send, assets, rate limit)'),
+    line('cpu_ms_per_invocation', 'cpuMs', 'upper bound: workerd process CPU over the invocation\'s wall span, 100 ms samples'),
+    line('d1_params_per_statement', 'd1Params', 'bound parameters of one D1 statement'),
+    line('d1_queries_per_invocation', 'd1Queries', 'D1 statements run, a batch\'s each'),
+  ];
+};
+
 const main = async (): Promise<void> => {
   const built = await bundle();
   const lines: string[] = [];
@@ -109,9 +134,13 @@ const main = async (): Promise<void> => {
     await rm(built.dir, { recursive: true, force: true });
   }
 
-  const harness = await startHarness(longConversation, { inspector: true, workerVars: { PROVIDER_MAX_CONCURRENCY: '1000' } });
+  const trace = await startLimitsTrace();
+  // Long conversations under a provider cap of 2 for their 4 episodes: turns without a free slot go through the
+  // queue, so queue batches are traced along with HTTP requests, object calls and alarms.
+  const queued = await startHarness(longConversation, { limitsTraceUrl: trace.url, workerVars: { PROVIDER_MAX_CONCURRENCY: '2' } });
+  trace.sampleCpu(queued.worker().pid);
   try {
-    const client = harness.client();
+    const client = queued.client();
     // Long conversations: the largest turn request is what crosses the episode's RPC (and goes to the provider).
     const long = [
       run({ domain: 'airline', num_tasks: 2 }),
@@ -121,15 +150,26 @@ const main = async (): Promise<void> => {
     let episodeStorage = 0;
     for (const id of ids) {
       while ((await client.run(id)).status === 'running') {
-        episodeStorage = Math.max(episodeStorage, await largestEpisodeStorage(harness.stateDir));
+        episodeStorage = Math.max(episodeStorage, await largestEpisodeStorage(queued.stateDir));
         await sleep(1_000);
       }
     }
     lines.push(limitLine('do_storage_per_episode', episodeStorage, 'largest episode object of those runs, sampled while live'));
-    const largestRequest = Math.max(...harness.fake.requests.map((r) => Buffer.byteLength(r.bodyText)));
+    const largestRequest = Math.max(...queued.fake.requests.map((r) => Buffer.byteLength(r.bodyText)));
     lines.push(limitLine('rpc_payload', largestRequest / KIB, `largest turn request of ${LONG_TURNS}-turn airline and full_kb episodes`));
+    // A cron invocation: the scheduled handler, as the platform's trigger runs it.
+    await fetch(`${queued.worker().url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('* * * * *')}`);
     lines.push(limitLine('queue_message', (await largestQueueMessage(long[0]!.max_steps)) / 1000, 'every task of every domain; a message names its episode and step, never the conversation'));
+    // The last invocations' traces arrive after them.
+    await sleep(2_000);
+  } finally {
+    await queued.close();
+  }
 
+  const harness = await startHarness(longConversation, { inspector: true, limitsTraceUrl: trace.url, workerVars: { PROVIDER_MAX_CONCURRENCY: '1000' } });
+  trace.sampleCpu(harness.worker().pid);
+  try {
+    const client = harness.client();
     // Live episodes of every domain at once: each waits on a provider call that is never answered.
     harness.fake.setHandler(() => new Promise<never>(() => {}));
     const before = harness.fake.requests.length;
@@ -145,11 +185,11 @@ const main = async (): Promise<void> => {
     inspector.close();
     const waiting = harness.fake.requests.length - before;
     lines.push(limitLine('isolate_memory', usedSize / 1e6, `V8 heap after GC: every domain's data and ${waiting} live episodes (${LIVE_EPISODES_PER_DOMAIN} started per domain)`));
+    await sleep(2_000);
+    lines.push(...perInvocationLines(trace.byKind()));
   } finally {
     await harness.close();
-  }
-  for (const name of ['subrequests_per_invocation', 'cpu_ms_per_invocation', 'd1_params_per_statement', 'd1_queries_per_invocation'] as const) {
-    lines.push(limitLine(name, null));
+    await trace.close();
   }
   console.log(lines.join('\n'));
   // A figure over its limit fails the run: the design has to change, not the limit.

@@ -55,9 +55,11 @@ export interface HarnessOptions {
   readonly stateRoot?: string;
   /** Opens the Worker's DevTools inspector (to profile it). */
   readonly inspector?: boolean;
+  /** Where the runtime's tail Worker posts each invocation's limit-counted calls (scripts/limits/trace.ts). */
+  readonly limitsTraceUrl?: string;
 }
 
-export const startHarness = async (handler: FakeHandler, { workerVars = {}, stateRoot, inspector = false }: HarnessOptions = {}): Promise<Harness> => {
+export const startHarness = async (handler: FakeHandler, { workerVars = {}, stateRoot, inspector = false, limitsTraceUrl }: HarnessOptions = {}): Promise<Harness> => {
   const fake = await startFakeOpenAI();
   fake.setHandler(handler);
   const stateDir = await mkdtemp(path.join(stateRoot ?? (await defaultStateRoot()), 'tau2-edge-load-'));
@@ -65,6 +67,7 @@ export const startHarness = async (handler: FakeHandler, { workerVars = {}, stat
     persistTo: path.join(stateDir, 'state'),
     logFile: path.join(stateDir, 'worker.log'),
     inspector,
+    ...(limitsTraceUrl === undefined ? {} : { limitsTraceUrl }),
     // Building the bundle takes longer on a busy machine; a script waits rather than fails.
     readyTimeoutMs: 180_000,
     env: { ...localWorkerEnv(fake.baseURL, {}, 'load-script', await localCredentialsKey(stateDir)), ...workerVars },

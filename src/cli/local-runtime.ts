@@ -3,7 +3,7 @@
 // purpose: its development tooling wraps every SQLite-backed Durable Object class so that each new object
 // makes an extra blocking storage write, and keeps a DevTools session and a proxy Worker in front; together
 // they cost about a sixth of a run's CPU and a second runtime process, none of which a deployed Worker pays.
-// Usage: node local-runtime.ts --vars FILE --persist-to DIR --bundle-dir DIR --port N [--inspector-port N]
+// Usage: node local-runtime.ts --vars FILE --persist-to DIR --bundle-dir DIR --port N [--inspector-port N] [--limits-trace URL]
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     'bundle-dir': { type: 'string' },
     port: { type: 'string' },
     'inspector-port': { type: 'string' },
+    'limits-trace': { type: 'string' },
   },
 });
 const required = (name: keyof typeof values): string => {
@@ -46,6 +47,23 @@ const { name, main, workerOptions } = JSON.parse(printed.stdout) as {
 // The caller's variables and secrets override wrangler.toml's [vars], as an env file does for `wrangler dev`.
 const vars = JSON.parse(await readFile(required('vars'), 'utf8')) as Record<string, string>;
 const inspectorPort = values['inspector-port'] === undefined ? undefined : Number(values['inspector-port']);
+// With --limits-trace, the Worker logs the calls the platform's per-invocation limits count (LIMITS_TRACE), and a
+// tail Worker posts each invocation's kind, start and those lines to the URL (see scripts/limits/trace.ts).
+const traceUrl = values['limits-trace'];
+const limitsTail = {
+  name: 'limits-tail',
+  modules: true,
+  compatibilityDate: '2026-11-01',
+  bindings: { TRACE_URL: traceUrl ?? '' },
+  script: `export default { async tail(events, env) {
+    const invocations = events.map((e) => ({
+      kind: e.event === null ? 'unknown' : 'request' in e.event ? 'http' : 'queue' in e.event ? 'queue' : 'rpcMethod' in e.event ? 'rpc' : 'cron' in e.event ? 'cron' : 'scheduledTime' in e.event ? 'alarm' : 'other',
+      start: e.eventTimestamp,
+      lines: e.logs.map((l) => String(l.message[0])).filter((m) => m.startsWith('limits-trace ')),
+    }));
+    await fetch(env.TRACE_URL, { method: 'POST', body: JSON.stringify(invocations) });
+  } }`,
+};
 
 const runtime = new Miniflare(
   convertV4MiniflareOptions({
@@ -66,8 +84,10 @@ const runtime = new Miniflare(
         modules: true,
         modulesRoot: bundleDir,
         scriptPath: path.join(bundleDir, path.basename(main, path.extname(main)) + '.js'),
-        bindings: { ...(workerOptions.bindings ?? {}), ...vars },
+        bindings: { ...(workerOptions.bindings ?? {}), ...vars, ...(traceUrl === undefined ? {} : { LIMITS_TRACE: '1' }) },
+        ...(traceUrl === undefined ? {} : { tails: [limitsTail.name] }),
       },
+      ...(traceUrl === undefined ? [] : [limitsTail]),
     ],
   }),
 );

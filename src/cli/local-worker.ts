@@ -29,6 +29,8 @@ export interface LocalWorkerOptions {
   readonly readyTimeoutMs?: number;
   /** Opens the DevTools inspector of the Worker's isolate (e.g. to profile it); it costs the runtime CPU. */
   readonly inspector?: boolean;
+  /** Where a tail Worker posts each invocation's limit-counted calls (`npm run limits`; see local-runtime.ts). */
+  readonly limitsTraceUrl?: string;
 }
 
 export interface LocalWorker {
@@ -139,6 +141,7 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const args = [
     runtime, '--vars', varsFile, '--persist-to', persistTo, '--bundle-dir', path.join(secretsDir, 'bundle'), '--port', String(port),
     ...(inspectorPort === null ? [] : ['--inspector-port', String(inspectorPort)]),
+    ...(options.limitsTraceUrl === undefined ? [] : ['--limits-trace', options.limitsTraceUrl]),
   ];
   // Its own process group, so that stopping (or killing) it takes the guard, the runtime and workerd.
   // The guard leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes).

@@ -10,6 +10,8 @@ declare global {
     OPENROUTER_BASE_URL?: string;
     /** 32 random bytes, base64: encrypts tenants' own provider keys at rest (bring-your-own provider). */
     CREDENTIALS_KEY?: string;
+    /** Set by `npm run limits` only: logs every call the platform's per-invocation limits count (limits-trace.ts). */
+    LIMITS_TRACE?: string;
   }
 }
 

@@ -24,6 +24,7 @@ import { limits } from './limits.ts';
 import { consumeTurns } from './turns/consumer.ts';
 import type { TurnMessage } from './turns/consumer.ts';
 import './env.ts';
+import './limits-trace.ts';
 
 export { EpisodeDO } from './episode/episode-do.ts';
 export { RunDO } from './runs/run-do.ts';

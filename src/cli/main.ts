@@ -8,6 +8,8 @@ import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import tau2Data from '../../scripts/tau2-data.json' with { type: 'json' };
 import type { CliContext } from './cli-command.ts';
+import { useCharacterNameFiles } from '../core/knowledge/py-regex.ts';
+import { readUnicodeNameFiles } from './unicode-name-files.ts';
 import { runCommand } from './commands/run.ts';
 import { playCommand } from './commands/play.ts';
 import { tasksCommand } from './commands/tasks.ts';
@@ -71,6 +73,7 @@ export const buildProgram = (ctx: CliContext): Command => {
 };
 
 export const main = async (argv: string[]): Promise<number> => {
+  useCharacterNameFiles(readUnicodeNameFiles);
   const ctx: CliContext = { out: (text) => process.stdout.write(`${text}\n`), code: 0 };
   const program = buildProgram(ctx);
   if (argv.length === 0) {

@@ -3,6 +3,7 @@
 // would reject is reported as such, so the caller can fall back to a literal search as the reference does.
 import { PyRegexError, translateLiteral, translatePyRegex } from './py-regex-translate.ts';
 import type { PyRegexOptions } from './py-regex-translate.ts';
+import { loadCharacterNameLookup } from './unicode-name-table.ts';
 import type { CharacterNameLookup } from './unicode-name-table.ts';
 
 export { PyRegexError };
@@ -10,13 +11,22 @@ export type { CharacterNameLookup, PyRegexOptions };
 
 let characterNames: Promise<CharacterNameLookup> | undefined;
 
+/** The texts of the name table's data files: the bundled ones, unless the runtime reads them its own way. */
+let characterNameFiles = async (): Promise<readonly string[]> => (await import('./unicode-name-files.ts')).UNICODE_NAME_FILES;
+
+/** Where the name table's data files come from, for a runtime that cannot import text (Node: the CLI). */
+export const useCharacterNameFiles = (load: () => Promise<readonly string[]>): void => {
+  characterNameFiles = load;
+  characterNames = undefined;
+};
+
 /**
  * The Unicode name table `\N{name}` needs, when the pattern has one (else undefined). Loaded on first use only:
  * the table is large and almost no pattern names a character.
  */
 export const loadCharacterNames = async (pattern: string): Promise<CharacterNameLookup | undefined> => {
   if (!pattern.includes('\\N')) return undefined;
-  characterNames ??= import('./unicode-name-table.ts').then((table) => table.loadCharacterNameLookup());
+  characterNames ??= characterNameFiles().then(loadCharacterNameLookup);
   return characterNames;
 };
 

@@ -1,15 +1,21 @@
 // Unicode 14.0.0 character names (the Unicode version of Python 3.11's `unicodedata`), looked up as
 // `unicodedata.lookup` does for `re`'s `\N{…}`: names and their aliases (NameAliases.txt) ignoring ASCII case;
 // Hangul syllables and CJK unified ideographs by their algorithmic names, upper case only. Named sequences are
-// not characters, so `re` refuses them. The data are @unicode/unicode-14.0.0's files, imported as text: the
+// not characters, so `re` refuses them. The data are @unicode/unicode-14.0.0's files, read as text: the
 // package decodes them with node:zlib, which Workers lack, so the gzip payload is read here with
 // DecompressionStream. Hand-written lookup rules: they must match CPython's `_getcode` exactly.
-import namesFile from '@unicode/unicode-14.0.0/Names/index.mjs' with { type: 'text' };
-import abbreviationFile from '@unicode/unicode-14.0.0/Names/Abbreviation/index.mjs' with { type: 'text' };
-import alternateFile from '@unicode/unicode-14.0.0/Names/Alternate/index.mjs' with { type: 'text' };
-import controlFile from '@unicode/unicode-14.0.0/Names/Control/index.mjs' with { type: 'text' };
-import correctionFile from '@unicode/unicode-14.0.0/Names/Correction/index.mjs' with { type: 'text' };
-import figmentFile from '@unicode/unicode-14.0.0/Names/Figment/index.mjs' with { type: 'text' };
+/**
+ * The package's data files the table is built from, in the order `loadCharacterNameLookup` takes their texts:
+ * the names, then the aliases by kind. Each runtime supplies their texts (see `useCharacterNameFiles`).
+ */
+export const UNICODE_NAME_MODULES = [
+  '@unicode/unicode-14.0.0/Names/index.mjs',
+  '@unicode/unicode-14.0.0/Names/Abbreviation/index.mjs',
+  '@unicode/unicode-14.0.0/Names/Alternate/index.mjs',
+  '@unicode/unicode-14.0.0/Names/Control/index.mjs',
+  '@unicode/unicode-14.0.0/Names/Correction/index.mjs',
+  '@unicode/unicode-14.0.0/Names/Figment/index.mjs',
+] as const;
 
 /** A character name's code point, or undefined when Python's `unicodedata.lookup` would not find one character. */
 export type CharacterNameLookup = (name: string) => number | undefined;
@@ -57,10 +63,9 @@ const hangul = (name: string): number | undefined => {
 /** ASCII upper case only: Python compares names with `Py_TOUPPER`, so `ı` or `ß` never match. */
 const asciiUpper = (text: string): string => text.replace(/[a-z]+/g, (s) => s.toUpperCase());
 
-export const loadCharacterNameLookup = async (): Promise<CharacterNameLookup> => {
-  const [runs, ...aliasTables] = await Promise.all(
-    [namesFile, abbreviationFile, alternateFile, controlFile, correctionFile, figmentFile].map(payload),
-  );
+/** The lookup, from the texts of the `UNICODE_NAME_MODULES` files in their order. */
+export const loadCharacterNameLookup = async (files: readonly string[]): Promise<CharacterNameLookup> => {
+  const [runs, ...aliasTables] = await Promise.all(files.map(payload));
   const byName = new Map<string, number>();
   const ideographs: [number, number][] = [];
   const rle = runs as number[];

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBm25Index } from '../../src/core/knowledge/bm25.ts';
 import { createGrepIndex } from '../../src/core/knowledge/grep.ts';
-import { loadCharacterNames } from '../../src/core/knowledge/py-regex.ts';
 import { createShell, formatShellResult } from '../../src/core/knowledge/shell.ts';
 
 const docs = [
@@ -32,10 +31,5 @@ describe('knowledge retrieval in workerd', () => {
   it('ranks with BM25 and grep', () => {
     expect(createBm25Index(docs).search('lost card', 1)[0]!.id).toBe('doc_card_002');
     expect(createGrepIndex(docs).search('fee')[0]).toEqual({ id: 'doc_wire_001', score: 2 });
-  });
-
-  it('loads the Unicode name table for a \\N{name} pattern', async () => {
-    const pattern = '\\N{LATIN SMALL LETTER W}ire \\N{hyphen-minus}?fee|\\N{HANGUL SYLLABLE GAG}';
-    expect(createGrepIndex(docs).search(pattern, 10, await loadCharacterNames(pattern))).toEqual([{ id: 'doc_wire_001', score: 2 }]);
   });
 });

@@ -5,8 +5,6 @@ import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
 import type { SecureHeadersVariables } from 'hono/secure-headers';
-import swaggerScript from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'text' };
-import swaggerStyle from 'swagger-ui-dist/swagger-ui.css' with { type: 'text' };
 import { API_PREFIX } from '../../core/schemas/api.ts';
 
 const SCRIPT_PATH = '/docs/assets/swagger-ui-bundle.js';
@@ -14,12 +12,14 @@ const STYLE_PATH = '/docs/assets/swagger-ui.css';
 /** The assets change only with the package, whose version is in the lock file: a day is safe. */
 const ASSET_CACHE = 'public, max-age=86400';
 
+const swaggerAssets = () => import('./swagger-assets.ts');
+
 const start = (specUrl: string): string =>
   `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#docs', validatorUrl: null, deepLinking: true });`;
 
 export const docsRoutes = new Hono<{ Variables: SecureHeadersVariables }>()
-  .get(SCRIPT_PATH, (c) => c.body(swaggerScript, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': ASSET_CACHE }))
-  .get(STYLE_PATH, (c) => c.body(swaggerStyle, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': ASSET_CACHE }))
+  .get(SCRIPT_PATH, async (c) => c.body((await swaggerAssets()).swaggerScript, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': ASSET_CACHE }))
+  .get(STYLE_PATH, async (c) => c.body((await swaggerAssets()).swaggerStyle, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': ASSET_CACHE }))
   .get(
     '/docs',
     secureHeaders({

@@ -7,6 +7,9 @@
 // before the next turn is asked for. The run checks on its running episodes periodically (a repeated `start`):
 // a built-in turn not answered in time is asked for again, so a turn lost in a crash is produced anew — one
 // alarm per run rather than a watchdog alarm per episode, which cost each episode about a tenth of its CPU.
+// An episode with an external participant watches itself instead (its alarm: the idle limit of the client's
+// turn, or the watchdog of a built-in turn), so that one left open is not woken by its run's checks and its
+// object is evicted while it waits.
 // At the end it evaluates and hands the simulation to its run, which writes it to D1.
 import { DurableObject } from 'cloudflare:workers';
 import pLimit from 'p-limit';
@@ -50,6 +53,9 @@ const isJudged = (state: EpisodeState): boolean => state.task.evaluation_criteri
 
 /** A built-in turn not answered in this time is asked for again at the run's next check (its message may have been lost in a crash). */
 export const TURN_WATCHDOG_MS = 15_000;
+
+/** Who checks on a started episode: its run, periodically, or the episode itself, with its alarm. */
+export type EpisodeWatch = 'run' | 'self';
 const GATE_WAIT_MS = 250;
 
 /** What an episode object decodes and builds once per instance: rebuilt only after eviction. */
@@ -88,10 +94,13 @@ export class EpisodeDO extends DurableObject<Env> {
   /**
    * Stores the launch and initializes the episode up to its first turn, which it asks for; launching a started
    * episode again is the run's check on it (see `checkOn`). Initializing here rather than in an alarm saves an
-   * invocation and a storage commit per episode.
+   * invocation and a storage commit per episode. Answers who checks on the episode from now on.
    */
-  async start(launchText: string): Promise<void> {
-    if (this.store.get('phase') !== undefined) return this.checkOn();
+  async start(launchText: string): Promise<EpisodeWatch> {
+    if (this.store.get('phase') !== undefined) {
+      await this.checkOn();
+      return this.watch();
+    }
     this.store.assumeEmpty();
     // The attempt is stored once it changes: reads default to 1.
     this.store.put('launch', launchText);
@@ -103,6 +112,16 @@ export class EpisodeDO extends DurableObject<Env> {
       console.warn(`episode start deferred: ${error instanceof Error ? error.message : String(error)}`);
       await this.armAlarm(Date.now());
     }
+    return this.watch();
+  }
+
+  /**
+   * An episode with an external participant watches itself: its alarm is always armed while it runs (see
+   * `schedule`). One of built-in participants leaves it to its run, whose one alarm checks them all.
+   */
+  private async watch(): Promise<EpisodeWatch> {
+    const context = await this.loadContext().catch(() => null);
+    return context !== null && this.externalRole(context) !== null ? 'self' : 'run';
   }
 
   /** Stops the episode unless it already finished; returns whether it was stopped. */
@@ -305,9 +324,9 @@ export class EpisodeDO extends DurableObject<Env> {
       this.store.save(expireTurn(live));
       return this.evaluate(context, live.state);
     }
-    // A built-in turn: an alarm armed as a watchdog by an earlier version of this object. A turn asked for
-    // recently still has its time (the run's check covers it); one not answered in time is asked for again.
-    if (this.askedRecently()) return;
+    // A built-in turn's watchdog (an episode that watches itself, or an alarm armed by an earlier version of
+    // this object): a turn asked for recently still has its time; one not answered in time is asked for again.
+    if (this.askedRecently()) return this.externalRole(context) === null ? undefined : this.armAlarm(this.askedAt! + TURN_WATCHDOG_MS);
     return this.schedule();
   }
 
@@ -370,13 +389,16 @@ export class EpisodeDO extends DurableObject<Env> {
     if (this.store.get('failure') !== undefined || live?.state.done) return this.armAlarm(Date.now());
     if (!live) return this.armAlarm(this.store.get<number>('retry_at') ?? Date.now());
     if (live.pending === null) return;
-    if (live.pending === this.externalRole(await this.loadContext())) {
+    const external = this.externalRole(await this.loadContext());
+    if (live.pending === external) {
       // Nobody here produces it: the client steps the episode, within the idle limit.
       const askedAt = Date.now();
       this.store.put('asked_at', askedAt);
       return this.armAlarm(askedAt + this.externalTurnTtlMs());
     }
     this.askedAt = Date.now();
+    // An episode that watches itself arms the built-in turn's watchdog (the run's check covers the others).
+    if (external !== null) await this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
     if (send) await this.sendTurn(await this.loadContext());
   }
 

@@ -1,13 +1,16 @@
 // The fan-out of one run: a Durable Object that keeps the run's episodes (pending, running, done, cancelled),
 // starts at most `max_concurrency` of them at a time, starts the next one as each finishes, and marks the run
 // completed in D1 when none is left. Counts per status are kept beside the rows, changed in the same
-// synchronous section as each status change, so progress needs no scan.
+// synchronous section as each status change, so progress needs no scan. The run's alarm checks on its running
+// episodes while any needs it: an episode that watches itself (one with an external participant) is checked
+// only until its start is known to have reached it, so an open episode waiting for its client wakes nothing.
 // A finished episode hands its simulation's rows here: they are stored in the object (so the episode can
 // forget them) and written to D1 in batches, one D1 call for many simulations: D1 is the one database every
 // run of every tenant writes to. A run's status changes only once all of its simulations are written.
 import { DurableObject } from 'cloudflare:workers';
 import pLimit from 'p-limit';
 import { encodeLaunch, episodeKey } from '../episode/launch.ts';
+import type { EpisodeWatch } from '../episode/episode-do.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { decodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
@@ -70,6 +73,8 @@ export class RunDO extends DurableObject<Env> {
   private recorded: RecordedRun | null = null;
   /** Whether the recovery alarm is armed (null: not known to this instance yet). */
   private recoveryArmed: boolean | null = null;
+  /** Whether any episode was found to watch itself (else every running one is the run's to check, and no query says so). */
+  private anySelfWatched: boolean;
   /** Simulations stored here and not yet in D1, read from the table once per instance. */
   private unwritten: number;
   private writeTimer: ReturnType<typeof setTimeout> | null = null;
@@ -86,6 +91,9 @@ export class RunDO extends DurableObject<Env> {
     );
     ctx.storage.sql.exec(`CREATE INDEX IF NOT EXISTS episodes_status_ord ON episodes (status, ord)`);
     ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS unwritten (seq INTEGER PRIMARY KEY AUTOINCREMENT, rows TEXT NOT NULL)`);
+    // Episodes whose start reached them and that watch themselves (see EpisodeDO's `watch`).
+    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS self_watched (key TEXT PRIMARY KEY)`);
+    this.anySelfWatched = ctx.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM self_watched`).one().n > 0;
     this.unwritten = ctx.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM unwritten`).one().n;
     this.counts = { pending: 0, running: 0, done: 0, cancelled: 0 };
     for (const row of ctx.storage.sql.exec<{ status: EpisodeStatus; n: number }>(`SELECT status, count(*) AS n FROM episodes GROUP BY status`)) {
@@ -243,13 +251,32 @@ export class RunDO extends DurableObject<Env> {
     if (run === null) return;
     if (!(await this.writeUnwritten())) await this.armRecovery();
     const running = this.ctx.storage.sql
-      .exec<{ key: string; task_id: string; trial: number }>(`SELECT key, task_id, trial FROM episodes WHERE status = 'running'`)
+      .exec<{ key: string; task_id: string; trial: number }>(
+        `SELECT key, task_id, trial FROM episodes WHERE status = 'running' AND key NOT IN (SELECT key FROM self_watched)`,
+      )
       .toArray();
-    const checks = await Promise.allSettled(running.map((row) => this.env.EPISODE.getByName(row.key).start(launchOf(run, row))));
+    const checks = await Promise.allSettled(running.map(async (row) => this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row)))));
     for (const check of checks) {
       if (check.status === 'rejected') console.warn(`episode check failed: ${check.reason instanceof Error ? check.reason.message : String(check.reason)}`);
     }
     await this.fill();
+  }
+
+  /** Records who checks on a started episode from now on. */
+  private noteWatch(key: string, watch: EpisodeWatch): void {
+    if (watch !== 'self') return;
+    this.ctx.storage.sql.exec(`INSERT OR IGNORE INTO self_watched (key) VALUES (?)`, key);
+    this.anySelfWatched = true;
+  }
+
+  /** Whether the recovery alarm has work: episodes to start, simulations to write, or running episodes to check. */
+  private needsRecovery(): boolean {
+    if (this.counts.pending > 0 || this.unwritten > 0) return true;
+    if (!this.anySelfWatched) return this.counts.running > 0;
+    const selfWatched = this.ctx.storage.sql
+      .exec<{ n: number }>(`SELECT count(*) AS n FROM self_watched JOIN episodes USING (key) WHERE status = 'running'`)
+      .one().n;
+    return this.counts.running > selfWatched;
   }
 
   /** Starts pending episodes up to the run's concurrency; completes the run when nothing is left. */
@@ -265,28 +292,31 @@ export class RunDO extends DurableObject<Env> {
       await setRunStatus(this.env.DB, run.runId, 'completed', 'running');
       return;
     }
+    // Armed before the starts: it covers a start lost in a crash until the episode is known to have it.
     await this.armRecovery();
     const free = run.config.max_concurrency - running;
-    if (free <= 0) return;
-    if (await this.overBudget(run.budget)) return this.cancel('Quota usd_per_day reached: the tenant\'s daily USD budget is spent');
-    const next = this.ctx.storage.sql
-      .exec<{ key: string; task_id: string; trial: number }>(
-        `SELECT key, task_id, trial FROM episodes WHERE status = 'pending' ORDER BY ord LIMIT ?`,
-        free,
-      )
-      .toArray();
-    for (const row of next) this.move(row.key, 'running', 'pending');
-    await Promise.all(
-      next.map(async (row) => {
-        try {
-          await this.env.EPISODE.getByName(row.key).start(launchOf(run, row));
-        } catch (error) {
-          // Back to pending, so the next fill (the caller's retry) starts it.
-          this.move(row.key, 'pending', 'running');
-          throw error;
-        }
-      }),
-    );
+    if (free > 0) {
+      if (await this.overBudget(run.budget)) return this.cancel('Quota usd_per_day reached: the tenant\'s daily USD budget is spent');
+      const next = this.ctx.storage.sql
+        .exec<{ key: string; task_id: string; trial: number }>(
+          `SELECT key, task_id, trial FROM episodes WHERE status = 'pending' ORDER BY ord LIMIT ?`,
+          free,
+        )
+        .toArray();
+      for (const row of next) this.move(row.key, 'running', 'pending');
+      await Promise.all(
+        next.map(async (row) => {
+          try {
+            this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row)));
+          } catch (error) {
+            // Back to pending, so the next fill (the caller's retry) starts it.
+            this.move(row.key, 'pending', 'running');
+            throw error;
+          }
+        }),
+      );
+    }
+    if (!this.needsRecovery()) await this.disarmRecovery();
   }
 
   private async armRecovery(): Promise<void> {
@@ -294,6 +324,12 @@ export class RunDO extends DurableObject<Env> {
     if (this.recoveryArmed) return;
     await this.ctx.storage.setAlarm(Date.now() + RECOVERY_MS);
     this.recoveryArmed = true;
+  }
+
+  private async disarmRecovery(): Promise<void> {
+    if (this.recoveryArmed === false) return;
+    await this.ctx.storage.deleteAlarm();
+    this.recoveryArmed = false;
   }
 
   /** Whether the tenant has spent its daily USD budget (runs launched without one never are). */

@@ -98,6 +98,18 @@ describe('OpenEnv MCP messages', () => {
     client.close();
   });
 
+  it('a tools/call that ends the episode (max_errors) says so in _meta, with its reward', async () => {
+    const client = await connect();
+    observation(await client.ask({ type: 'reset', data: { ...RESET, max_errors: 2 } }));
+    const calls: { content: { text: string }[]; isError: boolean; _meta: Record<string, unknown> }[] = [];
+    for (let n = 0; n < 5 && calls.at(-1)?._meta.done !== true; n++) calls.push((await rpc(client, request('tools/call', { name: 'no_such_tool' }, n))).result as (typeof calls)[number]);
+    const last = calls.at(-1)!;
+    expect(calls.every((c) => c.isError && /no_such_tool/.test(c.content[0]!.text))).toBe(true);
+    expect(last._meta).toMatchObject({ done: true, reward: 0, termination_reason: 'too_many_errors', reward_info: { reward: 0 } });
+    expect(OpenEnvStateSchema.parse((await client.ask({ type: 'state' })).data)).toMatchObject({ done: true, step_count: calls.length });
+    client.close();
+  });
+
   it('answers each JSON-RPC error as OpenEnv does, changing nothing', async () => {
     const client = await connect();
     // The message itself must be OpenEnv's WSMCPMessage.

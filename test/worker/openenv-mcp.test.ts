@@ -7,6 +7,7 @@ import { OpenEnvStateSchema } from '../../src/core/schemas/openenv.ts';
 import type { OpenEnvObservation } from '../../src/core/schemas/openenv.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import { call, pyBody, waitForRun } from './support/api.ts';
+import { SCRIPT_MODELS } from './support/script.ts';
 import { connect, errorData, observation, RESET } from './support/openenv.ts';
 import type { Client } from './support/openenv.ts';
 
@@ -107,6 +108,20 @@ describe('OpenEnv MCP messages', () => {
     expect(calls.every((c) => c.isError && /no_such_tool/.test(c.content[0]!.text))).toBe(true);
     expect(last._meta).toMatchObject({ done: true, reward: 0, termination_reason: 'too_many_errors', reward_info: { reward: 0 } });
     expect(OpenEnvStateSchema.parse((await client.ask({ type: 'state' })).data)).toMatchObject({ done: true, step_count: calls.length });
+    client.close();
+  });
+
+  it("a session that plays the user lists and calls the user's tools", async () => {
+    const client = await connect();
+    observation(await client.ask({ type: 'reset', data: { domain: 'mock', task_id: 'create_task_1', role: 'user', llm_agent: SCRIPT_MODELS.agent } }));
+    const tools = (await rpc(client, request('tools/list'))).result!.tools as { name: string }[];
+    expect(tools.map((t) => t.name)).toEqual(['check_notifications', 'dismiss_notification']);
+    const checked = (await rpc(client, request('tools/call', { name: 'check_notifications', arguments: {} }))).result as { content: { text: string }[]; isError: boolean };
+    expect(checked).toMatchObject({ isError: false });
+    expect(checked.content[0]!.text).toContain('notif_1');
+    const dismissed = (await rpc(client, request('tools/call', { name: 'dismiss_notification', arguments: { notification_id: 'nope' } }))).result as { content: { text: string }[]; isError: boolean };
+    expect(dismissed.isError).toBe(true);
+    expect(dismissed.content[0]!.text).toBe('Error: Notification nope not found');
     client.close();
   });
 

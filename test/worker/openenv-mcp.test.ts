@@ -151,8 +151,11 @@ describe('OpenEnv MCP messages', () => {
     expect((await rpc(client, request('tools/call', { arguments: {} }))).error).toEqual({ code: -32602, message: "Missing 'name' in params", data: null });
     const badArguments = (await rpc(client, request('tools/call', { name: 'get_users', arguments: 'all' }))).error!;
     expect(badArguments).toMatchObject({ code: -32602, data: { status: 400, reason: 'invalid_request', errors: [{ path: 'arguments' }] } });
-    // A notification-style request (no id) is answered with id null.
+    // A notification-style request (no id) is answered with id null; ids are read as pydantic reads `str | int`.
     expect((await rpc(client, { jsonrpc: '2.0', method: 'nope' })).id).toBeNull();
+    expect((await rpc(client, { jsonrpc: '2.0', method: 'nope', id: true })).id).toBe(1);
+    const floatId = await client.ask('{"type": "mcp", "data": {"jsonrpc": "2.0", "method": "nope", "id": 2.0}}');
+    expect(floatId.data).toMatchObject({ id: 2, error: { code: -32601 } });
     expect(await stepCount(client)).toBe(0);
     client.close();
   });

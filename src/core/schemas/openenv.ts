@@ -3,6 +3,7 @@
 // episode puts in them. GET /openenv/schema serves the JSON schemas of these.
 import { z } from 'zod';
 import { EpisodeCreateSchema, EpisodeStepRequestSchema, MAX_EPISODE_TEXT } from './api.ts';
+import { pyNumber } from './py-types.ts';
 import { plainText } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import type { PyFloat } from '../py/index.ts';
@@ -122,12 +123,12 @@ export const OpenEnvStepRequestSchema = z.strictObject({
   episode_id: episodeIdField,
 });
 
-/** OpenEnv's JsonRpcRequest (mcp_types.py): JSON-RPC 2.0, no other fields. */
+/** OpenEnv's JsonRpcRequest (mcp_types.py): JSON-RPC 2.0, no other fields; an `id` as pydantic reads `str | int` (`true` and `1.0` are 1). */
 export const JsonRpcRequestSchema = z.strictObject({
   jsonrpc: z.literal('2.0'),
   method: z.string(),
   params: z.record(z.string(), z.unknown()).default({}),
-  id: z.union([z.string(), z.int()]).nullable().default(null),
+  id: z.union([z.string(), pyNumber(z.int()), z.boolean().transform(Number)]).nullable().default(null),
 });
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
 

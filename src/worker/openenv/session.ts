@@ -1,7 +1,8 @@
 // One OpenEnv session: what each client message does to the session's episode and what the server answers.
 // The session is a small JSON value (kept as its WebSocket's attachment, so it survives hibernation); a
 // message is handled by the same episode actions the step API uses (api/episode-actions.ts), so a session's
-// episode is an episode like any other. A reset starts (or joins) an episode; the session then steps that one.
+// episode is an episode like any other. A reset starts (or joins) an episode; the session then steps that one,
+// by step messages or MCP's tools/call (mcp.ts).
 import { z } from 'zod';
 import { OpenEnvClientMessageSchema } from '../../core/schemas/openenv.ts';
 import type { OpenEnvErrorCode, OpenEnvErrorData, OpenEnvServerMessage, OpenEnvState } from '../../core/schemas/openenv.ts';

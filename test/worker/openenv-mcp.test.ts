@@ -151,6 +151,9 @@ describe('OpenEnv MCP messages', () => {
     expect((await rpc(client, request('tools/call', { arguments: {} }))).error).toEqual({ code: -32602, message: "Missing 'name' in params", data: null });
     const badArguments = (await rpc(client, request('tools/call', { name: 'get_users', arguments: 'all' }))).error!;
     expect(badArguments).toMatchObject({ code: -32602, data: { status: 400, reason: 'invalid_request', errors: [{ path: 'arguments' }] } });
+    // A call's arguments are held to a message's bounds.
+    const huge = (await rpc(client, request('tools/call', { name: 'create_task', arguments: { user_id: 'user_1', title: 'x'.repeat(70_000) } }))).error!;
+    expect(huge).toMatchObject({ code: -32602, data: { status: 400, errors: [{ path: 'message.tool_calls.0.function.arguments' }] } });
     // A notification-style request (no id) is answered with id null; ids are read as pydantic reads `str | int`.
     expect((await rpc(client, { jsonrpc: '2.0', method: 'nope' })).id).toBeNull();
     expect((await rpc(client, { jsonrpc: '2.0', method: 'nope', id: true })).id).toBe(1);

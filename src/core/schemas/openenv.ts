@@ -24,10 +24,6 @@ export const OpenEnvJoinSchema = z.strictObject({ episode_id: episodeIdField });
 const stepField = EpisodeStepRequestSchema.shape.step.optional();
 
 /**
- * An action: the agent's message in chat-completions format, as the step API takes it; or an action string in
- * the reference gym's format (a JSON tool call, a functional call `f(a=1)`, or plain text).
- */
-/**
  * OpenEnv's MCPToolClient actions (mcp_types.py), told apart by `type`: list the caller's tools (the episode
  * does not advance), or play one call of a tool as the caller's message.
  */
@@ -41,6 +37,10 @@ export const OpenEnvToolActionSchemas = {
   }),
 };
 
+/**
+ * An action: the agent's message in chat-completions format, as the step API takes it; or an action string in
+ * the reference gym's format (a JSON tool call, a functional call `f(a=1)`, or plain text); or one of OpenEnv's MCPToolClient actions.
+ */
 export const OpenEnvActionSchema = z.union([
   z.strictObject({ message: EpisodeStepRequestSchema.shape.message, step: stepField }),
   z.strictObject({ action: z.string().max(MAX_EPISODE_TEXT), step: stepField }),
@@ -130,10 +130,9 @@ export const JsonRpcRequestSchema = z.strictObject({
   params: z.record(z.string(), z.unknown()).default({}),
   id: z.union([z.string(), pyNumber(z.int()), z.boolean().transform(Number)]).nullable().default(null),
 });
-export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
 
-/** OpenEnv's JsonRpcErrorCode. */
-export const JSON_RPC_ERRORS = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, SERVER_ERROR: -32000 } as const;
+/** OpenEnv's JsonRpcErrorCode (but PARSE_ERROR: a message that is not JSON is an INVALID_JSON error message, as OpenEnv's). */
+export const JSON_RPC_ERRORS = { INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, SERVER_ERROR: -32000 } as const;
 
 /** A JSON-RPC 2.0 response as OpenEnv sends it: `jsonrpc` and `id` always, and exactly one of `result` and `error`. */
 export type JsonRpcResponse =

@@ -162,13 +162,13 @@ const gradedSimulation = async (env: Env, episode: EpisodeHandle): Promise<Simul
   }
 };
 
-/** The answer to step `step - 1`. */
 /** A step's answer, and the ids of the caller's tool calls in it that failed (its wire messages do not say). */
 export interface Stepped {
   readonly answer: EpisodeStep;
   readonly failed_tool_calls: readonly string[];
 }
 
+/** The answer to step `step - 1`. */
 const stepAnswer = (settled: Settled, episode: EpisodeHandle, step: number): Stepped => {
   switch (settled.kind) {
     case 'live': {

@@ -51,11 +51,13 @@ export const resetEpisode = async (env: Env, tenant: string, data: Record<string
 /** An action that plays a message (every action but list_tools). */
 export type PlayingAction = Exclude<OpenEnvAction, { type: 'list_tools' }>;
 
+/** A call_tool's message, built from its name and arguments, is held to a message's bounds. */
+const PlayedMessageSchema = z.object({ message: EpisodeStepRequestSchema.shape.message });
+
 /** The message an action plays at turn `n`. */
 const messageOf = (action: PlayingAction, n: number): EpisodeStepRequest['message'] => {
   if ('message' in action) return action.message;
-  // Built from the call's name and arguments, it is held to a message's bounds.
-  if ('tool_name' in action) return parseWith(z.object({ message: EpisodeStepRequestSchema.shape.message }), { message: toolCallMessage(action.tool_name, action.arguments as Record<string, PyValue>, n) }).message;
+  if ('tool_name' in action) return parseWith(PlayedMessageSchema, { message: toolCallMessage(action.tool_name, action.arguments as Record<string, PyValue>, n) }).message;
   try {
     return playedMessage(action.action, n);
   } catch (failure) {

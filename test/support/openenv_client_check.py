@@ -69,12 +69,14 @@ def load_openenv_client(repo, api_key, mcp=False):
     return GenericEnvClient
 
 
+def reset_args(user_llm):
+    args = {"domain": "mock", "task_id": "create_task_1", "seed": 300}
+    return {**args, "llm_user": user_llm} if user_llm else args
+
+
 async def play(client_class, base, user_llm):
-    reset_args = {"domain": "mock", "task_id": "create_task_1", "seed": 300}
-    if user_llm:
-        reset_args["llm_user"] = user_llm
     async with client_class(base_url=f"{base.rstrip('/')}/openenv") as env:
-        result = await env.reset(**reset_args)
+        result = await env.reset(**reset_args(user_llm))
         print("reset", json.dumps({"reward": result.reward, "done": result.done, "roles": [m["role"] for m in result.observation["messages"]]}))
         for action in ["create_task(user_id='user_1', title='Important Meeting')", "Your task Important Meeting has been created."]:
             result = await env.step({"action": action})
@@ -87,11 +89,8 @@ async def play(client_class, base, user_llm):
 
 
 async def play_mcp(client_class, base, user_llm):
-    reset_args = {"domain": "mock", "task_id": "create_task_1", "seed": 300}
-    if user_llm:
-        reset_args["llm_user"] = user_llm
     async with client_class(base_url=f"{base.rstrip('/')}/openenv") as env:
-        result = await env.reset(**reset_args)
+        result = await env.reset(**reset_args(user_llm))
         # The reset's chat-completions tools make MCPToolClient read it as a ListToolsObservation.
         print("reset", json.dumps({"observation": type(result.observation).__name__, "tool_names": sorted({t.name for t in result.observation.tools}), "done": result.done}))
         tools = await env.list_tools()

@@ -141,9 +141,12 @@ export const playedMessage = (line: string, n: number): PlayedMessage => {
   const json = jsonToolCall(text);
   const call = json === null ? functionalCall(text) : { name: json.name, arguments: json.arguments as Record<string, PyValue> };
   if (call === null) return { role: 'assistant', content: line, tool_calls: null };
-  return {
-    role: 'assistant',
-    content: null,
-    tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: call.name, arguments: dumpsPy(call.arguments) } }],
-  };
+  return toolCallMessage(call.name, call.arguments, n);
 };
+
+/** The message that calls one tool; `n` numbers its tool call id. */
+export const toolCallMessage = (name: string, args: Record<string, PyValue>, n: number): PlayedMessage => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id: `call_${n}`, type: 'function', function: { name, arguments: dumpsPy(args) } }],
+});

@@ -1,10 +1,11 @@
 // The Python client (clients/python/tau2_edge) against a local Worker, run by /usr/bin/python3: the gym example
 // plays mock create_task_1 with its gold actions to reward 1.0, rollouts drive many sessions at once, and
-// OpenEnv's own GenericEnvClient (from its source, when its repository is on this machine) speaks to the server.
+// OpenEnv's own GenericEnvClient and MCPToolClient (from its source, when its repository is on this machine; the
+// latter with pydantic 2 on OPENENV_PYTHONPATH) speak to the server.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
+import { execa, execaSync } from 'execa';
 import { startHarness } from '../../scripts/load-harness.ts';
 import type { Harness } from '../../scripts/load-harness.ts';
 import { mockConversation } from '../support/fake-openai.ts';
@@ -13,6 +14,9 @@ const PYTHON = '/usr/bin/python3';
 const CLIENT = path.resolve('clients/python');
 const API_KEY = 'python-client-test-key';
 const OPENENV_REPO = process.env.OPENENV_REPO ?? '/work/.mirror/meta-pytorch+OpenEnv/repo';
+/** Where pydantic 2 is for OpenEnv's MCPToolClient (its types are pydantic models; /usr/bin/python3 has none). */
+const OPENENV_PYTHONPATH = process.env.OPENENV_PYTHONPATH ?? '';
+const hasPydantic2 = execaSync(PYTHON, ['-c', 'import pydantic; assert pydantic.VERSION.startswith("2")'], { env: { PYTHONPATH: OPENENV_PYTHONPATH }, reject: false }).exitCode === 0;
 
 let harness: Harness;
 
@@ -21,8 +25,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => harness?.close());
 
-const python = (args: readonly string[], input?: string) =>
-  execa(PYTHON, args, { cwd: CLIENT, env: { PYTHONPATH: CLIENT }, ...(input === undefined ? {} : { input }), timeout: 120_000, reject: false });
+const python = (args: readonly string[], input?: string, pythonPath = CLIENT) =>
+  execa(PYTHON, args, { cwd: CLIENT, env: { PYTHONPATH: pythonPath }, ...(input === undefined ? {} : { input }), timeout: 120_000, reject: false });
 
 describe('Python client', () => {
   it('gym_gold.py plays mock create_task_1 with its gold actions and prints reward 1.0', async () => {
@@ -81,4 +85,21 @@ print(json.dumps([[r["reward"], r["steps"], json.loads(r["info"]["reward_info"])
     expect(JSON.parse(lines[3]!.slice('state '.length))).toMatchObject({ step_count: 2, task_id: 'create_task_1', done: true });
     expect(lines[4]).toMatch(/^error Server error: .* \(code: VALIDATION_ERROR\)$/);
   }, 120_000);
+
+  it.skipIf(!existsSync(OPENENV_REPO) || !hasPydantic2)(
+    "OpenEnv's own MCPToolClient lists and calls the agent's tools (skipped without OpenEnv's repository, or pydantic 2 on OPENENV_PYTHONPATH)",
+    async () => {
+      const result = await python([path.resolve('test/support/openenv_client_check.py'), '--mcp', '--openenv-repo', OPENENV_REPO, '--base', harness.worker().url, '--api-key', API_KEY], undefined, OPENENV_PYTHONPATH);
+      expect(result.exitCode, result.stderr).toBe(0);
+      const [reset, tools, called, step, state] = result.stdout.trim().split('\n').map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)) as Record<string, unknown>);
+      // The reset's chat-completions tools read as a ListToolsObservation of nameless tools; list_tools asks again.
+      expect(reset).toEqual({ observation: 'ListToolsObservation', tool_names: [''], done: false });
+      expect(tools).toMatchObject({ create_task_required: ['user_id', 'title'] });
+      expect(tools!.names).toEqual(expect.arrayContaining(['create_task', 'get_users', 'update_task_status']));
+      expect(called).toMatchObject({ title: 'Important Meeting', status: 'pending' });
+      expect(step).toEqual({ observation: 'Observation', reward: 1.0, done: true });
+      expect(state).toMatchObject({ step_count: 2 });
+    },
+    120_000,
+  );
 });

@@ -7,7 +7,11 @@ ones import the server side and pydantic), the container providers (not used: no
 `websockets.asyncio.client.connect` for websockets < 13, mapped to the legacy client. The stand-in also adds the
 Authorization header, which EnvClient has no parameter for.
 
-    /usr/bin/python3 openenv_client_check.py --openenv-repo DIR --base URL --api-key KEY --user-llm MODEL
+With --mcp it plays the episode through OpenEnv's MCPToolClient instead (list_tools, call_tool, then a text
+step), which also needs OpenEnv's env_server/types.py and mcp_types.py: those are pydantic 2 models, so pydantic 2
+must be importable (e.g. on PYTHONPATH); env_server's __init__ is stood in for as the package's is.
+
+    /usr/bin/python3 openenv_client_check.py --openenv-repo DIR --base URL --api-key KEY --user-llm MODEL [--mcp]
 """
 
 import argparse
@@ -20,15 +24,17 @@ import tempfile
 import types
 
 CLIENT_MODULES = ["env_client.py", "generic_client.py", "client_types.py", "utils.py"]
+MCP_MODULES = ["mcp_client.py", "env_server/types.py", "env_server/mcp_types.py"]
 
 
-def load_openenv_client(repo, api_key):
+def load_openenv_client(repo, api_key, mcp=False):
     root = tempfile.mkdtemp(prefix="openenv-client-")
     core = os.path.join(root, "openenv", "core")
-    os.makedirs(core)
+    os.makedirs(os.path.join(core, "env_server"))
     open(os.path.join(root, "openenv", "__init__.py"), "w").close()
     open(os.path.join(core, "__init__.py"), "w").close()
-    for name in CLIENT_MODULES:
+    open(os.path.join(core, "env_server", "__init__.py"), "w").close()
+    for name in CLIENT_MODULES + (MCP_MODULES if mcp else []):
         source = subprocess.run(["git", "-C", repo, "show", f"HEAD:src/openenv/core/{name}"], check=True, capture_output=True).stdout
         with open(os.path.join(core, name), "wb") as f:
             f.write(source)
@@ -54,17 +60,23 @@ def load_openenv_client(repo, api_key):
     asyncio_client.connect = lambda url, **kw: connect(url, **kw, **{headers_arg: {"Authorization": f"Bearer {api_key}"}})
 
     sys.path.insert(0, root)
+    if mcp:
+        from openenv.core.mcp_client import MCPToolClient
+
+        return MCPToolClient
     from openenv.core.generic_client import GenericEnvClient
 
     return GenericEnvClient
 
 
+def reset_args(user_llm):
+    args = {"domain": "mock", "task_id": "create_task_1", "seed": 300}
+    return {**args, "llm_user": user_llm} if user_llm else args
+
+
 async def play(client_class, base, user_llm):
-    reset_args = {"domain": "mock", "task_id": "create_task_1", "seed": 300}
-    if user_llm:
-        reset_args["llm_user"] = user_llm
     async with client_class(base_url=f"{base.rstrip('/')}/openenv") as env:
-        result = await env.reset(**reset_args)
+        result = await env.reset(**reset_args(user_llm))
         print("reset", json.dumps({"reward": result.reward, "done": result.done, "roles": [m["role"] for m in result.observation["messages"]]}))
         for action in ["create_task(user_id='user_1', title='Important Meeting')", "Your task Important Meeting has been created."]:
             result = await env.step({"action": action})
@@ -76,14 +88,31 @@ async def play(client_class, base, user_llm):
             print("error", str(error))
 
 
+async def play_mcp(client_class, base, user_llm):
+    async with client_class(base_url=f"{base.rstrip('/')}/openenv") as env:
+        result = await env.reset(**reset_args(user_llm))
+        # The reset's chat-completions tools make MCPToolClient read it as a ListToolsObservation.
+        print("reset", json.dumps({"observation": type(result.observation).__name__, "tool_names": sorted({t.name for t in result.observation.tools}), "done": result.done}))
+        tools = await env.list_tools()
+        create_task = await env.get_tool("create_task")
+        print("tools", json.dumps({"names": [t.name for t in tools], "create_task_required": create_task.input_schema.get("required")}))
+        created = await env.call_tool("create_task", user_id="user_1", title="Important Meeting")
+        print("call_tool", json.dumps(json.loads(created)))
+        result = await env.step("Your task Important Meeting has been created.")
+        print("step", json.dumps({"observation": type(result.observation).__name__, "reward": result.reward, "done": result.done}))
+        print("state", json.dumps((await env.state()).model_dump()))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--openenv-repo", required=True)
     parser.add_argument("--base", required=True)
     parser.add_argument("--api-key", required=True)
     parser.add_argument("--user-llm", default=None)
+    parser.add_argument("--mcp", action="store_true")
     args = parser.parse_args()
-    asyncio.run(play(load_openenv_client(args.openenv_repo, args.api_key), args.base, args.user_llm))
+    client_class = load_openenv_client(args.openenv_repo, args.api_key, args.mcp)
+    asyncio.run((play_mcp if args.mcp else play)(client_class, args.base, args.user_llm))
 
 
 if __name__ == "__main__":

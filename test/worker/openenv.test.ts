@@ -5,54 +5,14 @@ import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ApiErrorSchema, ApiKeyCreatedSchema, EpisodeBatchCreatedSchema, EpisodeSchema } from '../../src/core/schemas/api.ts';
 import type { ApiKeyCreated } from '../../src/core/schemas/api.ts';
-import { OpenEnvErrorDataSchema, OpenEnvObservationSchema, OpenEnvStateSchema } from '../../src/core/schemas/openenv.ts';
-import type { OpenEnvErrorData, OpenEnvObservation, OpenEnvState } from '../../src/core/schemas/openenv.ts';
+import { OpenEnvStateSchema } from '../../src/core/schemas/openenv.ts';
+import type { OpenEnvObservation, OpenEnvState } from '../../src/core/schemas/openenv.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import { BASE, call, pyBody, waitForRun } from './support/api.ts';
-import { API_KEY, SCRIPT_MODELS } from './support/script.ts';
+import { SCRIPT_MODELS } from './support/script.ts';
+import { connect, errorData, observation, RESET } from './support/openenv.ts';
+import type { Client } from './support/openenv.ts';
 
-interface Received {
-  readonly type: string;
-  readonly data: Record<string, unknown>;
-}
-
-/** A client socket: messages sent, answers read in order, and how it was closed. */
-const connect = async (key = API_KEY) => {
-  const response = await exports.default.fetch(`${BASE}/openenv/ws`, { headers: { upgrade: 'websocket', authorization: `Bearer ${key}` } });
-  if (response.status !== 101) throw new Error(`no session: ${response.status} ${await response.text()}`);
-  const ws = response.webSocket!;
-  ws.accept();
-  const inbox: Received[] = [];
-  const waiting: ((m: Received) => void)[] = [];
-  ws.addEventListener('message', (event) => {
-    const message = JSON.parse(event.data as string) as Received;
-    const waiter = waiting.shift();
-    if (waiter) waiter(message);
-    else inbox.push(message);
-  });
-  const closed = new Promise<{ code: number }>((resolve) => ws.addEventListener('close', (event) => resolve({ code: event.code })));
-  const next = (): Promise<Received> => (inbox.length > 0 ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => waiting.push(resolve)));
-  const send = (message: unknown): void => ws.send(typeof message === 'string' || message instanceof ArrayBuffer ? message : JSON.stringify(message));
-  return {
-    send,
-    next,
-    closed,
-    ask: async (message: unknown): Promise<Received> => (send(message), next()),
-    close: () => ws.close(1000),
-  };
-};
-type Client = Awaited<ReturnType<typeof connect>>;
-
-const RESET = { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user };
-
-const observation = (m: Received): { observation: OpenEnvObservation; reward: unknown; done: boolean } => {
-  expect(m.type, JSON.stringify(m.data)).toBe('observation');
-  return { observation: OpenEnvObservationSchema.parse(m.data.observation), reward: m.data.reward, done: m.data.done as boolean };
-};
-const errorData = (m: Received): OpenEnvErrorData => {
-  expect(m.type).toBe('error');
-  return OpenEnvErrorDataSchema.parse(m.data);
-};
 const state = async (client: Client): Promise<OpenEnvState> => {
   const m = await client.ask({ type: 'state' });
   expect(m.type).toBe('state');
@@ -227,7 +187,7 @@ describe('OpenEnv HTTP companions', () => {
     expect(await (await call('/openenv/health', { anonymous: true })).json()).toEqual({ status: 'healthy' });
     expect(await (await call('/openenv/metadata', { anonymous: true })).json()).toMatchObject({ name: 'tau2-edge' });
     const schema = (await (await call('/openenv/schema', { anonymous: true })).json()) as Record<string, { properties?: Record<string, unknown>; anyOf?: { properties: Record<string, unknown> }[] }>;
-    expect(schema.action!.anyOf!.map((a) => Object.keys(a.properties))).toEqual([['message', 'step'], ['action', 'step']]);
+    expect(schema.action!.anyOf!.map((a) => Object.keys(a.properties))).toEqual([['message', 'step'], ['action', 'step'], ['type'], ['type', 'tool_name', 'arguments', 'step']]);
     expect(Object.keys(schema.observation!.properties!)).toEqual(expect.arrayContaining(['episode_id', 'messages', 'tools', 'policy', 'reward_info']));
     expect(Object.keys(schema.state!.properties!)).toEqual(expect.arrayContaining(['episode_id', 'step_count']));
   });

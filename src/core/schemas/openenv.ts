@@ -3,6 +3,8 @@
 // episode puts in them. GET /openenv/schema serves the JSON schemas of these.
 import { z } from 'zod';
 import { EpisodeCreateSchema, EpisodeStepRequestSchema, MAX_EPISODE_TEXT } from './api.ts';
+import { pyNumber } from './py-types.ts';
+import { plainText } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import type { PyFloat } from '../py/index.ts';
 
@@ -22,12 +24,28 @@ export const OpenEnvJoinSchema = z.strictObject({ episode_id: episodeIdField });
 const stepField = EpisodeStepRequestSchema.shape.step.optional();
 
 /**
+ * OpenEnv's MCPToolClient actions (mcp_types.py), told apart by `type`: list the caller's tools (the episode
+ * does not advance), or play one call of a tool as the caller's message.
+ */
+export const OpenEnvToolActionSchemas = {
+  list_tools: z.strictObject({ type: z.literal('list_tools') }),
+  call_tool: z.strictObject({
+    type: z.literal('call_tool'),
+    tool_name: plainText().min(1),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    step: stepField,
+  }),
+};
+
+/**
  * An action: the agent's message in chat-completions format, as the step API takes it; or an action string in
- * the reference gym's format (a JSON tool call, a functional call `f(a=1)`, or plain text).
+ * the reference gym's format (a JSON tool call, a functional call `f(a=1)`, or plain text); or one of OpenEnv's MCPToolClient actions.
  */
 export const OpenEnvActionSchema = z.union([
   z.strictObject({ message: EpisodeStepRequestSchema.shape.message, step: stepField }),
   z.strictObject({ action: z.string().max(MAX_EPISODE_TEXT), step: stepField }),
+  OpenEnvToolActionSchemas.list_tools,
+  OpenEnvToolActionSchemas.call_tool,
 ]);
 export type OpenEnvAction = z.infer<typeof OpenEnvActionSchema>;
 
@@ -43,6 +61,10 @@ export const OpenEnvObservationSchema = z.object({
   policy: z.string().optional(),
   instructions: z.string().optional(),
   tools: z.array(WireMessageSchema).optional(),
+  /** After a call_tool action: the tool called, its result (the tool message's text) and OpenEnv's ToolError, always null here: a tool's own failure is its result, and a call the episode refuses answers an error message. */
+  tool_name: z.string().optional(),
+  result: z.string().nullable().optional(),
+  error: z.object({ error_type: z.string(), message: z.string() }).nullable().optional(),
   termination_reason: TerminationReasonSchema.nullable(),
   /** Once done and graded: the reference's RewardInfo. */
   reward_info: z.record(z.string(), z.unknown()).nullable().optional(),
@@ -70,6 +92,8 @@ export const OpenEnvClientMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('step'), data: z.record(z.string(), z.unknown()) }),
   z.strictObject({ type: z.literal('state') }),
   z.strictObject({ type: z.literal('close') }),
+  /** OpenEnv's WSMCPMessage: a JSON-RPC 2.0 request (read by JsonRpcRequestSchema, whose failures are JSON-RPC errors). */
+  z.strictObject({ type: z.literal('mcp'), data: z.record(z.string(), z.unknown()) }),
 ]);
 export type OpenEnvClientMessage = z.infer<typeof OpenEnvClientMessageSchema>;
 
@@ -90,10 +114,27 @@ export type OpenEnvWireResult = Omit<OpenEnvResult, 'reward'> & { readonly rewar
 export type OpenEnvServerMessage =
   | { readonly type: 'observation'; readonly data: OpenEnvWireResult }
   | { readonly type: 'state'; readonly data: OpenEnvState }
-  | { readonly type: 'error'; readonly data: OpenEnvErrorData };
+  | { readonly type: 'error'; readonly data: OpenEnvErrorData }
+  | { readonly type: 'mcp'; readonly data: JsonRpcResponse };
 
 /** Stateless POST /openenv/step: OpenEnv's StepRequest, naming the episode it steps. */
 export const OpenEnvStepRequestSchema = z.strictObject({
   action: OpenEnvActionSchema,
   episode_id: episodeIdField,
 });
+
+/** OpenEnv's JsonRpcRequest (mcp_types.py): JSON-RPC 2.0, no other fields; an `id` as pydantic reads `str | int` (`true` and `1.0` are 1). */
+export const JsonRpcRequestSchema = z.strictObject({
+  jsonrpc: z.literal('2.0'),
+  method: z.string(),
+  params: z.record(z.string(), z.unknown()).default({}),
+  id: z.union([z.string(), pyNumber(z.int()), z.boolean().transform(Number)]).nullable().default(null),
+});
+
+/** OpenEnv's JsonRpcErrorCode (but PARSE_ERROR: a message that is not JSON is an INVALID_JSON error message, as OpenEnv's). */
+export const JSON_RPC_ERRORS = { INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, SERVER_ERROR: -32000 } as const;
+
+/** A JSON-RPC 2.0 response as OpenEnv sends it: `jsonrpc` and `id` always, and exactly one of `result` and `error`. */
+export type JsonRpcResponse =
+  | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly result: unknown }
+  | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly error: { readonly code: number; readonly message: string; readonly data: unknown } };

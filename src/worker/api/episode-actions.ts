@@ -20,7 +20,7 @@ import { limits } from '../limits.ts';
 import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import type { ExternalObservation, TurnResponse } from '../episode/turn.ts';
-import { participantObservation } from '../episode/machine.ts';
+import { failedToolCalls, participantObservation } from '../episode/machine.ts';
 import { produceTurns } from '../turns/consumer.ts';
 import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
 
@@ -102,10 +102,10 @@ const episodeDone = (finalStep: number | null): ApiError =>
 export const ownMessageRole = (role: TurnRole): Message['role'] => (role === 'agent' ? 'assistant' : 'user');
 
 /** What the caller saw after its last message: a graded episode ended after the caller's last turn. */
-const afterLastOwnMessage = (role: TurnRole, simulation: SimulationRun): Record<string, unknown>[] => {
+const afterLastOwnMessage = (role: TurnRole, simulation: SimulationRun): Message[] => {
   const messages = simulation.messages ?? [];
   const last = messages.findLastIndex((m) => m.role === ownMessageRole(role));
-  return participantObservation(role, messages.slice(last + 1));
+  return messages.slice(last + 1);
 };
 
 /** A call that met the episode's instance as it reset itself (it had just finished) is made again. */
@@ -162,19 +162,31 @@ const gradedSimulation = async (env: Env, episode: EpisodeHandle): Promise<Simul
   }
 };
 
+/** A step's answer, and the ids of the caller's tool calls in it that failed (its wire messages do not say). */
+export interface Stepped {
+  readonly answer: EpisodeStep;
+  readonly failed_tool_calls: readonly string[];
+}
+
 /** The answer to step `step - 1`. */
-const stepAnswer = (settled: Settled, episode: EpisodeHandle, step: number): EpisodeStep => {
+const stepAnswer = (settled: Settled, episode: EpisodeHandle, step: number): Stepped => {
   switch (settled.kind) {
-    case 'live':
-      return { step: settled.view.step, done: settled.view.done, termination_reason: settled.view.termination_reason as EpisodeStep['termination_reason'], observation: { messages: viewMessages(settled.view) } };
-    case 'graded':
-      return {
+    case 'live': {
+      const { view } = settled;
+      const answer: EpisodeStep = { step: view.step, done: view.done, termination_reason: view.termination_reason as EpisodeStep['termination_reason'], observation: { messages: viewMessages(view) } };
+      return { answer, failed_tool_calls: view.failed_tool_calls };
+    }
+    case 'graded': {
+      const seen = afterLastOwnMessage(episode.role, settled.simulation);
+      const answer: EpisodeStep = {
         step,
         done: true,
         termination_reason: settled.simulation.termination_reason,
-        observation: { messages: afterLastOwnMessage(episode.role, settled.simulation) },
+        observation: { messages: participantObservation(episode.role, seen) },
         reward_info: settled.simulation.reward_info as Record<string, unknown> | null,
       };
+      return { answer, failed_tool_calls: failedToolCalls(episode.role, seen) };
+    }
     case 'cancelled':
       throw cancelled();
     case 'not_ready':
@@ -263,6 +275,13 @@ export const openingOf = async (env: Env, episode: EpisodeHandle): Promise<Episo
     : { episode_id: id, run_id: episode.run_id, step: 0, done: true, observation: { messages: participantObservation(episode.role, settled.simulation.messages ?? []) } };
 };
 
+/** The caller's tools in an episode that runs (OpenAI function format), and the turn the episode waits for. */
+export const toolsOf = async (env: Env, episode: EpisodeHandle): Promise<{ step: number; done: boolean; tools: Record<string, unknown>[] }> => {
+  const view = await env.EPISODE.getByName(episode.key).observe(Number.MAX_SAFE_INTEGER, true).catch(retriedOnReset);
+  if (view === null || view === undefined) throw new ApiError(409, 'conflict', `Episode ${episodeIdOf(episode.key)} is not running: its tools are listed while it runs`);
+  return { step: view.step, done: view.done, tools: given(view).tools ?? [] };
+};
+
 /** Creates one episode for the caller's participant; its opening is what the participant sees first. */
 export const createEpisode = async (env: Env, tenant: string, value: EpisodeCreate): Promise<{ handle: EpisodeHandle; opening: EpisodeCreated }> => {
   const handle = (await launchEpisodes(env, tenant, episodesConfig(env, value, [value.task_id]))).episodes[0]!;
@@ -270,7 +289,7 @@ export const createEpisode = async (env: Env, tenant: string, value: EpisodeCrea
 };
 
 /** Applies the caller's message for turn `step` (exactly once) and answers with what the caller sees next. */
-export const stepEpisode = async (env: Env, episode: EpisodeHandle, value: EpisodeStepRequest): Promise<EpisodeStep> => {
+export const stepEpisode = async (env: Env, episode: EpisodeHandle, value: EpisodeStepRequest): Promise<Stepped> => {
   if (!episode.external) throw stepRefusal('not_external', 'agent', value.step, null);
   const submit = () => env.EPISODE.getByName(episode.key).submitExternalTurn(value.step, turnResponseOf(value.message), { produceNext: true });
   let outcome = await submit();

@@ -54,7 +54,7 @@ export const episodesApi = new Hono<AppEnv>()
   .post('/:id/step', async (c) => {
     const { value } = await readBody(c, EpisodeStepRequestSchema);
     const { handle } = await requireEpisode(c);
-    return pyJson(c, await stepEpisode(c.env, handle, value));
+    return pyJson(c, (await stepEpisode(c.env, handle, value)).answer);
   })
   .get('/:id', async (c) => {
     const { handle: episode, run } = await requireEpisode(c);

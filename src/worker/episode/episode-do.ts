@@ -27,7 +27,7 @@ import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
 import type { LiveEpisode } from './store.ts';
-import { acceptTurn, applyTurn, asPendingTurn, expireTurn, participantObservation, startEpisode, turnCall } from './machine.ts';
+import { acceptTurn, applyTurn, asPendingTurn, expireTurn, failedToolCalls, participantObservation, startEpisode, turnCall } from './machine.ts';
 import { afterTheEnd } from './turn.ts';
 import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, FinalTurn, LocalTurn, ParticipantGiven, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
@@ -243,6 +243,7 @@ export class EpisodeDO extends DurableObject<Env> {
     const role = this.externalRole(context);
     if (role === null || live === null) return null;
     const from = since === 0 ? 0 : (this.store.externalTurn(since - 1)?.idx ?? Number.MAX_SAFE_INTEGER) + 1;
+    const seen = live.state.trajectory.slice(from);
     const given = (): ParticipantGiven => {
       const { participant } = participantOf(live.state, role, live.environment, context.deps);
       const { tools, messages: opening } = participant.request([], live.state.seed);
@@ -259,7 +260,8 @@ export class EpisodeDO extends DurableObject<Env> {
       waiting: live.pending === role,
       done: live.state.done,
       termination_reason: live.state.termination_reason,
-      messages: JSON.stringify(participantObservation(role, live.state.trajectory.slice(from))),
+      messages: JSON.stringify(participantObservation(role, seen)),
+      failed_tool_calls: failedToolCalls(role, seen),
       given: withGiven ? given() : null,
     };
   }

@@ -9,7 +9,7 @@ import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { baseSlots } from '../../core/environment/environment.ts';
 import type { EpisodeDeps } from '../../core/orchestrator/deps.ts';
 import type { EpisodeSpec } from '../../core/orchestrator/initialize.ts';
-import type { Message, ParticipantMessage } from '../../core/schemas/message.ts';
+import type { Message, ParticipantMessage, ToolMessage } from '../../core/schemas/message.ts';
 import type { TurnRequest } from '../../core/agents/participant.ts';
 import { agentChatMessages, userChatMessages } from '../../core/agents/history.ts';
 import { toWireMessage } from '../../core/llm/ai-sdk-client.ts';
@@ -53,6 +53,10 @@ export const asPendingTurn = (turn: LocalTurn): PendingTurn => ({ ...turn, reque
  */
 export const participantObservation = (role: TurnRole, messages: readonly Message[]): Record<string, unknown>[] =>
   (role === 'agent' ? agentChatMessages('', messages) : userChatMessages('', messages)).slice(1).map(toWireMessage);
+
+/** The ids of the participant's tool calls in `messages` whose tool message records a failure (which wire messages do not carry). */
+export const failedToolCalls = (role: TurnRole, messages: readonly Message[]): string[] =>
+  messages.filter((m): m is ToolMessage => m.role === 'tool' && m.error && m.requestor === (role === 'agent' ? 'assistant' : 'user')).map((m) => m.id);
 
 /** The message an answer makes for the turn waited for; throws when it is not a valid one. Changes nothing. */
 export const acceptTurn = (live: LiveEpisode, result: TurnResponse, deps: EpisodeDeps): ParticipantMessage => {

@@ -95,6 +95,8 @@ export interface ExternalObservation {
   readonly role: TurnRole;
   /** JSON text of the messages (a list of wire-format messages): RPC types cannot carry their recursive type. */
   readonly messages: string;
+  /** The ids of the participant's tool calls among those messages that failed (see failedToolCalls). */
+  readonly failed_tool_calls: readonly string[];
   /** What the participant is given, when asked for (it does not change during the episode). */
   readonly given: ParticipantGiven | null;
 }

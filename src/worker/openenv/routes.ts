@@ -9,7 +9,8 @@ import { ApiError } from '../api/errors.ts';
 import { pyJson, readBody } from '../api/body.ts';
 import { findEpisode } from '../api/episode-actions.ts';
 import { OpenEnvActionSchema, OpenEnvObservationSchema, OpenEnvStateSchema, OpenEnvStepRequestSchema } from '../../core/schemas/openenv.ts';
-import { newSession, resetEpisode, resultOf, stepWith } from './session.ts';
+import { act, resetEpisode, resultOf } from './actions.ts';
+import { newSession } from './session.ts';
 import { SESSION_HEADER } from './session-do.ts';
 
 const METADATA = {
@@ -45,8 +46,9 @@ export const openEnvApi = new Hono<AppEnv>()
       if (found === null) throw await authFailure(c, unauthorized());
       owner = { tenant: found.caller.tenant, keyId: found.keyId };
     }
-    const stub = c.env.OPENENV_SESSION.get(c.env.OPENENV_SESSION.newUniqueId());
-    const headers = new Headers({ upgrade: 'websocket', [SESSION_HEADER]: JSON.stringify(newSession(owner.tenant, owner.keyId)) });
+    const id = c.env.OPENENV_SESSION.newUniqueId();
+    const headers = new Headers({ upgrade: 'websocket', [SESSION_HEADER]: JSON.stringify(newSession(id.toString(), owner.tenant, owner.keyId)) });
+    const stub = c.env.OPENENV_SESSION.get(id);
     return stub.fetch(new Request(c.req.url, { headers }));
   })
   .post('/reset', async (c) => {
@@ -59,6 +61,7 @@ export const openEnvApi = new Hono<AppEnv>()
     const { value } = await readBody(c, OpenEnvStepRequestSchema);
     const { handle } = await findEpisode(c.env, c.get('caller').tenant, value.episode_id);
     // Without a step number the action answers the turn the episode waits for now.
-    const step = value.action.step ?? (await c.env.EPISODE.getByName(handle.key).observe(Number.MAX_SAFE_INTEGER, false))?.step ?? 0;
-    return pyJson(c, resultOf(value.episode_id, await stepWith(c.env, handle, step, value.action)));
+    const named = 'step' in value.action ? value.action.step : undefined;
+    const step = named ?? (await c.env.EPISODE.getByName(handle.key).observe(Number.MAX_SAFE_INTEGER, false))?.step ?? 0;
+    return pyJson(c, (await act(c.env, handle, step, value.action)).result);
   });

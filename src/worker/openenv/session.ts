@@ -1,23 +1,23 @@
 // One OpenEnv session: what each client message does to the session's episode and what the server answers.
 // The session is a small JSON value (kept as its WebSocket's attachment, so it survives hibernation); a
 // message is handled by the same episode actions the step API uses (api/episode-actions.ts), so a session's
-// episode is an episode like any other. A reset starts (or joins) an episode; the session then steps that one.
+// episode is an episode like any other. A reset starts (or joins) an episode; the session then steps that one,
+// by step messages or MCP's tools/call (mcp.ts).
 import { z } from 'zod';
-import { EpisodeCreateSchema } from '../../core/schemas/api.ts';
-import type { EpisodeCreated, EpisodeStep } from '../../core/schemas/api.ts';
-import { OpenEnvActionSchema, OpenEnvClientMessageSchema, OpenEnvJoinSchema } from '../../core/schemas/openenv.ts';
-import type { OpenEnvErrorCode, OpenEnvErrorData, OpenEnvObservation, OpenEnvServerMessage, OpenEnvWireResult, OpenEnvState } from '../../core/schemas/openenv.ts';
-import { isPyFloat, parsePyJson } from '../../core/py/index.ts';
-import type { PyFloat } from '../../core/py/index.ts';
-import { playedMessage } from '../../core/gym-action.ts';
+import { OpenEnvClientMessageSchema } from '../../core/schemas/openenv.ts';
+import type { OpenEnvErrorCode, OpenEnvErrorData, OpenEnvServerMessage, OpenEnvState } from '../../core/schemas/openenv.ts';
+import { parsePyJson } from '../../core/py/index.ts';
 import { findActiveKeyById } from '../db/api-keys.ts';
 import { episodeIdOf } from '../episode/launch.ts';
-import { ApiError, invalidRequest, zodIssues } from '../api/errors.ts';
-import { createEpisode, EpisodeHandleSchema, findEpisode, openingOf, stepEpisode } from '../api/episode-actions.ts';
-import type { EpisodeHandle } from '../api/episode-actions.ts';
+import { ApiError, zodIssues } from '../api/errors.ts';
+import { EpisodeHandleSchema } from '../api/episode-actions.ts';
 import { limits } from '../limits.ts';
+import { act, resetEpisode, resultOf } from './actions.ts';
+import { handleMcp } from './mcp.ts';
 
 export const SessionSchema = z.object({
+  /** The session's id (its object's), which MCP's openenv/session/create answers. */
+  id: z.string(),
   tenant: z.string(),
   /** The tenant key the socket was opened with (null: the operator's), checked again before every message. */
   key_id: z.string().nullable(),
@@ -28,7 +28,7 @@ export const SessionSchema = z.object({
 });
 export type Session = z.infer<typeof SessionSchema>;
 
-export const newSession = (tenant: string, keyId: string | null): Session => ({ tenant, key_id: keyId, episode: null, step: 0, done: false });
+export const newSession = (id: string, tenant: string, keyId: string | null): Session => ({ id, tenant, key_id: keyId, episode: null, step: 0, done: false });
 
 export interface Handled {
   readonly session: Session;
@@ -53,57 +53,6 @@ const errorOf = (failure: unknown, phase: 'reset' | 'step'): OpenEnvServerMessag
   if (failure.code === 'quota_exceeded') return error('CAPACITY_REACHED', failure.message, extra);
   // A reset that yields no episode to play is OpenEnv's failure to make the session's environment.
   return error(phase === 'reset' ? 'FACTORY_ERROR' : 'EXECUTION_ERROR', failure.message, extra);
-};
-
-/** The reward of a graded episode (a Python float in the reward info, kept one on the wire). */
-const rewardOf = (rewardInfo: Record<string, unknown> | null | undefined): number | PyFloat | null => {
-  const reward = rewardInfo?.reward;
-  return typeof reward === 'number' || isPyFloat(reward) ? reward : null;
-};
-
-export const resultOf = (episodeId: string, answer: EpisodeCreated | EpisodeStep): OpenEnvWireResult => {
-  const rewardInfo = 'reward_info' in answer ? answer.reward_info : undefined;
-  const observation: OpenEnvObservation = {
-    episode_id: episodeId,
-    step: answer.step,
-    ...answer.observation,
-    termination_reason: 'termination_reason' in answer ? answer.termination_reason : null,
-    ...(rewardInfo === undefined ? {} : { reward_info: rewardInfo }),
-  };
-  return { observation, reward: answer.done ? rewardOf(rewardInfo) : null, done: answer.done };
-};
-
-const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalidRequest(zodIssues(parsed.error));
-  return parsed.data as z.infer<S>;
-};
-
-/** Starts the episode a reset asks for, or joins the one it names. */
-export const resetEpisode = async (env: Env, tenant: string, data: Record<string, unknown>): Promise<{ handle: EpisodeHandle; opening: EpisodeCreated }> => {
-  if ('episode_id' in data) {
-    const { episode_id } = parseWith(OpenEnvJoinSchema, data);
-    const { handle } = await findEpisode(env, tenant, episode_id);
-    return { handle, opening: await openingOf(env, handle) };
-  }
-  return createEpisode(env, tenant, parseWith(EpisodeCreateSchema, data));
-};
-
-/** Applies an action to the episode at turn `step` (the action's own step when it names one). */
-export const stepWith = async (env: Env, handle: EpisodeHandle, step: number, data: unknown): Promise<EpisodeStep> => {
-  const action = parseWith(OpenEnvActionSchema, data);
-  const n = action.step ?? step;
-  let message;
-  if ('message' in action) message = action.message;
-  else {
-    try {
-      message = playedMessage(action.action, n);
-    } catch (failure) {
-      // The reference's gym answers an action it cannot parse with this text.
-      throw invalidRequest([{ path: 'action', message: `Invalid action with error: ${failure instanceof Error ? failure.message : String(failure)}` }]);
-    }
-  }
-  return stepEpisode(env, handle, { step: n, message });
 };
 
 const stateOf = (session: Session): OpenEnvState => {
@@ -138,7 +87,7 @@ export const handleMessage = async (env: Env, session: Session, text: string | A
   const json = parseMessage(text, limits(env).LIMIT_MAX_BODY_BYTES);
   if (!json.ok) return unchanged(json.reply);
   const type = (json.value as { type?: unknown } | null)?.type;
-  if (!['reset', 'step', 'state', 'close'].includes(type as string)) return unchanged(error('UNKNOWN_TYPE', `Unknown message type: ${typeof type === 'string' ? type : JSON.stringify(type ?? '')}`));
+  if (!['reset', 'step', 'state', 'close', 'mcp'].includes(type as string)) return unchanged(error('UNKNOWN_TYPE', `Unknown message type: ${typeof type === 'string' ? type : JSON.stringify(type ?? '')}`));
   const parsed = OpenEnvClientMessageSchema.safeParse(json.value);
   if (!parsed.success) return unchanged(error('VALIDATION_ERROR', 'Invalid message', { errors: zodIssues(parsed.error) }));
   const message = parsed.data;
@@ -158,12 +107,16 @@ export const handleMessage = async (env: Env, session: Session, text: string | A
     case 'step': {
       if (session.episode === null) return unchanged(error('EXECUTION_ERROR', 'No episode in this session: send a reset first', { status: 409, reason: 'conflict' }));
       try {
-        const answer = await stepWith(env, session.episode, session.step, message.data);
-        const next: Session = { ...session, step: answer.step, done: answer.done };
-        return { session: next, reply: { type: 'observation', data: resultOf(episodeIdOf(session.episode.key), answer) }, close: null };
+        const { result, stepped } = await act(env, session.episode, session.step, message.data);
+        const next: Session = stepped === null ? session : { ...session, step: stepped.step, done: stepped.done };
+        return { session: next, reply: { type: 'observation', data: result }, close: null };
       } catch (failure) {
         return unchanged(errorOf(failure, 'step'));
       }
+    }
+    case 'mcp': {
+      const { session: next, response } = await handleMcp(env, session, message.data);
+      return { session: next, reply: { type: 'mcp', data: response }, close: null };
     }
   }
 };

@@ -1,0 +1,114 @@
+// What OpenEnv's resets and actions do to an episode, whatever carries them (a WebSocket session, the stateless
+// POST /openenv/reset and /step, a session's MCP tools/call): the same episode actions the step API uses
+// (api/episode-actions.ts), so an episode behaves the same on every transport.
+import { z } from 'zod';
+import { EpisodeCreateSchema, EpisodeStepRequestSchema } from '../../core/schemas/api.ts';
+import type { EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
+import { OpenEnvActionSchema, OpenEnvJoinSchema, OpenEnvToolActionSchemas } from '../../core/schemas/openenv.ts';
+import type { OpenEnvAction, OpenEnvObservation, OpenEnvWireResult } from '../../core/schemas/openenv.ts';
+import { isPyFloat } from '../../core/py/index.ts';
+import type { PyFloat, PyValue } from '../../core/py/index.ts';
+import { playedMessage, toolCallMessage } from '../../core/gym-action.ts';
+import { episodeIdOf } from '../episode/launch.ts';
+import { invalidRequest, zodIssues } from '../api/errors.ts';
+import { createEpisode, findEpisode, openingOf, stepEpisode, toolsOf } from '../api/episode-actions.ts';
+import type { EpisodeHandle, Stepped } from '../api/episode-actions.ts';
+
+/** The reward of a graded episode (a Python float in the reward info, kept one on the wire). */
+const rewardOf = (rewardInfo: Record<string, unknown> | null | undefined): number | PyFloat | null => {
+  const reward = rewardInfo?.reward;
+  return typeof reward === 'number' || isPyFloat(reward) ? reward : null;
+};
+
+export const resultOf = (episodeId: string, answer: EpisodeCreated | EpisodeStep): OpenEnvWireResult => {
+  const rewardInfo = 'reward_info' in answer ? answer.reward_info : undefined;
+  const observation: OpenEnvObservation = {
+    episode_id: episodeId,
+    step: answer.step,
+    ...answer.observation,
+    termination_reason: 'termination_reason' in answer ? answer.termination_reason : null,
+    ...(rewardInfo === undefined ? {} : { reward_info: rewardInfo }),
+  };
+  return { observation, reward: answer.done ? rewardOf(rewardInfo) : null, done: answer.done };
+};
+
+const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidRequest(zodIssues(parsed.error));
+  return parsed.data as z.infer<S>;
+};
+
+/** Starts the episode a reset asks for, or joins the one it names. */
+export const resetEpisode = async (env: Env, tenant: string, data: Record<string, unknown>): Promise<{ handle: EpisodeHandle; opening: EpisodeCreated }> => {
+  if ('episode_id' in data) {
+    const { episode_id } = parseWith(OpenEnvJoinSchema, data);
+    const { handle } = await findEpisode(env, tenant, episode_id);
+    return { handle, opening: await openingOf(env, handle) };
+  }
+  return createEpisode(env, tenant, parseWith(EpisodeCreateSchema, data));
+};
+
+/** An action that plays a message (every action but list_tools). */
+export type PlayingAction = Exclude<OpenEnvAction, { type: 'list_tools' }>;
+
+/** A call_tool's message, built from its name and arguments, is held to a message's bounds. */
+const PlayedMessageSchema = z.object({ message: EpisodeStepRequestSchema.shape.message });
+
+/** The message an action plays at turn `n`. */
+const messageOf = (action: PlayingAction, n: number): EpisodeStepRequest['message'] => {
+  if ('message' in action) return action.message;
+  if ('tool_name' in action) return parseWith(PlayedMessageSchema, { message: toolCallMessage(action.tool_name, action.arguments as Record<string, PyValue>, n) }).message;
+  try {
+    return playedMessage(action.action, n);
+  } catch (failure) {
+    // The reference's gym answers an action it cannot parse with this text.
+    throw invalidRequest([{ path: 'action', message: `Invalid action with error: ${failure instanceof Error ? failure.message : String(failure)}` }]);
+  }
+};
+
+/** The tool message answering the caller's tool call `id` in a step's answer: its text and whether it failed. */
+export const toolAnswer = (stepped: Stepped, id: string): { text: string | null; failed: boolean } | null => {
+  const message = stepped.answer.observation.messages.find((m) => m.role === 'tool' && m.tool_call_id === id);
+  return message === undefined ? null : { text: typeof message.content === 'string' ? message.content : null, failed: stepped.failed_tool_calls.includes(id) };
+};
+
+/** An action as sent (step data); a bad one is a 400 naming its fields (a tool action's, by its `type`). */
+export const parseAction = (data: unknown): OpenEnvAction => {
+  const type = (data as { type?: unknown } | null)?.type;
+  const toolAction = typeof type === 'string' && Object.hasOwn(OpenEnvToolActionSchemas, type) ? OpenEnvToolActionSchemas[type as keyof typeof OpenEnvToolActionSchemas] : null;
+  return parseWith(toolAction ?? OpenEnvActionSchema, data);
+};
+
+/** Plays an action's message at turn `step` (the action's own step when it names one); `call_id` is a call_tool's. */
+export const stepWith = async (env: Env, handle: EpisodeHandle, step: number, action: PlayingAction): Promise<{ stepped: Stepped; call_id: string }> => {
+  const n = action.step ?? step;
+  return { stepped: await stepEpisode(env, handle, { step: n, message: messageOf(action, n) }), call_id: `call_${n}` };
+};
+
+/** A chat-completions tool as OpenEnv's Tool (`input_schema`) or MCP's (`inputSchema`). */
+export const toolSpecOf = (tool: Record<string, unknown>, schemaKey: 'input_schema' | 'inputSchema'): Record<string, unknown> => {
+  const fn = (tool.function ?? {}) as { name?: unknown; description?: unknown; parameters?: unknown };
+  return { name: fn.name, description: typeof fn.description === 'string' ? fn.description : '', [schemaKey]: fn.parameters ?? { type: 'object', properties: {} } };
+};
+
+/**
+ * What an action answers and the step it played (null for list_tools, which lists the caller's tools as
+ * OpenEnv's ListToolsObservation does, leaving the episode as it is). A call_tool's observation carries
+ * OpenEnv's CallToolObservation fields.
+ */
+export const act = async (env: Env, handle: EpisodeHandle, step: number, data: unknown): Promise<{ result: OpenEnvWireResult; stepped: EpisodeStep | null }> => {
+  const episodeId = episodeIdOf(handle.key);
+  const action = parseAction(data);
+  if ('type' in action && action.type === 'list_tools') {
+    const listed = await toolsOf(env, handle);
+    const observation: OpenEnvObservation = { episode_id: episodeId, step: listed.step, messages: [], tools: listed.tools.map((t) => toolSpecOf(t, 'input_schema')), termination_reason: null };
+    return { result: { observation, reward: null, done: listed.done }, stepped: null };
+  }
+  const { stepped, call_id } = await stepWith(env, handle, step, action);
+  const result = resultOf(episodeId, stepped.answer);
+  if ('tool_name' in action) {
+    // ToolError is for a call that could not be made; a tool's own failure is its result, as tau2 records it.
+    result.observation = { ...result.observation, tool_name: action.tool_name, result: toolAnswer(stepped, call_id)?.text ?? null, error: null };
+  }
+  return { result, stepped: stepped.answer };
+};

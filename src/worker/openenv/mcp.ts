@@ -1,0 +1,85 @@
+// OpenEnv's MCP messages on a session (http_server.py, `case "mcp"` and mcp_handler): a JSON-RPC 2.0 request
+// in, a JSON-RPC 2.0 response out, with OpenEnv's error codes and messages. The tools are the caller's tools in
+// the session's episode; tools/call plays one call of a tool as a step does (one turn of the episode).
+import { JSON_RPC_ERRORS, JsonRpcRequestSchema } from '../../core/schemas/openenv.ts';
+import type { JsonRpcResponse } from '../../core/schemas/openenv.ts';
+import { ApiError, zodIssues } from '../api/errors.ts';
+import { toolsOf } from '../api/episode-actions.ts';
+import { episodeIdOf } from '../episode/launch.ts';
+import { parseAction, resultOf, stepWith, toolAnswer, toolSpecOf } from './actions.ts';
+import type { PlayingAction } from './actions.ts';
+import type { Session } from './session.ts';
+
+type Id = string | number | null;
+
+const success = (id: Id, result: unknown): JsonRpcResponse => ({ jsonrpc: '2.0', id, result });
+const failure = (id: Id, code: number, message: string, data: unknown = null): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: { code, message, data } });
+
+/** A failed tools/list or tools/call: bad arguments are invalid params; a refused step a server error naming the step API's status. */
+const failureOf = (id: Id, thrown: unknown): JsonRpcResponse => {
+  if (!(thrown instanceof ApiError)) {
+    console.error('openenv mcp: unexpected failure', thrown);
+    return failure(id, JSON_RPC_ERRORS.INTERNAL_ERROR, 'Internal error');
+  }
+  const data = { status: thrown.status, reason: thrown.code, ...(thrown.issues === undefined ? {} : { errors: thrown.issues }) };
+  return failure(id, thrown.status === 400 ? JSON_RPC_ERRORS.INVALID_PARAMS : JSON_RPC_ERRORS.SERVER_ERROR, thrown.message, data);
+};
+
+/** Python's truth of a JSON value, which OpenEnv's `if not params.get(…)` tests. */
+const truthy = (value: unknown): boolean =>
+  !(value === undefined || value === null || value === false || value === 0 || value === '' || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && Object.keys(value as object).length === 0));
+
+/**
+ * Plays one call of tool `name` and answers MCP's CallToolResult: the tool message's text, whether the episode
+ * recorded the call as failed, and in `_meta` where the episode stands (the step the next call answers, done,
+ * and once done its reward, termination reason and reward info).
+ */
+const callTool = async (env: Env, session: Session & { episode: NonNullable<Session['episode']> }, params: Record<string, unknown>): Promise<{ session: Session; result: unknown }> => {
+  const action = parseAction({ type: 'call_tool', tool_name: params.name, arguments: 'arguments' in params ? params.arguments : {} }) as PlayingAction;
+  const { stepped, call_id } = await stepWith(env, session.episode, session.step, action);
+  const { answer } = stepped;
+  const { observation, reward, done } = resultOf(episodeIdOf(session.episode.key), answer);
+  const tool = toolAnswer(stepped, call_id);
+  const meta = { episode_id: observation.episode_id, step: answer.step, done, reward, termination_reason: observation.termination_reason, ...(observation.reward_info === undefined ? {} : { reward_info: observation.reward_info }) };
+  const result = { content: tool === null ? [] : [{ type: 'text', text: tool.text ?? '' }], isError: tool?.failed ?? false, _meta: meta };
+  return { session: { ...session, step: answer.step, done: answer.done }, result };
+};
+
+/** Answers one MCP message's data: OpenEnv's JsonRpcRequest, or INVALID_REQUEST with no id when it is not one. */
+export const handleMcp = async (env: Env, session: Session, data: Record<string, unknown>): Promise<{ session: Session; response: JsonRpcResponse }> => {
+  const unchanged = (response: JsonRpcResponse) => ({ session, response });
+  const parsed = JsonRpcRequestSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = zodIssues(parsed.error).map((i) => (i.path === '' ? i.message : `${i.path}: ${i.message}`));
+    return unchanged(failure(null, JSON_RPC_ERRORS.INVALID_REQUEST, `Invalid request: ${issues.join('; ')}`));
+  }
+  const { method, params, id } = parsed.data;
+  switch (method) {
+    case 'openenv/session/create':
+      // The socket's own session: it is the one an MCP client on this socket talks to.
+      return unchanged(success(id, { session_id: session.id }));
+    case 'openenv/session/close': {
+      const target = params.session_id;
+      if (!truthy(target)) return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, "Invalid params - 'session_id' is required"));
+      if (target === session.id) return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_REQUEST, 'Cannot close active WebSocket-managed session via MCP method'));
+      // A socket sees no session but its own.
+      return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, `Unknown session_id: ${typeof target === 'string' ? target : JSON.stringify(target)}`));
+    }
+    case 'tools/list':
+    case 'tools/call': {
+      const { episode } = session;
+      // The tools are those of the reset's domain and role.
+      if (episode === null) return unchanged(failure(id, JSON_RPC_ERRORS.SERVER_ERROR, 'No episode in this session: send a reset first', { status: 409, reason: 'conflict' }));
+      try {
+        if (method === 'tools/list') return unchanged(success(id, { tools: (await toolsOf(env, episode)).tools.map((t) => toolSpecOf(t, 'inputSchema')) }));
+        if (!truthy(params.name)) return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, "Missing 'name' in params"));
+        const called = await callTool(env, { ...session, episode }, params);
+        return { session: called.session, response: success(id, called.result) };
+      } catch (thrown) {
+        return unchanged(failureOf(id, thrown));
+      }
+    }
+    default:
+      return unchanged(failure(id, JSON_RPC_ERRORS.METHOD_NOT_FOUND, `Method not found: ${method}`));
+  }
+};

@@ -3,10 +3,10 @@
 // in-process by the engine), steps/s with 256 episodes stepped at once, then memory with 1,000 idle sessions
 // (hibernated) and with 10,000 episodes created, stepped once and left open. Steps are mock `get_users` tool
 // calls, whose turn comes straight back, so no model call is involved.
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { groupMemory, startHarness } from './load-harness.ts';
+import { groupMemory, groupPids, startHarness } from './load-harness.ts';
 import type { Harness } from './load-harness.ts';
 import { sqliteStorage } from './bench-episode-steps.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
@@ -24,8 +24,11 @@ const CONCURRENT_EPISODES = 256;
 const STEPS_AT_CONCURRENCY = 10;
 const IDLE_SESSIONS = 1_000;
 const OPEN_EPISODES = 10_000;
-/** How long sessions are left idle before memory is read: past workerd's eviction of idle hibernatable objects. */
-const IDLE_MS = 30_000;
+/**
+ * How long idle objects are waited for to leave memory at most. The local runtime shuts an object down 10 s
+ * after its last request and closes its storage once it has had no client for 70 s, checked every 70 s.
+ */
+const EVICTION_WAIT_MS = 240_000;
 
 const EPISODE = { domain: 'mock', task_id: 'create_task_1', llm_user: 'fake-user' } as const;
 
@@ -139,8 +142,43 @@ const inProcessSteps = async (loaded: LoadedDomain, count: number): Promise<numb
   return samples;
 };
 
+/** The runtime's workerd process. */
+const workerdPid = async (harness: Harness): Promise<number> => {
+  const [pid] = await groupPids(harness.worker().pid, 'workerd');
+  if (pid === undefined) throw new Error('the local runtime has no workerd process');
+  return pid;
+};
+
 /** Resident memory of the runtime's workerd process. */
 const workerdBytes = async (harness: Harness): Promise<number> => (await groupMemory(harness.worker().pid)).get('workerd') ?? 0;
+
+/**
+ * Durable Objects the runtime holds, by class: each holds its SQLite database open while it is in memory (and
+ * closes it once evicted), so its open database files count them.
+ */
+const objectsHeld = async (pid: number): Promise<Map<string, number>> => {
+  const byClass = new Map<string, number>();
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
+    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+    const match = /\/do\/[^/]*-(\w+DO)\/[0-9a-f]+\.sqlite$/.exec(target);
+    if (match) byClass.set(match[1]!, (byClass.get(match[1]!) ?? 0) + 1);
+  }
+  return byClass;
+};
+
+const heldText = (held: Map<string, number>): string =>
+  held.size === 0 ? 'no objects held' : [...held].map(([name, n]) => `${n} ${name}`).join(', ') + ' held';
+
+/** Waits until the runtime holds no object of `classes` (they were evicted), up to EVICTION_WAIT_MS; returns the seconds waited. */
+const untilEvicted = async (pid: number, classes: readonly string[]): Promise<number> => {
+  const t0 = performance.now();
+  while (performance.now() - t0 < EVICTION_WAIT_MS) {
+    const held = await objectsHeld(pid);
+    if (classes.every((name) => !held.has(name))) break;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  return (performance.now() - t0) / 1000;
+};
 
 /** Bytes of the runtime's state directory: Durable Object storage and D1, where idle episodes live. */
 const stateBytes = async (dir: string): Promise<number> => {
@@ -154,38 +192,54 @@ const stateBytes = async (dir: string): Promise<number> => {
 
 async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator<string> {
   const url = harness.worker().url;
+  const pid = await workerdPid(harness);
   const before = await workerdBytes(harness);
-  const sessions = await Promise.all(Array.from({ length: IDLE_SESSIONS }, () => Session.open(url)));
-  const reset = pLimit(STARTS_AT_ONCE);
-  await Promise.all(sessions.map((s) => reset(() => s.ask({ type: 'reset', data: EPISODE }))));
+  const openSessions = async (): Promise<Session[]> => {
+    const sessions = await Promise.all(Array.from({ length: IDLE_SESSIONS }, () => Session.open(url)));
+    const reset = pLimit(STARTS_AT_ONCE);
+    await Promise.all(sessions.map((s) => reset(() => s.ask({ type: 'reset', data: EPISODE }))));
+    return sessions;
+  };
+  const sessions = await openSessions();
   const open = await workerdBytes(harness);
-  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const heldOpen = await objectsHeld(pid);
+  const waited = await untilEvicted(pid, ['OpenEnvSessionDO', 'EpisodeDO', 'RunDO']);
   const idle = await workerdBytes(harness);
+  const heldIdle = await objectsHeld(pid);
   // Still open after hibernation: a session answers from its attachment.
   const state = await sessions[0]!.ask({ type: 'state' });
-  for (const s of sessions) s.close();
+  // The freed memory is the runtime's to reuse: as many sessions again, opened now, add little.
+  const more = await openSessions();
+  const again = await workerdBytes(harness);
+  for (const s of [...sessions, ...more]) s.close();
   yield (
-    `memory, ${IDLE_SESSIONS} idle open sessions (each reset to an episode): workerd ${mb(before)} before, ${mb(open)} once open, ` +
-      `${mb(idle)} after ${IDLE_MS / 1000} s idle (hibernated; a session still answers: step_count ${String(state.step_count)})`
+    `memory, ${IDLE_SESSIONS} idle open sessions (each reset to an episode): workerd ${mb(before)} before, ${mb(open)} once open ` +
+      `(${heldText(heldOpen)}); after ${waited.toFixed(0)} s idle ${mb(idle)} (${heldText(heldIdle)}: hibernated and evicted; ` +
+      `a session still answers: step_count ${String(state.step_count)}); ${IDLE_SESSIONS} more sessions then: ${mb(again)}`
   );
 
   const samples: string[] = [];
   const limit = pLimit(STARTS_AT_ONCE);
   let done = 0;
+  const t0 = performance.now();
   await Promise.all(
     Array.from({ length: OPEN_EPISODES }, () =>
       limit(async () => {
         const { episode_id } = await client.createEpisode({ ...EPISODE, max_steps: 8 });
         await client.step(episode_id, 0, getUsers(0));
         done++;
-        if (done % 2_500 === 0) samples.push(`${done}: ${mb(await workerdBytes(harness))}`);
+        if (done % 2_500 === 0) {
+          const held = (await objectsHeld(pid)).get('EpisodeDO') ?? 0;
+          samples.push(`${done} (${((performance.now() - t0) / 1000).toFixed(0)} s): ${mb(await workerdBytes(harness))}, ${held} episode objects held`);
+        }
       }),
     ),
   );
-  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const settled = await untilEvicted(pid, ['EpisodeDO', 'RunDO']);
   yield (
-    `memory, ${OPEN_EPISODES} episodes created, stepped once and left open: workerd ${samples.join(', ')}, ` +
-      `${mb(await workerdBytes(harness))} after ${IDLE_MS / 1000} s idle; the runtime's state directory holds ${mb(await stateBytes(harness.stateDir))} (Durable Object storage and D1)`
+    `memory, ${OPEN_EPISODES} episodes created, stepped once and left open: workerd ${samples.join('; ')}; ` +
+      `after ${settled.toFixed(0)} s idle ${mb(await workerdBytes(harness))} (${heldText(await objectsHeld(pid))}); ` +
+      `the runtime's state directory holds ${mb(await stateBytes(harness.stateDir))} (Durable Object storage and D1)`
   );
 }
 

@@ -207,42 +207,41 @@ export const runToEnd = async (
   onSimulation?: (event: SimulationEvent, events: number) => void | Promise<void>,
 ): Promise<FinishedRun> => readResults(harness, await followToEnd(harness, config, onSimulation));
 
-/** Resident memory of a process group's processes, by command name (Linux /proc). */
-export const groupMemory = async (pgid: number): Promise<Map<string, number>> => {
-  const byName = new Map<string, number>();
+/** A process group's processes (Linux /proc): pid, command name and the fields of /proc/PID/stat after it. */
+const groupProcesses = async (pgid: number): Promise<{ pid: number; name: string; fields: string[] }[]> => {
+  const found = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
       const close = stat.lastIndexOf(')');
-      const name = stat.slice(stat.indexOf('(') + 1, close);
       const fields = stat.slice(close + 2).split(' ');
-      if (Number(fields[2]) !== pgid) continue;
-      const rssPages = Number(fields[21]);
-      byName.set(name, (byName.get(name) ?? 0) + rssPages * 4096);
+      if (Number(fields[2]) === pgid) found.push({ pid: Number(entry), name: stat.slice(stat.indexOf('(') + 1, close), fields });
     } catch {
       // the process ended meanwhile
     }
   }
+  return found;
+};
+
+/** The pids of a process group's processes named `name`. */
+export const groupPids = async (pgid: number, name: string): Promise<number[]> =>
+  (await groupProcesses(pgid)).filter((p) => p.name === name).map((p) => p.pid);
+
+/** Resident memory of a process group's processes, by command name. */
+export const groupMemory = async (pgid: number): Promise<Map<string, number>> => {
+  const byName = new Map<string, number>();
+  for (const { name, fields } of await groupProcesses(pgid)) byName.set(name, (byName.get(name) ?? 0) + Number(fields[21]) * 4096);
   return byName;
 };
 
-/** CPU seconds (user, system) used so far by a process group's processes named `name` (Linux /proc). */
+/** CPU seconds (user, system) used so far by a process group's processes named `name`. */
 export const groupCpuSeconds = async (pgid: number, name: string): Promise<{ user: number; system: number }> => {
   let user = 0;
   let system = 0;
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const fields = stat.slice(close + 2).split(' ');
-      if (Number(fields[2]) !== pgid || stat.slice(stat.indexOf('(') + 1, close) !== name) continue;
-      user += Number(fields[11]);
-      system += Number(fields[12]);
-    } catch {
-      // the process ended meanwhile
-    }
+  for (const { fields } of (await groupProcesses(pgid)).filter((p) => p.name === name)) {
+    user += Number(fields[11]);
+    system += Number(fields[12]);
   }
   // USER_HZ is 100 on Linux.
   return { user: user / 100, system: system / 100 };

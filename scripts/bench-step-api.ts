@@ -193,6 +193,8 @@ const stateBytes = async (dir: string): Promise<number> => {
 async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator<string> {
   const url = harness.worker().url;
   const pid = await workerdPid(harness);
+  // From a runtime holding none of the objects the measures before made.
+  await untilEvicted(pid, ['OpenEnvSessionDO', 'EpisodeDO', 'RunDO']);
   const before = await workerdBytes(harness);
   const openSessions = async (): Promise<Session[]> => {
     const sessions = await Promise.all(Array.from({ length: IDLE_SESSIONS }, () => Session.open(url)));

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.ts';
 import { ApiErrorSchema, ApiKeyCreatedSchema, ApiKeyListSchema, RunListSchema, ScheduleListSchema, ScheduleSchema } from '../../src/core/schemas/api.ts';
 import type { ApiKeyCreated } from '../../src/core/schemas/api.ts';
-import { call, pyBody, waitForRun } from './support/api.ts';
+import { call, pyBody, waitForRun, wellInsideLimiterWindow } from './support/api.ts';
 import type { CallOptions } from './support/api.ts';
 import { scriptedRun } from './support/script.ts';
 
@@ -140,6 +140,7 @@ describe('tenant isolation', () => {
 
 describe('failed authentication', () => {
   it('is rate-limited per client: 429 with Retry-After, other clients unaffected', async () => {
+    await wellInsideLimiterWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 25; i++) statuses.push((await as(`t2e_wrong${i}`, '/v1/runs', { headers: { 'cf-connecting-ip': '203.0.113.9' } })).status);
     expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);

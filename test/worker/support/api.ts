@@ -49,3 +49,12 @@ export const startRun = async (body: unknown, headers: Record<string, string> = 
   if (response.status !== 202) throw new Error(`POST /v1/runs answered ${response.status}: ${await response.text()}`);
   return (JSON.parse(await response.text()) as { run_id: string }).run_id;
 };
+
+/**
+ * Waits, when needed, until the failed-authentication limiter's window has most of its 60 s ahead: it counts in
+ * windows aligned to the clock, so requests that cross a window's end are counted afresh.
+ */
+export const wellInsideLimiterWindow = async (): Promise<void> => {
+  const into = Date.now() % 60_000;
+  if (into > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - into + 100));
+};

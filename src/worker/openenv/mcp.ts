@@ -3,6 +3,8 @@
 // the session's episode; tools/call plays one call of a tool as a step does (one turn of the episode).
 import { JSON_RPC_ERRORS, JsonRpcRequestSchema } from '../../core/schemas/openenv.ts';
 import type { JsonRpcResponse } from '../../core/schemas/openenv.ts';
+import { truthy } from '../../core/environment/python-args.ts';
+import type { PyValue } from '../../core/py/index.ts';
 import { ApiError, zodIssues } from '../api/errors.ts';
 import { toolsOf } from '../api/episode-actions.ts';
 import { episodeIdOf } from '../episode/launch.ts';
@@ -24,10 +26,6 @@ const failureOf = (id: Id, thrown: unknown): JsonRpcResponse => {
   const data = { status: thrown.status, reason: thrown.code, ...(thrown.issues === undefined ? {} : { errors: thrown.issues }) };
   return failure(id, thrown.status === 400 ? JSON_RPC_ERRORS.INVALID_PARAMS : JSON_RPC_ERRORS.SERVER_ERROR, thrown.message, data);
 };
-
-/** Python's truth of a JSON value, which OpenEnv's `if not params.get(…)` tests. */
-const truthy = (value: unknown): boolean =>
-  !(value === undefined || value === null || value === false || value === 0 || value === '' || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && Object.keys(value as object).length === 0));
 
 /**
  * Plays one call of tool `name` and answers MCP's CallToolResult: the tool message's text, whether the episode
@@ -60,7 +58,8 @@ export const handleMcp = async (env: Env, session: Session, data: Record<string,
       return unchanged(success(id, { session_id: session.id }));
     case 'openenv/session/close': {
       const target = params.session_id;
-      if (!truthy(target)) return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, "Invalid params - 'session_id' is required"));
+      // OpenEnv's `if not params.get(…)`: Python's truth of the value.
+      if (!truthy(target as PyValue)) return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, "Invalid params - 'session_id' is required"));
       if (target === session.id) return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_REQUEST, 'Cannot close active WebSocket-managed session via MCP method'));
       // A socket sees no session but its own.
       return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, `Unknown session_id: ${typeof target === 'string' ? target : JSON.stringify(target)}`));
@@ -72,7 +71,7 @@ export const handleMcp = async (env: Env, session: Session, data: Record<string,
       if (episode === null) return unchanged(failure(id, JSON_RPC_ERRORS.SERVER_ERROR, 'No episode in this session: send a reset first', { status: 409, reason: 'conflict' }));
       try {
         if (method === 'tools/list') return unchanged(success(id, { tools: (await toolsOf(env, episode)).tools.map((t) => toolSpecOf(t, 'inputSchema')) }));
-        if (!truthy(params.name)) return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, "Missing 'name' in params"));
+        if (!truthy(params.name as PyValue)) return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, "Missing 'name' in params"));
         const called = await callTool(env, { ...session, episode }, params);
         return { session: called.session, response: success(id, called.result) };
       } catch (thrown) {

@@ -391,7 +391,8 @@ export class EpisodeDO extends DurableObject<Env> {
     if (this.store.get('failure') !== undefined || live?.state.done) return this.armAlarm(Date.now());
     if (!live) return this.armAlarm(this.store.get<number>('retry_at') ?? Date.now());
     if (live.pending === null) return;
-    const external = this.externalRole(await this.loadContext());
+    const context = await this.loadContext();
+    const external = this.externalRole(context);
     if (live.pending === external) {
       // Nobody here produces it: the client steps the episode, within the idle limit.
       const askedAt = Date.now();
@@ -401,7 +402,7 @@ export class EpisodeDO extends DurableObject<Env> {
     this.askedAt = Date.now();
     // An episode that watches itself arms the built-in turn's watchdog (the run's check covers the others).
     if (external !== null) await this.armAlarm(this.askedAt + TURN_WATCHDOG_MS);
-    if (send) await this.sendTurn(await this.loadContext());
+    if (send) await this.sendTurn(context);
   }
 
   /**

@@ -169,15 +169,21 @@ const objectsHeld = async (pid: number): Promise<Map<string, number>> => {
 const heldText = (held: Map<string, number>): string =>
   held.size === 0 ? 'no objects held' : [...held].map(([name, n]) => `${n} ${name}`).join(', ') + ' held';
 
-/** Waits until the runtime holds no object of `classes` (they were evicted), up to EVICTION_WAIT_MS; returns the seconds waited. */
-const untilEvicted = async (pid: number, classes: readonly string[]): Promise<number> => {
+/** The classes of the objects a session and its episode make. */
+const SESSION_CLASSES = ['OpenEnvSessionDO', 'EpisodeDO', 'RunDO'] as const;
+
+/**
+ * Waits until the runtime holds no object of `classes` (they were evicted), up to EVICTION_WAIT_MS; answers the
+ * seconds waited and the objects held then.
+ */
+const untilEvicted = async (pid: number, classes: readonly string[]): Promise<{ seconds: number; held: Map<string, number> }> => {
   const t0 = performance.now();
-  while (performance.now() - t0 < EVICTION_WAIT_MS) {
-    const held = await objectsHeld(pid);
-    if (classes.every((name) => !held.has(name))) break;
+  let held = await objectsHeld(pid);
+  while (classes.some((name) => held.has(name)) && performance.now() - t0 < EVICTION_WAIT_MS) {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
+    held = await objectsHeld(pid);
   }
-  return (performance.now() - t0) / 1000;
+  return { seconds: (performance.now() - t0) / 1000, held };
 };
 
 /** Bytes of the runtime's state directory: Durable Object storage and D1, where idle episodes live. */
@@ -194,7 +200,7 @@ async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator
   const url = harness.worker().url;
   const pid = await workerdPid(harness);
   // From a runtime holding none of the objects the measures before made.
-  await untilEvicted(pid, ['OpenEnvSessionDO', 'EpisodeDO', 'RunDO']);
+  await untilEvicted(pid, SESSION_CLASSES);
   const before = await workerdBytes(harness);
   const openSessions = async (): Promise<Session[]> => {
     const sessions = await Promise.all(Array.from({ length: IDLE_SESSIONS }, () => Session.open(url)));
@@ -205,9 +211,8 @@ async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator
   const sessions = await openSessions();
   const open = await workerdBytes(harness);
   const heldOpen = await objectsHeld(pid);
-  const waited = await untilEvicted(pid, ['OpenEnvSessionDO', 'EpisodeDO', 'RunDO']);
+  const waited = await untilEvicted(pid, SESSION_CLASSES);
   const idle = await workerdBytes(harness);
-  const heldIdle = await objectsHeld(pid);
   // Still open after hibernation: a session answers from its attachment.
   const state = await sessions[0]!.ask({ type: 'state' });
   // The freed memory is the runtime's to reuse: as many sessions again, opened now, add little.
@@ -216,7 +221,7 @@ async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator
   for (const s of [...sessions, ...more]) s.close();
   yield (
     `memory, ${IDLE_SESSIONS} idle open sessions (each reset to an episode): workerd ${mb(before)} before, ${mb(open)} once open ` +
-      `(${heldText(heldOpen)}); after ${waited.toFixed(0)} s idle ${mb(idle)} (${heldText(heldIdle)}: hibernated and evicted; ` +
+      `(${heldText(heldOpen)}); after ${waited.seconds.toFixed(0)} s idle ${mb(idle)} (${heldText(waited.held)}: hibernated and evicted; ` +
       `a session still answers: step_count ${String(state.step_count)}); ${IDLE_SESSIONS} more sessions then: ${mb(again)}`
   );
 
@@ -238,9 +243,10 @@ async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator
     ),
   );
   const settled = await untilEvicted(pid, ['EpisodeDO', 'RunDO']);
+  const idleBytes = await workerdBytes(harness);
   yield (
     `memory, ${OPEN_EPISODES} episodes created, stepped once and left open: workerd ${samples.join('; ')}; ` +
-      `after ${settled.toFixed(0)} s idle ${mb(await workerdBytes(harness))} (${heldText(await objectsHeld(pid))}); ` +
+      `after ${settled.seconds.toFixed(0)} s idle ${mb(idleBytes)} (${heldText(settled.held)}); ` +
       `the runtime's state directory holds ${mb(await stateBytes(harness.stateDir))} (Durable Object storage and D1)`
   );
 }

@@ -20,6 +20,8 @@ const PIP_ENV = { PIP_RETRIES: '0', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
 let harness: Harness;
 let work: string;
 let venvPython: string;
+/** mypy, installed into the environment after the package, checking it while the Worker starts. */
+let typeCheck: Promise<{ exitCode?: number; stdout: string; stderr: string }>;
 
 /** Builds the wheel from a copy of the source (a build writes into its tree) and installs it with gymnasium. */
 const installPackage = async (): Promise<void> => {
@@ -31,6 +33,13 @@ const installPackage = async (): Promise<void> => {
   await pip(['wheel', '--no-deps', '--wheel-dir', path.join(work, 'wheels'), source]);
   await pip(['install', `${path.join(work, 'wheels', 'tau2_edge-0.1.0-py3-none-any.whl')}[gymnasium]`]);
   venvPython = path.join(venv, 'bin/python');
+  // The package as installed, then the examples as a user's code: these read its types through py.typed.
+  const mypy = (target: readonly string[]) => execa(venvPython, ['-m', 'mypy', '--strict', '--cache-dir', path.join(work, 'mypy-cache'), ...target], { cwd: work, reject: false });
+  typeCheck = pip(['install', 'mypy']).then(async () => {
+    const installed = await mypy(['-p', 'tau2_edge']);
+    return installed.exitCode === 0 ? mypy([path.join(CLIENT, 'examples')]) : installed;
+  });
+  typeCheck.catch(() => undefined);
 };
 
 beforeAll(async () => {
@@ -40,7 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness?.close();
   rmSync(work, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** Runs the installed package's Python in a folder without the source, so imports come from the wheel. */
 const python = (args: readonly string[], env: Record<string, string> = {}) =>
@@ -66,6 +75,12 @@ print(json.dumps({"requires": m.requires("tau2-edge"), "python": m.metadata("tau
       gymnasium: true,
     });
   }, 60_000);
+
+  it('is typed: mypy --strict passes on the installed package and its examples', async () => {
+    const result = await typeCheck;
+    expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Success: no issues found in \d+ source files/);
+  }, 240_000);
 
   it("runs the README's first rollout as written, to reward 1.0", async () => {
     const readme = readFileSync(path.join(CLIENT, 'README.md'), 'utf8');

@@ -13,7 +13,7 @@ from tau2_edge import Tau2EdgeEnv
 GOLD = ["create_task(user_id='user_1', title='Important Meeting')", "Your task Important Meeting has been created."]
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the Worker's URL")
     parser.add_argument("--api-key", required=True)

@@ -34,7 +34,7 @@ def format_observation(messages: Sequence[Mapping[str, Any]]) -> str:
             turns.append(f"{role}: {', '.join(functional_format(c) for c in calls) if calls else message.get('content')}")
             if role == "assistant":
                 # The agent's own turn starts the observation afresh: it sees what answered it.
-                turns: List[str] = []
+                turns = []
         else:
             turns.append(f"{role}: {message.get('content')}")
     return "\n".join(turns)

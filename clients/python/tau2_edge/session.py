@@ -14,15 +14,16 @@ import websockets.exceptions
 
 from .errors import OpenEnvError, ServerUnreachableError, SessionError, refusal
 
-try:  # websockets >= 13: the asyncio client takes additional_headers
-    from websockets.asyncio.client import connect as _connect
-
-    _HEADERS_ARG = "additional_headers"
-except ImportError:  # websockets 10-12 (Debian's python3-websockets): the legacy client, extra_headers
-    _connect = websockets.connect  # type: ignore[assignment]
-    _HEADERS_ARG = "extra_headers"
-
 Json = Dict[str, Any]
+
+
+async def _connect(url: str, headers: Dict[str, str], open_timeout: float, max_size: int) -> Any:
+    try:  # websockets >= 13: the asyncio client takes additional_headers
+        from websockets.asyncio.client import connect
+    except ImportError:  # websockets 10-12 (Debian's python3-websockets): the legacy client, extra_headers
+        legacy = getattr(websockets, "connect")
+        return await legacy(url, extra_headers=headers, open_timeout=open_timeout, max_size=max_size)
+    return await connect(url, additional_headers=headers, open_timeout=open_timeout, max_size=max_size)
 
 
 def ws_url(base_url: str) -> str:
@@ -65,7 +66,7 @@ class Session:
         server = base_url.rstrip("/")
         headers = {"Authorization": f"Bearer {api_key}"}
         try:
-            socket = await _connect(ws_url(base_url), open_timeout=open_timeout, max_size=max_size, **{_HEADERS_ARG: headers})
+            socket = await _connect(ws_url(base_url), headers, open_timeout, max_size)
         except websockets.exceptions.InvalidHandshake as error:
             status = _handshake_status(error)
             if status is None:

@@ -20,12 +20,12 @@ except ImportError:
     HAS_GYMNASIUM = False
 
 if TYPE_CHECKING or HAS_GYMNASIUM:
-    _EnvBase = gymnasium.Env
+    _EnvBase = gymnasium.Env[str, Action]
 else:
     _EnvBase = object
 
 
-class Tau2EdgeEnv(_EnvBase):  # type: ignore[misc, valid-type]
+class Tau2EdgeEnv(_EnvBase):
     """One τ²-bench episode at a time on one OpenEnv session (see ``AsyncTau2EdgeEnv`` for the arguments)."""
 
     metadata: Dict[str, Any] = {"render_modes": []}

@@ -16,7 +16,7 @@ from .spaces import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, FreeText
 
 Seeds = Union[int, Sequence[Optional[int]], None]
 
-class Tau2EdgeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class Tau2EdgeVectorEnv(gymnasium.vector.VectorEnv[Tuple[str, ...], Sequence[Action], Any]):
     """``num_envs`` episodes at once, a session each, of ``task_id`` (one task, or tasks taken round robin).
     Observations are a tuple of strings. With ``autoreset_mode`` NEXT_STEP (gymnasium's default) an episode that
     ended is reset by the next step, whose action for it is ignored; with DISABLED it answers ``("", 0.0, True,

@@ -104,7 +104,8 @@ obs, info = env.reset(seed=7)
 step = env.step("create_task(user_id='user_1', title='Important Meeting')")
 print(json.dumps({"env": isinstance(env, gymnasium.Env), "spaces": [repr(env.observation_space), repr(env.action_space)],
   "warnings": [str(w.message) for w in caught], "reset": [type(obs).__name__, sorted(info)], "step": [type(v).__name__ for v in step],
-  "tool": step[0].startswith("tool: ")}))
+  "tool": step[0].startswith("tool: "),
+  "contains": [env.observation_space.contains(t) for t in ["user: café ✓\\n{\\"a\\": [1]}", "x" * 16777217, 1]]}))
 env.close()
 env.close()
 `;
@@ -117,6 +118,7 @@ env.close()
       reset: ['str', ['policy', 'simulation_run', 'tools']],
       step: ['str', 'float', 'bool', 'bool', 'dict'],
       tool: true,
+      contains: [true, false, false],
     });
   }, 120_000);
 

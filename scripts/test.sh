@@ -32,6 +32,10 @@ fi
 if ! /usr/bin/python3 -c 'import websockets' >/dev/null 2>&1; then
   apt_install "Python client tests will fail: python3-websockets is missing" python3-websockets
 fi
+# The Python package's tests install its wheel into a fresh virtual environment of /usr/bin/python3.
+if ! /usr/bin/python3 -c 'import venv' >/dev/null 2>&1 || ! /usr/bin/python3 -m pip --version >/dev/null 2>&1; then
+  apt_install "Python package tests will fail: python3-venv or python3-pip is missing" python3-venv python3-pip
+fi
 
 # Plain output when read by a program rather than a person.
 if [ -n "${CI:-}" ] || [ ! -t 1 ]; then export NO_COLOR=1; fi

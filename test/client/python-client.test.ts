@@ -36,7 +36,7 @@ describe('Python client', () => {
     expect(result.stdout.trim().split('\n').at(-1)).toBe('reward 1.0');
   }, 120_000);
 
-  it('a wrong key is refused; an unparsable action answers as the reference gym does', async () => {
+  it('a wrong key raises AuthenticationError naming the server; an unparsable action answers as the reference gym does', async () => {
     const script = `
 import json, sys
 from tau2_edge import Tau2EdgeEnv
@@ -48,7 +48,7 @@ env.close()
 try:
     Tau2EdgeEnv(sys.argv[1], "wrong", "mock", "create_task_1").reset()
 except Exception as error:
-    print("refused", type(error).__name__)
+    print("refused", type(error).__name__, error.status, error.server == sys.argv[1].rstrip("/"))
 `;
     const result = await python(['-c', script, harness.worker().url, API_KEY]);
     expect(result.exitCode, result.stderr).toBe(0);
@@ -57,7 +57,7 @@ except Exception as error:
     const [observation, reward, terminated, truncated] = JSON.parse(invalid!) as [string, number, boolean, boolean];
     expect(observation).toMatch(/^Invalid action with error: /);
     expect([reward, terminated, truncated]).toEqual([0, false, false]);
-    expect(refused).toMatch(/^refused (InvalidStatusCode|InvalidStatus)$/);
+    expect(refused).toBe('refused AuthenticationError 401 True');
   }, 120_000);
 
   it('rollouts drive many sessions at once, each graded', async () => {

@@ -1,21 +1,19 @@
 """Plays mock create_task_1 with its gold actions through the Gymnasium-style client and prints its reward.
 
-    /usr/bin/python3 clients/python/examples/gym_gold.py --base http://127.0.0.1:8787 --api-key KEY
+    pip install ./clients/python
+    python clients/python/examples/gym_gold.py --base http://127.0.0.1:8787 --api-key KEY
 """
 
 import argparse
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-from tau2_edge import Tau2EdgeEnv  # noqa: E402
+from tau2_edge import Tau2EdgeEnv
 
 # The task's gold action (its evaluation_criteria.actions), then the agent's confirmation to the user.
 GOLD = ["create_task(user_id='user_1', title='Important Meeting')", "Your task Important Meeting has been created."]
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the Worker's URL")
     parser.add_argument("--api-key", required=True)

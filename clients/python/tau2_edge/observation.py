@@ -2,14 +2,17 @@
 messages: ``role: content`` per message, tool calls in functional form, and only what follows the agent's
 last message."""
 
+from __future__ import annotations
+
 import json
+from typing import Any, List, Mapping, Sequence
 
 
-def functional_format(call):
+def functional_format(call: Mapping[str, Any]) -> str:
     """A tool call as ``name(a='x', n=1)``, arguments sorted by name (tau2.utils.tools.to_functional_format)."""
     function = call["function"]
     arguments = json.loads(function["arguments"] or "{}")
-    pairs = []
+    pairs: List[str] = []
     for key in sorted(arguments):
         value = arguments[key]
         if isinstance(value, str):
@@ -22,8 +25,8 @@ def functional_format(call):
     return f"{function['name']}({', '.join(pairs)})"
 
 
-def format_observation(messages):
-    turns = []
+def format_observation(messages: Sequence[Mapping[str, Any]]) -> str:
+    turns: List[str] = []
     for message in messages:
         role = message["role"]
         calls = message.get("tool_calls")

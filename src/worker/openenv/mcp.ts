@@ -10,7 +10,7 @@ import { toolsOf } from '../api/episode-actions.ts';
 import { episodeIdOf } from '../episode/launch.ts';
 import { parseAction, resultOf, stepWith, toolAnswer, toolSpecOf } from './actions.ts';
 import type { PlayingAction } from './actions.ts';
-import type { Session } from './session.ts';
+import type { Session } from './session-state.ts';
 
 type Id = string | number | null;
 

@@ -10,7 +10,7 @@ import { pyJson, readBody } from '../api/body.ts';
 import { findEpisode } from '../api/episode-actions.ts';
 import { OpenEnvActionSchema, OpenEnvObservationSchema, OpenEnvStateSchema, OpenEnvStepRequestSchema } from '../../core/schemas/openenv.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
-import { newSession } from './session.ts';
+import { newSession } from './session-state.ts';
 import { SESSION_HEADER } from './session-do.ts';
 
 const METADATA = {

@@ -3,32 +3,16 @@
 // message is handled by the same episode actions the step API uses (api/episode-actions.ts), so a session's
 // episode is an episode like any other. A reset starts (or joins) an episode; the session then steps that one,
 // by step messages or MCP's tools/call (mcp.ts).
-import { z } from 'zod';
 import { OpenEnvClientMessageSchema } from '../../core/schemas/openenv.ts';
 import type { OpenEnvErrorCode, OpenEnvErrorData, OpenEnvServerMessage, OpenEnvState } from '../../core/schemas/openenv.ts';
 import { parsePyJson } from '../../core/py/index.ts';
 import { findActiveKeyById } from '../db/api-keys.ts';
 import { episodeIdOf } from '../episode/launch.ts';
 import { ApiError, zodIssues } from '../api/errors.ts';
-import { EpisodeHandleSchema } from '../api/episode-actions.ts';
 import { limits } from '../limits.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
 import { handleMcp } from './mcp.ts';
-
-export const SessionSchema = z.object({
-  /** The session's id (its object's), which MCP's openenv/session/create answers. */
-  id: z.string(),
-  tenant: z.string(),
-  /** The tenant key the socket was opened with (null: the operator's), checked again before every message. */
-  key_id: z.string().nullable(),
-  episode: EpisodeHandleSchema.nullable(),
-  /** The turn the next step answers. */
-  step: z.number().int().nonnegative(),
-  done: z.boolean(),
-});
-export type Session = z.infer<typeof SessionSchema>;
-
-export const newSession = (id: string, tenant: string, keyId: string | null): Session => ({ id, tenant, key_id: keyId, episode: null, step: 0, done: false });
+import type { Session } from './session-state.ts';
 
 export interface Handled {
   readonly session: Session;

@@ -12,6 +12,8 @@ import { isExternalAgent } from '../../core/schemas/episode.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { parsePyJson, sha256Hex } from '../../core/py/index.ts';
 import { defaultSleep } from '../../core/llm/retry.ts';
+import { runHasEpisode } from '../../core/episode/run-episode.ts';
+import { loadDomain } from '../data/domains.ts';
 import { decodeConfig, encodeConfig, findRun, findRunByIdempotencyKey } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { findEpisodeSimulation } from '../db/simulations.ts';
@@ -56,11 +58,16 @@ export const handleOf = (run: RunRow, ref: EpisodeRef): EpisodeHandle => {
   return { ...ref, key: episodeKey(run.id, ref), run_id: run.id, external: isExternalAgent(config.agent) || config.user === 'external_user', role: roleOf(config) };
 };
 
-/** The tenant's episode of that id; another tenant's is as unknown as one that never existed. */
+/**
+ * The tenant's episode of that id; another tenant's is as unknown as one that never existed, and so is a task and
+ * trial its run does not have (an id names any), before any episode object is reached.
+ */
 export const findEpisode = async (env: Env, tenant: string, id: string): Promise<{ handle: EpisodeHandle; run: RunRow }> => {
   const ref = episodeOfId(id);
   const run = ref === null ? null : await findRun(env.DB, ref.run_id, tenant);
   if (ref === null || run === null) throw notFound('Episode', id);
+  const config = decodeConfig(run.config);
+  if (!(await runHasEpisode(config, ref, async () => (await loadDomain(env.ASSETS, config.domain)).data))) throw notFound('Episode', id);
   return { handle: handleOf(run, ref), run };
 };
 

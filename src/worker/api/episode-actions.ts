@@ -21,9 +21,9 @@ import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { limits } from '../limits.ts';
 import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
-import type { ExternalObservation, TurnResponse } from '../episode/turn.ts';
-import { failedToolCalls, participantObservation } from '../episode/machine.ts';
-import { produceTurns } from '../turns/consumer.ts';
+import type { ExternalObservation, TurnResponse } from '../../core/episode/turn.ts';
+import { failedToolCalls, participantObservation } from '../../core/episode/machine.ts';
+import { produceTurns } from '../turns/producer.ts';
 import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
 
 /** How long a request waits for the episode to need the caller again (the user's reply, the grading). */

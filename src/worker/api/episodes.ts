@@ -18,7 +18,7 @@ import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { findEpisodeSimulation } from '../db/simulations.ts';
 import { episodeIdOf } from '../episode/launch.ts';
-import { participantObservation } from '../episode/machine.ts';
+import { participantObservation } from '../../core/episode/machine.ts';
 import { createEpisode, episodesConfig, findEpisode, given, launchEpisodes, ownMessageRole, stepEpisode, viewMessages } from './episode-actions.ts';
 import { idempotencyKey } from './runs.ts';
 import { pyJson, readBody } from './body.ts';

@@ -20,16 +20,17 @@ import type { EpisodeState } from '../../core/schemas/episode.ts';
 import { envOptions } from '../../core/orchestrator/deps.ts';
 import { completeEpisode, infrastructureErrorRun } from '../../core/runner/simulation.ts';
 import { isRefusal } from '../../core/runner/refusal.ts';
+import { retriesAfter } from '../../core/episode/retry.ts';
 import type { SimulationDeps, SimulationSpec } from '../../core/runner/simulation.ts';
 import { jitterBackoff } from '../../core/llm/retry.ts';
 import { decodeLaunch, episodeKey, episodeSpec, launchFromLegacy } from './launch.ts';
 import type { EpisodeLaunch } from './launch.ts';
 import { episodeDeps } from './deps.ts';
 import { EpisodeStore } from './store.ts';
-import type { LiveEpisode } from './store.ts';
-import { acceptTurn, applyTurn, asPendingTurn, expireTurn, failedToolCalls, participantObservation, startEpisode, turnCall } from './machine.ts';
-import { afterTheEnd } from './turn.ts';
-import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, FinalTurn, LocalTurn, ParticipantGiven, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from './turn.ts';
+import type { LiveEpisode } from '../../core/episode/machine.ts';
+import { acceptTurn, applyTurn, asPendingTurn, expireTurn, failedToolCalls, participantObservation, startEpisode, turnCall } from '../../core/episode/machine.ts';
+import { afterTheEnd } from '../../core/episode/turn.ts';
+import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, FinalTurn, LocalTurn, ParticipantGiven, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from '../../core/episode/turn.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { participantOf } from '../../core/orchestrator/step.ts';
@@ -37,7 +38,7 @@ import { limits } from '../limits.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { providerFor } from '../runs/models.ts';
 import { simulationRows } from '../db/simulations.ts';
-import { CONTINUE_MS, produceTurnsIfFree } from '../turns/consumer.ts';
+import { CONTINUE_MS, produceTurnsIfFree } from '../turns/producer.ts';
 
 
 /** Where an episode stands (plain values: an RPC result cannot carry PyFloats). */
@@ -469,8 +470,7 @@ export class EpisodeDO extends DurableObject<Env> {
     console.warn(`episode ${context.key} attempt ${attempt} failed: ${message}`);
     this.store.clearEpisode();
     this.live = null;
-    // An external participant would see its conversation start over: its episode is not retried.
-    if (!refused && attempt <= context.launch.config.max_retries && this.externalRole(context) === null) {
+    if (retriesAfter({ attempt, maxRetries: context.launch.config.max_retries, refused, stopped: this.externalRole(context) !== null })) {
       this.store.put('attempt', attempt + 1);
       this.store.put('retry_at', Date.now() + context.launch.config.retry_delay * 1000);
       return 'turn';

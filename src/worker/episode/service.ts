@@ -1,7 +1,8 @@
-// What a participant played from outside does with an episode — create it (one or a batch), join it, step it —
-// whatever carries the request: the step API over HTTP (episodes.ts) and OpenEnv sessions over WebSocket
-// (openenv/) call these, so an episode behaves the same (exactly-once steps, 409s, waits, quotas, results in D1)
-// on every transport. Failures are ApiErrors; each transport turns them into its own error messages.
+// The episode service: what a participant played from outside does with an episode — create it (one or a
+// batch), join it, step it — whatever carries the request. The step API over HTTP (api/episodes.ts) and OpenEnv
+// (openenv/: WebSocket sessions, MCP, its HTTP companions) call these, so an episode behaves the same
+// (exactly-once steps, waits, quotas, results in D1) on every transport. Each answers a typed outcome: what was
+// done, or a refusal (refusals.ts) that each transport maps to its own wire.
 import { z } from 'zod';
 import type { EpisodeCreate, EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
 import { RunRequestSchema } from '../../core/schemas/api.ts';
@@ -19,12 +20,14 @@ import type { RunRow } from '../db/runs.ts';
 import { findEpisodeSimulation } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { limits } from '../limits.ts';
-import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
-import type { EpisodeRef } from '../episode/launch.ts';
+import { episodeIdOf, episodeKey, episodeOfId } from './launch.ts';
+import type { EpisodeRef } from './launch.ts';
 import type { ExternalObservation, TurnResponse } from '../../core/episode/turn.ts';
 import { failedToolCalls, participantObservation } from '../../core/episode/machine.ts';
 import { produceTurns } from '../turns/producer.ts';
-import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
+import { zodIssues } from '../../core/schemas/issues.ts';
+import { isRefused, quotaRefusal } from './refusals.ts';
+import type { Refusal } from './refusals.ts';
 
 /** How long a request waits for the episode to need the caller again (the user's reply, the grading). */
 const waitMs = (env: Env): number => limits(env).LIMIT_EPISODE_WAIT_SECONDS * 1000;
@@ -33,10 +36,10 @@ const waitMs = (env: Env): number => limits(env).LIMIT_EPISODE_WAIT_SECONDS * 10
  * The episode had nothing to answer with in time (e.g. its simulation not yet in D1): the caller asks again,
  * which is safe for a step (each is applied once).
  */
-const notReady = (message: string, headers: Record<string, string> = {}): ApiError =>
-  new ApiError(503, 'not_ready', message, undefined, { 'Retry-After': '5', ...headers });
-const noAnswerYet = (episode: EpisodeHandle, step: number): ApiError =>
-  notReady(`Episode ${episodeIdOf(episode.key)} has no answer to step ${step} yet; send the same step again`);
+const noAnswerYet = (episode: EpisodeHandle, step: number): Refusal => ({
+  kind: 'not_ready',
+  message: `Episode ${episodeIdOf(episode.key)} has no answer to step ${step} yet; send the same step again`,
+});
 
 /** An episode as its participant addresses it: its object, its run, and whether and whom the caller plays. */
 export const EpisodeHandleSchema = z.object({
@@ -62,13 +65,14 @@ export const handleOf = (run: RunRow, ref: EpisodeRef): EpisodeHandle => {
  * The tenant's episode of that id; another tenant's is as unknown as one that never existed, and so is a task and
  * trial its run does not have (an id names any), before any episode object is reached.
  */
-export const findEpisode = async (env: Env, tenant: string, id: string): Promise<{ handle: EpisodeHandle; run: RunRow }> => {
+export const findEpisode = async (env: Env, tenant: string, id: string): Promise<{ kind: 'found'; handle: EpisodeHandle; run: RunRow } | Refusal> => {
+  const unknown: Refusal = { kind: 'not_found', message: `Episode ${id} not found` };
   const ref = episodeOfId(id);
   const run = ref === null ? null : await findRun(env.DB, ref.run_id, tenant);
-  if (ref === null || run === null) throw notFound('Episode', id);
+  if (ref === null || run === null) return unknown;
   const config = decodeConfig(run.config);
-  if (!(await runHasEpisode(config, ref, async () => (await loadDomain(env.ASSETS, config.domain)).data))) throw notFound('Episode', id);
-  return { handle: handleOf(run, ref), run };
+  if (!(await runHasEpisode(config, ref, async () => (await loadDomain(env.ASSETS, config.domain)).data))) return unknown;
+  return { kind: 'found', handle: handleOf(run, ref), run };
 };
 
 /** The agent's message as a turn result (the engine parses the arguments text as it parses a model's). */
@@ -93,17 +97,17 @@ export const given = (view: ExternalObservation): { policy?: string; instruction
   };
 };
 
-const cancelled = (): ApiError => new ApiError(409, 'conflict', 'The episode was cancelled');
+const cancelled: Refusal = { kind: 'cancelled', message: 'The episode was cancelled' };
 
 /** A step sent to an episode that is over: only its final step, sent again unchanged, is answered (again). */
-const episodeDone = (finalStep: number | null): ApiError =>
-  new ApiError(
-    409,
-    'conflict',
+const episodeDone = (finalStep: number | null): Refusal => ({
+  kind: 'done',
+  final_step: finalStep,
+  message:
     finalStep === null
       ? 'The episode is done and takes no more steps'
       : `The episode is done: its final step was ${finalStep}, and only that step sent again unchanged is answered`,
-  );
+});
 
 /** The trajectory role of the caller's own messages. */
 export const ownMessageRole = (role: TurnRole): Message['role'] => (role === 'agent' ? 'assistant' : 'user');
@@ -169,19 +173,23 @@ const gradedSimulation = async (env: Env, episode: EpisodeHandle): Promise<Simul
   }
 };
 
-/** A step's answer, and the ids of the caller's tool calls in it that failed (its wire messages do not say). */
+/**
+ * A step's answer, and the ids of the caller's tool calls in it that failed (its wire messages do not say):
+ * `stepped` while the episode runs, `graded` once it is over (its answer carries the reward info).
+ */
 export interface Stepped {
+  readonly kind: 'stepped' | 'graded';
   readonly answer: EpisodeStep;
   readonly failed_tool_calls: readonly string[];
 }
 
 /** The answer to step `step - 1`. */
-const stepAnswer = (settled: Settled, episode: EpisodeHandle, step: number): Stepped => {
+const stepAnswer = (settled: Settled, episode: EpisodeHandle, step: number): Stepped | Refusal => {
   switch (settled.kind) {
     case 'live': {
       const { view } = settled;
       const answer: EpisodeStep = { step: view.step, done: view.done, termination_reason: view.termination_reason as EpisodeStep['termination_reason'], observation: { messages: viewMessages(view) } };
-      return { answer, failed_tool_calls: view.failed_tool_calls };
+      return { kind: 'stepped', answer, failed_tool_calls: view.failed_tool_calls };
     }
     case 'graded': {
       const seen = afterLastOwnMessage(episode.role, settled.simulation);
@@ -192,34 +200,34 @@ const stepAnswer = (settled: Settled, episode: EpisodeHandle, step: number): Ste
         observation: { messages: participantObservation(episode.role, seen) },
         reward_info: settled.simulation.reward_info as Record<string, unknown> | null,
       };
-      return { answer, failed_tool_calls: failedToolCalls(episode.role, seen) };
+      return { kind: 'graded', answer, failed_tool_calls: failedToolCalls(episode.role, seen) };
     }
     case 'cancelled':
-      throw cancelled();
+      return cancelled;
     case 'not_ready':
-      throw noAnswerYet(episode, step - 1);
+      return noAnswerYet(episode, step - 1);
   }
 };
 
-/** Why a step was not applied, as an API error. */
-const stepRefusal = (reason: string, role: TurnRole, step: number, pending: number | null, message?: string): ApiError => {
+/** Why a step was not applied. */
+const stepRefusal = (reason: string, role: TurnRole, step: number, pending: number | null, message?: string): Refusal => {
   switch (reason) {
     case 'invalid':
       // The reference's gym answers an action it cannot take with this text.
-      return invalidRequest([{ path: 'message', message: `Invalid action with error: ${message ?? ''}` }]);
+      return { kind: 'invalid', issues: [{ path: 'message', message: `Invalid action with error: ${message ?? ''}` }] };
     case 'conflict':
-      return new ApiError(409, 'conflict', `Step ${step} was already answered with another message`);
+      return { kind: 'conflict', message: `Step ${step} was already answered with another message` };
     case 'not_external':
-      return new ApiError(409, 'conflict', 'No participant of this episode is played from outside');
+      return { kind: 'conflict', message: 'No participant of this episode is played from outside' };
     case 'not_running':
-      return new ApiError(409, 'conflict', 'The episode is over');
+      return { kind: 'conflict', message: 'The episode is over' };
     default:
-      return new ApiError(409, 'conflict', pending === null ? `Step ${step} is not waited for: the episode is not waiting for the ${role}` : `Step ${step} is not waited for: the episode waits for step ${pending}`);
+      return { kind: 'conflict', message: pending === null ? `Step ${step} is not waited for: the episode is not waiting for the ${role}` : `Step ${step} is not waited for: the episode waits for step ${pending}` };
   }
 };
 
 /** The one-run configuration of episodes created for the caller's participant on these tasks. */
-export const episodesConfig = (env: Env, value: Omit<EpisodeCreate, 'task_id'>, taskIds: readonly string[], numTrials = 1): RunConfig => {
+export const episodesConfig = (env: Env, value: Omit<EpisodeCreate, 'task_id'>, taskIds: readonly string[], numTrials = 1): { kind: 'config'; config: RunConfig } | Refusal => {
   const playsUser = value.role === 'user';
   const parsed = RunRequestSchema.safeParse({
     domain: value.domain,
@@ -241,12 +249,10 @@ export const episodesConfig = (env: Env, value: Omit<EpisodeCreate, 'task_id'>, 
     // Every episode of a batch waits for its caller at once, as far as the operator allows.
     max_concurrency: Math.min(taskIds.length * numTrials, limits(env).LIMIT_MAX_CONCURRENCY),
   });
-  if (!parsed.success) throw invalidRequest(zodIssues(parsed.error));
-  return parsed.data;
+  return parsed.success ? { kind: 'config', config: parsed.data } : { kind: 'invalid', issues: zodIssues(parsed.error) };
 };
 
-const reusedKey = (key: string): ApiError =>
-  new ApiError(422, 'idempotency_key_reused', `Idempotency-Key ${key} was already used with a different request body`);
+const reusedKey = (key: string): Refusal => ({ kind: 'key_reused', message: `Idempotency-Key ${key} was already used with a different request body` });
 
 /**
  * Records and starts the run of the caller's episodes, every creation's one way through quotas: launchRun reserves
@@ -258,60 +264,85 @@ export const launchEpisodes = async (
   tenant: string,
   config: RunConfig,
   idempotency?: { readonly key: string; readonly header: string },
-): Promise<{ run: RunRow; episodes: EpisodeHandle[] }> => {
+): Promise<{ kind: 'launched'; run: RunRow; episodes: EpisodeHandle[] } | Refusal> => {
   const requestHash = sha256Hex(encodeConfig(config));
   const existing = idempotency === undefined ? null : await findRunByIdempotencyKey(env.DB, idempotency.key);
-  if (existing && existing.requestHash !== requestHash) throw reusedKey(idempotency!.header);
+  if (existing && existing.requestHash !== requestHash) return reusedKey(idempotency!.header);
   const selection = await selectEpisodes(env, config);
-  if (!selection.ok) throw refused(selection);
-  const { run } = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) });
-  if (run.requestHash !== requestHash) throw reusedKey(idempotency!.header);
-  return { run, episodes: selection.episodes.map((ref) => handleOf(run, ref)) };
+  if (!selection.ok) return { kind: 'invalid', issues: selection.issues, limit: selection.code === 'limit_exceeded' };
+  let run: RunRow;
+  try {
+    ({ run } = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) }));
+  } catch (error) {
+    const overQuota = quotaRefusal(error);
+    if (overQuota === null) throw error;
+    return overQuota;
+  }
+  if (run.requestHash !== requestHash) return reusedKey(idempotency!.header);
+  return { kind: 'launched', run, episodes: selection.episodes.map((ref) => handleOf(run, ref)) };
 };
 
 /** What the caller's participant sees of an episode from its start: the messages so far, what it is given. */
-export const openingOf = async (env: Env, episode: EpisodeHandle): Promise<EpisodeCreated> => {
+/** An episode the caller joins (or created): the handle it steps by and what its participant sees first. */
+export interface Opened {
+  readonly kind: 'opened';
+  readonly handle: EpisodeHandle;
+  readonly opening: EpisodeCreated;
+}
+
+/** What the caller's participant sees of an episode from its start: the messages so far, what it is given. */
+export const openingOf = async (env: Env, episode: EpisodeHandle): Promise<Opened | Refusal> => {
   const settled = await settle(env, episode, 0, true);
   const id = episodeIdOf(episode.key);
-  if (settled.kind === 'cancelled') throw cancelled();
+  if (settled.kind === 'cancelled') return cancelled;
   if (settled.kind === 'not_ready') {
-    throw notReady(`Episode ${id} was created but has not started yet; read it later at its Location`, { Location: `/v1/episodes/${id}` });
+    return { kind: 'not_ready', message: `Episode ${id} was created but has not started yet; read it later at its Location`, location: `/v1/episodes/${id}` };
   }
-  return settled.kind === 'live'
-    ? { episode_id: id, run_id: episode.run_id, step: settled.view.step, done: settled.view.done, observation: { ...given(settled.view), messages: viewMessages(settled.view) } }
-    : { episode_id: id, run_id: episode.run_id, step: 0, done: true, observation: { messages: participantObservation(episode.role, settled.simulation.messages ?? []) } };
+  const opening: EpisodeCreated =
+    settled.kind === 'live'
+      ? { episode_id: id, run_id: episode.run_id, step: settled.view.step, done: settled.view.done, observation: { ...given(settled.view), messages: viewMessages(settled.view) } }
+      : { episode_id: id, run_id: episode.run_id, step: 0, done: true, observation: { messages: participantObservation(episode.role, settled.simulation.messages ?? []) } };
+  return { kind: 'opened', handle: episode, opening };
 };
 
 /** The caller's tools in an episode that runs (OpenAI function format), and the turn the episode waits for. */
-export const toolsOf = async (env: Env, episode: EpisodeHandle): Promise<{ step: number; done: boolean; tools: Record<string, unknown>[] }> => {
+export const toolsOf = async (env: Env, episode: EpisodeHandle): Promise<{ kind: 'tools'; step: number; done: boolean; tools: Record<string, unknown>[] } | Refusal> => {
   const view = await env.EPISODE.getByName(episode.key).observe(Number.MAX_SAFE_INTEGER, true).catch(retriedOnReset);
-  if (view === null || view === undefined) throw new ApiError(409, 'conflict', `Episode ${episodeIdOf(episode.key)} is not running: its tools are listed while it runs`);
-  return { step: view.step, done: view.done, tools: given(view).tools ?? [] };
+  if (view === null || view === undefined) return { kind: 'conflict', message: `Episode ${episodeIdOf(episode.key)} is not running: its tools are listed while it runs` };
+  return { kind: 'tools', step: view.step, done: view.done, tools: given(view).tools ?? [] };
 };
 
 /** Creates one episode for the caller's participant; its opening is what the participant sees first. */
-export const createEpisode = async (env: Env, tenant: string, value: EpisodeCreate): Promise<{ handle: EpisodeHandle; opening: EpisodeCreated }> => {
-  const handle = (await launchEpisodes(env, tenant, episodesConfig(env, value, [value.task_id]))).episodes[0]!;
-  return { handle, opening: await openingOf(env, handle) };
+export const createEpisode = async (env: Env, tenant: string, value: EpisodeCreate): Promise<Opened | Refusal> => {
+  const configured = episodesConfig(env, value, [value.task_id]);
+  if (isRefused(configured)) return configured;
+  const launched = await launchEpisodes(env, tenant, configured.config);
+  return isRefused(launched) ? launched : openingOf(env, launched.episodes[0]!);
+};
+
+/** Joins the tenant's episode of that id: what its participant sees from its start. */
+export const joinEpisode = async (env: Env, tenant: string, id: string): Promise<Opened | Refusal> => {
+  const found = await findEpisode(env, tenant, id);
+  return isRefused(found) ? found : openingOf(env, found.handle);
 };
 
 /** Applies the caller's message for turn `step` (exactly once) and answers with what the caller sees next. */
-export const stepEpisode = async (env: Env, episode: EpisodeHandle, value: EpisodeStepRequest): Promise<Stepped> => {
-  if (!episode.external) throw stepRefusal('not_external', 'agent', value.step, null);
+export const stepEpisode = async (env: Env, episode: EpisodeHandle, value: EpisodeStepRequest): Promise<Stepped | Refusal> => {
+  if (!episode.external) return stepRefusal('not_external', 'agent', value.step, null);
   const submit = () => env.EPISODE.getByName(episode.key).submitExternalTurn(value.step, turnResponseOf(value.message), { produceNext: true });
   let outcome = await submit();
   if (outcome.status === 'refused' && outcome.reason === 'not_pending' && outcome.pending_step === null) {
     // Not the agent's turn yet (e.g. the simulated user has not spoken first): wait for it, then apply.
     // An episode that ended meanwhile answers with its graded end, as below.
     const settled = await settle(env, episode, value.step);
-    if (settled.kind === 'not_ready') throw noAnswerYet(episode, value.step);
+    if (settled.kind === 'not_ready') return noAnswerYet(episode, value.step);
     if (settled.kind !== 'cancelled') outcome = await submit();
   }
-  if (outcome.status === 'refused' && outcome.reason === 'done') throw episodeDone(outcome.final_step ?? null);
+  if (outcome.status === 'refused' && outcome.reason === 'done') return episodeDone(outcome.final_step ?? null);
   if (outcome.status === 'refused') {
     const graded = outcome.reason === 'not_running' ? await gradedSimulation(env, episode) : null;
-    if (graded === 'not_ready') throw noAnswerYet(episode, value.step);
-    if (graded === null) throw stepRefusal(outcome.reason, episode.role, value.step, outcome.pending_step, outcome.message);
+    if (graded === 'not_ready') return noAnswerYet(episode, value.step);
+    if (graded === null) return stepRefusal(outcome.reason, episode.role, value.step, outcome.pending_step, outcome.message);
     return stepAnswer({ kind: 'graded', simulation: graded }, episode, value.step + 1);
   }
   if (outcome.view !== undefined) return stepAnswer({ kind: 'live', view: outcome.view }, episode, value.step + 1);

@@ -3,34 +3,28 @@
 // (openenv/: WebSocket sessions, MCP, its HTTP companions) call these, so an episode behaves the same
 // (exactly-once steps, waits, quotas, results in D1) on every transport. Each answers a typed outcome: what was
 // done, or a refusal (refusals.ts) that each transport maps to its own wire.
-import { z } from 'zod';
 import type { EpisodeCreate, EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
 import { RunRequestSchema } from '../../core/schemas/api.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import type { Message } from '../../core/schemas/message.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import { isExternalAgent } from '../../core/schemas/episode.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { parsePyJson, sha256Hex } from '../../core/py/index.ts';
-import { defaultSleep } from '../../core/llm/retry.ts';
-import { runHasEpisode } from '../../core/episode/run-episode.ts';
-import { loadDomain } from '../data/domains.ts';
-import { decodeConfig, encodeConfig, findRun, findRunByIdempotencyKey } from '../db/runs.ts';
+import { encodeConfig, findRunByIdempotencyKey } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
-import { findEpisodeSimulation } from '../db/simulations.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
+import { episodeIdOf } from './launch.ts';
 import { limits } from '../limits.ts';
-import { episodeIdOf, episodeKey, episodeOfId } from './launch.ts';
-import type { EpisodeRef } from './launch.ts';
+import { findEpisode, handleOf } from './handle.ts';
+import type { EpisodeHandle } from './handle.ts';
+import { gradedSimulation, retriedOnReset, settle, waitMs } from './waits.ts';
+import type { Settled } from './waits.ts';
 import type { ExternalObservation, TurnResponse } from '../../core/episode/turn.ts';
 import { failedToolCalls, participantObservation } from '../../core/episode/machine.ts';
 import { produceTurns } from '../turns/producer.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';
 import { isRefused, quotaRefusal } from './refusals.ts';
 import type { Refusal } from './refusals.ts';
-
-/** How long a request waits for the episode to need the caller again (the user's reply, the grading). */
-const waitMs = (env: Env): number => limits(env).LIMIT_EPISODE_WAIT_SECONDS * 1000;
 
 /**
  * The episode had nothing to answer with in time (e.g. its simulation not yet in D1): the caller asks again,
@@ -40,40 +34,6 @@ const noAnswerYet = (episode: EpisodeHandle, step: number): Refusal => ({
   kind: 'not_ready',
   message: `Episode ${episodeIdOf(episode.key)} has no answer to step ${step} yet; send the same step again`,
 });
-
-/** An episode as its participant addresses it: its object, its run, and whether and whom the caller plays. */
-export const EpisodeHandleSchema = z.object({
-  key: z.string(),
-  run_id: z.string(),
-  task_id: z.string(),
-  trial: z.number().int(),
-  /** Whether a participant of the episode is played from outside (the agent or the user). */
-  external: z.boolean(),
-  role: z.enum(['agent', 'user']),
-});
-export type EpisodeHandle = z.infer<typeof EpisodeHandleSchema>;
-
-/** The role the caller plays in an episode of this run. */
-const roleOf = (config: RunConfig): TurnRole => (config.user === 'external_user' ? 'user' : 'agent');
-
-export const handleOf = (run: RunRow, ref: EpisodeRef): EpisodeHandle => {
-  const config = decodeConfig(run.config);
-  return { ...ref, key: episodeKey(run.id, ref), run_id: run.id, external: isExternalAgent(config.agent) || config.user === 'external_user', role: roleOf(config) };
-};
-
-/**
- * The tenant's episode of that id; another tenant's is as unknown as one that never existed, and so is a task and
- * trial its run does not have (an id names any), before any episode object is reached.
- */
-export const findEpisode = async (env: Env, tenant: string, id: string): Promise<{ kind: 'found'; handle: EpisodeHandle; run: RunRow } | Refusal> => {
-  const unknown: Refusal = { kind: 'not_found', message: `Episode ${id} not found` };
-  const ref = episodeOfId(id);
-  const run = ref === null ? null : await findRun(env.DB, ref.run_id, tenant);
-  if (ref === null || run === null) return unknown;
-  const config = decodeConfig(run.config);
-  if (!(await runHasEpisode(config, ref, async () => (await loadDomain(env.ASSETS, config.domain)).data))) return unknown;
-  return { kind: 'found', handle: handleOf(run, ref), run };
-};
 
 /** The agent's message as a turn result (the engine parses the arguments text as it parses a model's). */
 const turnResponseOf = (message: EpisodeStepRequest['message']): TurnResponse => ({
@@ -117,60 +77,6 @@ const afterLastOwnMessage = (role: TurnRole, simulation: SimulationRun): Message
   const messages = simulation.messages ?? [];
   const last = messages.findLastIndex((m) => m.role === ownMessageRole(role));
   return messages.slice(last + 1);
-};
-
-/** A call that met the episode's instance as it reset itself (it had just finished) is made again. */
-const retriedOnReset = (error: unknown): undefined => {
-  if (error instanceof Error && (error as { durableObjectReset?: boolean }).durableObjectReset === true) return undefined;
-  throw error;
-};
-
-/** Pauses between two reads of an episode that is waited for: FIRST_PAUSE_MS, doubling up to 200 ms. */
-const FIRST_PAUSE_MS = 5;
-const nextPause = (pause: number): number => Math.min(pause * 2, 200);
-
-type Settled =
-  | { readonly kind: 'live'; readonly view: ExternalObservation }
-  | { readonly kind: 'graded'; readonly simulation: SimulationRun }
-  | { readonly kind: 'cancelled' }
-  | { readonly kind: 'not_ready' };
-
-/**
- * Waits (bounded) until the episode waits for the caller, or is graded; past the wait, a running episode is
- * answered as it stands, one that cannot be observed (not started yet, or graded but its simulation not yet in
- * D1) as not ready. A stub is taken per call: a finished episode resets its instance.
- */
-const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven = false): Promise<Settled> => {
-  const deadline = Date.now() + waitMs(env);
-  for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
-    const stub = env.EPISODE.getByName(episode.key);
-    const view = await stub.observe(since, withGiven).catch(retriedOnReset);
-    if (view !== undefined && view !== null && (view.waiting || Date.now() > deadline)) return { kind: 'live', view };
-    if (view === null) {
-      const simulation = await findEpisodeSimulation(env.DB, episode.run_id, episode.task_id, episode.trial);
-      if (simulation !== null) return { kind: 'graded', simulation };
-      if ((await stub.snapshot().catch(retriedOnReset))?.phase === 'cancelled') return { kind: 'cancelled' };
-    }
-    if (Date.now() > deadline) return { kind: 'not_ready' };
-    await defaultSleep(pause);
-  }
-};
-
-/**
- * The simulation of an episode that refused a turn as no longer running, or null (never started, or
- * cancelled). A finished episode's simulation is on its way to its run, then with the run until its next write
- * to D1, so it is waited for (bounded: then not ready).
- */
-const gradedSimulation = async (env: Env, episode: EpisodeHandle): Promise<SimulationRun | null | 'not_ready'> => {
-  const deadline = Date.now() + waitMs(env);
-  for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
-    const simulation = await findEpisodeSimulation(env.DB, episode.run_id, episode.task_id, episode.trial);
-    if (simulation !== null) return simulation;
-    const phase = (await env.EPISODE.getByName(episode.key).snapshot().catch(retriedOnReset))?.phase;
-    if (phase === null || phase === 'cancelled') return null;
-    if (Date.now() > deadline) return 'not_ready';
-    await defaultSleep(pause);
-  }
 };
 
 /**

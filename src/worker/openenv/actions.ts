@@ -13,7 +13,8 @@ import { playedMessage, toolCallMessage } from '../../core/gym-action.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';
 import { episodeIdOf } from '../episode/launch.ts';
 import { createEpisode, joinEpisode, stepEpisode, toolsOf } from '../episode/service.ts';
-import type { EpisodeHandle, Opened, Stepped } from '../episode/service.ts';
+import type { Opened, Stepped } from '../episode/service.ts';
+import type { EpisodeHandle } from '../episode/handle.ts';
 import { isRefused } from '../episode/refusals.ts';
 import type { Refusal } from '../episode/refusals.ts';
 

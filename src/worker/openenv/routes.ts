@@ -8,7 +8,7 @@ import { authFailure, bearer, callerOfKey } from '../api/auth.ts';
 import { ApiError } from '../api/errors.ts';
 import { pyJson, readBody } from '../api/body.ts';
 import { answered } from '../api/episode-refusals.ts';
-import { findEpisode } from '../episode/service.ts';
+import { findEpisode } from '../episode/handle.ts';
 import { OpenEnvActionSchema, OpenEnvObservationSchema, OpenEnvStateSchema, OpenEnvStepRequestSchema } from '../../core/schemas/openenv.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
 import { newSession } from './session-state.ts';

@@ -1,7 +1,7 @@
 // The state of one OpenEnv session: a small JSON value kept as its WebSocket's attachment (so it survives
 // hibernation), read by the message handler (session.ts) and MCP (mcp.ts).
 import { z } from 'zod';
-import { EpisodeHandleSchema } from '../episode/service.ts';
+import { EpisodeHandleSchema } from '../episode/handle.ts';
 
 export const SessionSchema = z.object({
   /** The session's id (its object's), which MCP's openenv/session/create answers. */

@@ -9,8 +9,8 @@ import type { LoadedDomain } from '../src/cli/data.ts';
 import type { EpisodeDeps } from '../src/core/orchestrator/deps.ts';
 import { EpisodeStore } from '../src/worker/episode/store.ts';
 import type { EpisodeStorage } from '../src/worker/episode/store.ts';
-import { applyTurn, requestText, startEpisode, turnCall } from '../src/worker/episode/machine.ts';
-import type { TurnResponse } from '../src/worker/episode/turn.ts';
+import { applyTurn, requestText, startEpisode, turnCall } from '../src/core/episode/machine.ts';
+import type { TurnResponse } from '../src/core/episode/turn.ts';
 import { median } from './bench-quantile.ts';
 
 type Binding = string | number | null;

@@ -14,8 +14,8 @@ import type { LoadedDomain } from '../src/cli/data.ts';
 import type { EpisodeDeps } from '../src/core/orchestrator/deps.ts';
 import type { ApiClient } from '../src/client/index.ts';
 import { EpisodeStore } from '../src/worker/episode/store.ts';
-import { applyTurn, startEpisode } from '../src/worker/episode/machine.ts';
-import type { TurnResponse } from '../src/worker/episode/turn.ts';
+import { applyTurn, startEpisode } from '../src/core/episode/machine.ts';
+import type { TurnResponse } from '../src/core/episode/turn.ts';
 import { quantile } from './bench-quantile.ts';
 
 const SEQUENTIAL_STEPS = 120;

@@ -1,4 +1,4 @@
-// Probe checks of redirects, endpoint rules, sign-in redirects, revoked event streams, done episodes and strict
+// Probe checks of redirects, endpoint rules, sign-in redirects, revoked event streams, done and forged episodes and strict
 // bodies, run by scripts/probe.ts against its local worker (tenants' endpoints under production rules).
 import type { Harness } from './load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
@@ -119,6 +119,22 @@ const doneEpisode = async ({ send, check }: ProbeContext): Promise<void> => {
   }
 };
 
+/** A forged episode id (its run's, but a task and trial the run never had) is 404 on every route that takes one. */
+const forgedEpisodeIds = async ({ send, check }: ProbeContext): Promise<void> => {
+  const created = await send('POST', '/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: 'fake-user' } });
+  const { run_id } = JSON.parse(created.text) as { run_id: string };
+  const forged = Buffer.from(`${run_id}/7/update_task_1`).toString('base64url');
+  const message = { role: 'assistant', content: 'hi' };
+  const answers = [
+    await send('GET', `/v1/episodes/${forged}`),
+    await send('POST', `/v1/episodes/${forged}/step`, { body: { step: 0, message } }),
+    await send('POST', '/openenv/reset', { body: { episode_id: forged } }),
+    await send('POST', '/openenv/step', { body: { episode_id: forged, action: { message } } }),
+  ];
+  const statuses = answers.map((a) => a.status);
+  check(statuses.every((s) => s === 404), 'a forged episode id (its run, another task and trial) → 404 on GET, step, OpenEnv reset and step', statuses.join(' '));
+};
+
 /** Bodies: JSON only, each key once, no BOM, no control characters in names; whole floats for integers. */
 const strictBodies = async ({ base, operatorKey, send, check, run, waitDone }: ProbeContext): Promise<void> => {
   const plain = await fetch(`${base}/v1/runs`, {
@@ -153,5 +169,6 @@ export const probeHardening = async (context: ProbeContext): Promise<void> => {
   await signInRedirect(context);
   await revokedStream(context);
   await doneEpisode(context);
+  await forgedEpisodeIds(context);
   await strictBodies(context);
 };

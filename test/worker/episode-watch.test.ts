@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { episodeOfId } from '../../src/worker/episode/launch.ts';
-import { TURN_WATCHDOG_MS } from '../../src/worker/episode/episode-do.ts';
+import { TURN_WATCHDOG_MS } from '../../src/worker/episode/production.ts';
 import { EpisodeCreatedSchema, EpisodeSchema, EpisodeStepSchema, RunEpisodesSchema } from '../../src/core/schemas/api.ts';
 import type { EpisodeCreated } from '../../src/core/schemas/api.ts';
 import { call, startRun, waitForRun } from './support/api.ts';

@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { episodeKey } from '../../src/worker/episode/launch.ts';
-import type { PendingTurn, TurnResult } from '../../src/worker/episode/turn.ts';
+import type { PendingTurn, TurnResult } from '../../src/core/episode/turn.ts';
 import { call, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 

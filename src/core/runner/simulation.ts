@@ -13,6 +13,7 @@ import { domainPolicy } from '../environment/environment.ts';
 import type { EpisodeDeps } from '../orchestrator/deps.ts';
 import { isoTimestamp } from '../orchestrator/clock.ts';
 import { isRefusal } from './refusal.ts';
+import { retriesAfter } from '../episode/retry.ts';
 import { evaluateSimulation } from '../evaluator/evaluator.ts';
 import type { EvaluationContext } from '../evaluator/context.ts';
 import { meteredClient } from '../llm/meter.ts';
@@ -136,7 +137,6 @@ export const runWithRetry = async (
   deps: SimulationDeps,
   retry: RetryPolicy,
 ): Promise<SimulationRun> => {
-  const attempts = retry.maxRetries + 1;
   let lastError: unknown;
   let attempt = 1;
   for (; ; attempt++) {
@@ -145,8 +145,7 @@ export const runWithRetry = async (
     } catch (error) {
       lastError = error;
       retry.onAttemptError?.(error, attempt);
-      // A provider's refusal would only be repeated: retries are for failures that may pass.
-      if (attempt >= attempts || isRefusal(error) || retry.signal?.aborted) break;
+      if (!retriesAfter({ attempt, maxRetries: retry.maxRetries, refused: isRefusal(error), stopped: retry.signal?.aborted === true })) break;
       await retry.sleep(retry.retryDelayMs);
     }
   }

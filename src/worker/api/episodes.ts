@@ -4,7 +4,8 @@
 // submits its message for turn `step` and answers with what it sees next (tool results, the other side's
 // reply), and with the reference's reward_info once the episode is done. An episode is a one-episode run of the
 // `external` agent or the `external_user` (a batch, one run of many), so quotas, results files, events and
-// metrics work as for any run. The work itself is in episode-actions.ts, shared with OpenEnv sessions.
+// metrics work as for any run. The work itself is the episode service's (episode/service.ts), shared with OpenEnv;
+// its refusals are answered as HTTP errors (episode-refusals.ts).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
@@ -18,8 +19,10 @@ import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { findEpisodeSimulation } from '../db/simulations.ts';
 import { episodeIdOf } from '../episode/launch.ts';
-import { participantObservation } from '../episode/machine.ts';
-import { createEpisode, episodesConfig, findEpisode, given, launchEpisodes, ownMessageRole, stepEpisode, viewMessages } from './episode-actions.ts';
+import { participantObservation } from '../../core/episode/machine.ts';
+import { createEpisode, episodesConfig, given, launchEpisodes, ownMessageRole, stepEpisode, viewMessages } from '../episode/service.ts';
+import { findEpisode } from '../episode/handle.ts';
+import { answered } from './episode-refusals.ts';
 import { idempotencyKey } from './runs.ts';
 import { pyJson, readBody } from './body.ts';
 
@@ -31,12 +34,12 @@ const ownTurnCount = async (env: Env, config: RunConfig, role: TurnRole, taskId:
   return messages.slice(opening).filter((m) => m.role === ownMessageRole(role)).length;
 };
 
-const requireEpisode = (c: Context<AppEnv>) => findEpisode(c.env, c.get('caller').tenant, c.req.param('id')!);
+const requireEpisode = async (c: Context<AppEnv>) => answered(await findEpisode(c.env, c.get('caller').tenant, c.req.param('id')!));
 
 export const episodesApi = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { value } = await readBody(c, EpisodeCreateSchema);
-    const { opening: body } = await createEpisode(c.env, c.get('caller').tenant, value);
+    const { opening: body } = answered(await createEpisode(c.env, c.get('caller').tenant, value));
     c.header('Location', `/v1/episodes/${body.episode_id}`);
     return pyJson(c, body, 201);
   })
@@ -46,7 +49,8 @@ export const episodesApi = new Hono<AppEnv>()
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     const key = idempotencyKey(header, tenant);
     const { task_ids, num_trials, ...settings } = value;
-    const { run, episodes } = await launchEpisodes(c.env, tenant, episodesConfig(c.env, settings, task_ids, num_trials), key === undefined ? undefined : { key, header: header! });
+    const { config } = answered(episodesConfig(c.env, settings, task_ids, num_trials));
+    const { run, episodes } = answered(await launchEpisodes(c.env, tenant, config, key === undefined ? undefined : { key, header: header! }));
     const body: EpisodeBatchCreated = { run_id: run.id, episode_ids: episodes.map((e) => episodeIdOf(e.key)) };
     c.header('Location', `/v1/runs/${run.id}`);
     return pyJson(c, body, 201);
@@ -54,7 +58,7 @@ export const episodesApi = new Hono<AppEnv>()
   .post('/:id/step', async (c) => {
     const { value } = await readBody(c, EpisodeStepRequestSchema);
     const { handle } = await requireEpisode(c);
-    return pyJson(c, (await stepEpisode(c.env, handle, value)).answer);
+    return pyJson(c, answered(await stepEpisode(c.env, handle, value)).answer);
   })
   .get('/:id', async (c) => {
     const { handle: episode, run } = await requireEpisode(c);

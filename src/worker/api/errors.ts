@@ -3,7 +3,6 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ErrorHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { z } from 'zod';
 import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../core/schemas/api.ts';
 import type { Refusal } from '../runs/launch.ts';
 
@@ -31,12 +30,7 @@ export const notFound = (what: string, id: string): ApiError => new ApiError(404
 export const invalidRequest = (issues: readonly ApiIssue[]): ApiError =>
   new ApiError(400, 'invalid_request', issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '), issues);
 
-/** A zod issue in the caller's terms: the expected JSON type, never the engine's internal class of what came. */
-const issueMessage = (issue: z.core.$ZodIssue): string =>
-  issue.code === 'invalid_type' ? `Invalid input: expected ${issue.expected}` : issue.message;
-
-export const zodIssues = (error: z.ZodError): ApiIssue[] =>
-  error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issueMessage(issue) }));
+export { zodIssues } from '../../core/schemas/issues.ts';
 
 /** A configuration that selects no work: 400 naming the field, `limit_exceeded` when over an operator limit. */
 export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {

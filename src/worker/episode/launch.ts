@@ -8,6 +8,7 @@ import type { DomainData } from '../../core/environment/domain.ts';
 import { workUnit } from '../../core/runner/batch.ts';
 import { trialSeeds } from '../../core/runner/seeds.ts';
 import type { SimulationSpec } from '../../core/runner/simulation.ts';
+import type { EpisodeRef } from '../../core/episode/run-episode.ts';
 import { base64url, fromBase64url } from '../crypto.ts';
 
 /**
@@ -26,10 +27,7 @@ export type EpisodeLaunchText = z.infer<typeof EpisodeLaunchTextSchema>;
 
 export type EpisodeLaunch = Omit<EpisodeLaunchText, 'config'> & { readonly config: RunConfig };
 
-export interface EpisodeRef {
-  readonly task_id: string;
-  readonly trial: number;
-}
+export type { EpisodeRef };
 
 /** The Durable Object name of an episode: a retried launch reaches the same object. */
 export const episodeKey = (runId: string, ref: EpisodeRef): string => `${runId}/${ref.trial}/${ref.task_id}`;

@@ -16,7 +16,8 @@ import type { EnvironmentOptions } from '../../core/environment/environment.ts';
 import { diffFromBase } from '../../core/environment/db-state.ts';
 import type { DbChange } from '../../core/environment/db-state.ts';
 import type { AnyDomain, DomainData } from '../../core/environment/domain.ts';
-import type { TurnOutcome } from './turn.ts';
+import type { TurnOutcome } from '../../core/episode/turn.ts';
+import type { LiveEpisode } from '../../core/episode/machine.ts';
 import { episodeView } from '../../core/orchestrator/deps.ts';
 
 /** The state without what lives in rows (trajectory, environment) or comes from the domain data (task). */
@@ -33,13 +34,6 @@ interface Cursor {
   readonly pending: TurnRole | null;
 }
 
-export interface LiveEpisode {
-  state: EpisodeState;
-  readonly environment: Environment;
-  /** The DBs as last persisted, to store the next step's changes against. */
-  persistedSlots: readonly unknown[];
-  pending: TurnRole | null;
-}
 
 /**
  * Small values beside the rows: the launch (text), phase, attempt, when a failed attempt starts over, why the

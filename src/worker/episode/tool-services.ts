@@ -5,7 +5,7 @@ import type { ToolServices } from '../../core/environment/tool-services.ts';
 import type { Embedder } from '../../core/knowledge/embedder.ts';
 import { d1EmbeddingStore } from '../db/embeddings.ts';
 import type { Provider } from '../runs/models.ts';
-import { withProviderLease } from '../turns/consumer.ts';
+import { withProviderLease } from '../turns/producer.ts';
 
 /** One gated embedder per provider embedder, so an isolate keeps one dense index per endpoint and model. */
 const gatedEmbedders = new WeakMap<Embedder, Embedder>();

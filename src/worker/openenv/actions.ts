@@ -1,6 +1,7 @@
 // What OpenEnv's resets and actions do to an episode, whatever carries them (a WebSocket session, the stateless
-// POST /openenv/reset and /step, a session's MCP tools/call): the same episode actions the step API uses
-// (api/episode-actions.ts), so an episode behaves the same on every transport.
+// POST /openenv/reset and /step, a session's MCP tools/call): the episode service the step API also calls
+// (episode/service.ts), so an episode behaves the same on every transport. Each answers what was done or the
+// service's refusal (a bad action is one too), which the carrier maps to its wire.
 import { z } from 'zod';
 import { EpisodeCreateSchema, EpisodeStepRequestSchema } from '../../core/schemas/api.ts';
 import type { EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
@@ -9,10 +10,13 @@ import type { OpenEnvAction, OpenEnvObservation, OpenEnvWireResult } from '../..
 import { isPyFloat } from '../../core/py/index.ts';
 import type { PyFloat, PyValue } from '../../core/py/index.ts';
 import { playedMessage, toolCallMessage } from '../../core/gym-action.ts';
+import { zodIssues } from '../../core/schemas/issues.ts';
 import { episodeIdOf } from '../episode/launch.ts';
-import { invalidRequest, zodIssues } from '../api/errors.ts';
-import { createEpisode, findEpisode, openingOf, stepEpisode, toolsOf } from '../api/episode-actions.ts';
-import type { EpisodeHandle, Stepped } from '../api/episode-actions.ts';
+import { createEpisode, joinEpisode, stepEpisode, toolsOf } from '../episode/service.ts';
+import type { Opened, Stepped } from '../episode/service.ts';
+import type { EpisodeHandle } from '../episode/handle.ts';
+import { isRefused } from '../episode/refusals.ts';
+import type { Refusal } from '../episode/refusals.ts';
 
 /** The reward of a graded episode (a Python float in the reward info, kept one on the wire). */
 const rewardOf = (rewardInfo: Record<string, unknown> | null | undefined): number | PyFloat | null => {
@@ -32,20 +36,19 @@ export const resultOf = (episodeId: string, answer: EpisodeCreated | EpisodeStep
   return { observation, reward: answer.done ? rewardOf(rewardInfo) : null, done: answer.done };
 };
 
-const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
+const parseWith = <S extends z.ZodType>(schema: S, value: unknown): { kind: 'parsed'; value: z.infer<S> } | Refusal => {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalidRequest(zodIssues(parsed.error));
-  return parsed.data as z.infer<S>;
+  return parsed.success ? { kind: 'parsed', value: parsed.data as z.infer<S> } : { kind: 'invalid', issues: zodIssues(parsed.error) };
 };
 
 /** Starts the episode a reset asks for, or joins the one it names. */
-export const resetEpisode = async (env: Env, tenant: string, data: Record<string, unknown>): Promise<{ handle: EpisodeHandle; opening: EpisodeCreated }> => {
+export const resetEpisode = async (env: Env, tenant: string, data: Record<string, unknown>): Promise<Opened | Refusal> => {
   if ('episode_id' in data) {
-    const { episode_id } = parseWith(OpenEnvJoinSchema, data);
-    const { handle } = await findEpisode(env, tenant, episode_id);
-    return { handle, opening: await openingOf(env, handle) };
+    const join = parseWith(OpenEnvJoinSchema, data);
+    return isRefused(join) ? join : joinEpisode(env, tenant, join.value.episode_id);
   }
-  return createEpisode(env, tenant, parseWith(EpisodeCreateSchema, data));
+  const created = parseWith(EpisodeCreateSchema, data);
+  return isRefused(created) ? created : createEpisode(env, tenant, created.value);
 };
 
 /** An action that plays a message (every action but list_tools). */
@@ -55,14 +58,17 @@ export type PlayingAction = Exclude<OpenEnvAction, { type: 'list_tools' }>;
 const PlayedMessageSchema = z.object({ message: EpisodeStepRequestSchema.shape.message });
 
 /** The message an action plays at turn `n`. */
-const messageOf = (action: PlayingAction, n: number): EpisodeStepRequest['message'] => {
-  if ('message' in action) return action.message;
-  if ('tool_name' in action) return parseWith(PlayedMessageSchema, { message: toolCallMessage(action.tool_name, action.arguments as Record<string, PyValue>, n) }).message;
+const messageOf = (action: PlayingAction, n: number): { kind: 'parsed'; value: EpisodeStepRequest['message'] } | Refusal => {
+  if ('message' in action) return { kind: 'parsed', value: action.message };
+  if ('tool_name' in action) {
+    const played = parseWith(PlayedMessageSchema, { message: toolCallMessage(action.tool_name, action.arguments as Record<string, PyValue>, n) });
+    return isRefused(played) ? played : { kind: 'parsed', value: played.value.message };
+  }
   try {
-    return playedMessage(action.action, n);
+    return { kind: 'parsed', value: playedMessage(action.action, n) };
   } catch (failure) {
     // The reference's gym answers an action it cannot parse with this text.
-    throw invalidRequest([{ path: 'action', message: `Invalid action with error: ${failure instanceof Error ? failure.message : String(failure)}` }]);
+    return { kind: 'invalid', issues: [{ path: 'action', message: `Invalid action with error: ${failure instanceof Error ? failure.message : String(failure)}` }] };
   }
 };
 
@@ -73,16 +79,19 @@ export const toolAnswer = (stepped: Stepped, id: string): { text: string | null;
 };
 
 /** An action as sent (step data); a bad one is a 400 naming its fields (a tool action's, by its `type`). */
-export const parseAction = (data: unknown): OpenEnvAction => {
+export const parseAction = (data: unknown): { kind: 'parsed'; value: OpenEnvAction } | Refusal => {
   const type = (data as { type?: unknown } | null)?.type;
   const toolAction = typeof type === 'string' && Object.hasOwn(OpenEnvToolActionSchemas, type) ? OpenEnvToolActionSchemas[type as keyof typeof OpenEnvToolActionSchemas] : null;
-  return parseWith(toolAction ?? OpenEnvActionSchema, data);
+  return parseWith<z.ZodType<OpenEnvAction>>(toolAction ?? OpenEnvActionSchema, data);
 };
 
 /** Plays an action's message at turn `step` (the action's own step when it names one); `call_id` is a call_tool's. */
-export const stepWith = async (env: Env, handle: EpisodeHandle, step: number, action: PlayingAction): Promise<{ stepped: Stepped; call_id: string }> => {
+export const stepWith = async (env: Env, handle: EpisodeHandle, step: number, action: PlayingAction): Promise<{ kind: 'played'; stepped: Stepped; call_id: string } | Refusal> => {
   const n = action.step ?? step;
-  return { stepped: await stepEpisode(env, handle, { step: n, message: messageOf(action, n) }), call_id: `call_${n}` };
+  const message = messageOf(action, n);
+  if (isRefused(message)) return message;
+  const stepped = await stepEpisode(env, handle, { step: n, message: message.value });
+  return isRefused(stepped) ? stepped : { kind: 'played', stepped, call_id: `call_${n}` };
 };
 
 /** A chat-completions tool as OpenEnv's Tool (`input_schema`) or MCP's (`inputSchema`). */
@@ -96,19 +105,24 @@ export const toolSpecOf = (tool: Record<string, unknown>, schemaKey: 'input_sche
  * OpenEnv's ListToolsObservation does, leaving the episode as it is). A call_tool's observation carries
  * OpenEnv's CallToolObservation fields.
  */
-export const act = async (env: Env, handle: EpisodeHandle, step: number, data: unknown): Promise<{ result: OpenEnvWireResult; stepped: EpisodeStep | null }> => {
+export const act = async (env: Env, handle: EpisodeHandle, step: number, data: unknown): Promise<{ kind: 'acted'; result: OpenEnvWireResult; stepped: EpisodeStep | null } | Refusal> => {
   const episodeId = episodeIdOf(handle.key);
-  const action = parseAction(data);
+  const parsed = parseAction(data);
+  if (isRefused(parsed)) return parsed;
+  const action = parsed.value;
   if ('type' in action && action.type === 'list_tools') {
     const listed = await toolsOf(env, handle);
+    if (isRefused(listed)) return listed;
     const observation: OpenEnvObservation = { episode_id: episodeId, step: listed.step, messages: [], tools: listed.tools.map((t) => toolSpecOf(t, 'input_schema')), termination_reason: null };
-    return { result: { observation, reward: null, done: listed.done }, stepped: null };
+    return { kind: 'acted', result: { observation, reward: null, done: listed.done }, stepped: null };
   }
-  const { stepped, call_id } = await stepWith(env, handle, step, action);
+  const played = await stepWith(env, handle, step, action);
+  if (isRefused(played)) return played;
+  const { stepped, call_id } = played;
   const result = resultOf(episodeId, stepped.answer);
   if ('tool_name' in action) {
     // ToolError is for a call that could not be made; a tool's own failure is its result, as tau2 records it.
     result.observation = { ...result.observation, tool_name: action.tool_name, result: toolAnswer(stepped, call_id)?.text ?? null, error: null };
   }
-  return { result, stepped: stepped.answer };
+  return { kind: 'acted', result, stepped: stepped.answer };
 };

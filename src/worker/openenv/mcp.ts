@@ -5,26 +5,25 @@ import { JSON_RPC_ERRORS, JsonRpcRequestSchema } from '../../core/schemas/openen
 import type { JsonRpcResponse } from '../../core/schemas/openenv.ts';
 import { truthy } from '../../core/environment/python-args.ts';
 import type { PyValue } from '../../core/py/index.ts';
-import { ApiError, zodIssues } from '../api/errors.ts';
-import { toolsOf } from '../api/episode-actions.ts';
+import { zodIssues } from '../../core/schemas/issues.ts';
+import { toolsOf } from '../episode/service.ts';
+import { isRefused } from '../episode/refusals.ts';
+import type { Refusal } from '../episode/refusals.ts';
+import { refusalData } from './refusals.ts';
 import { episodeIdOf } from '../episode/launch.ts';
 import { parseAction, resultOf, stepWith, toolAnswer, toolSpecOf } from './actions.ts';
 import type { PlayingAction } from './actions.ts';
-import type { Session } from './session.ts';
+import type { Session } from './session-state.ts';
 
 type Id = string | number | null;
 
 const success = (id: Id, result: unknown): JsonRpcResponse => ({ jsonrpc: '2.0', id, result });
 const failure = (id: Id, code: number, message: string, data: unknown = null): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: { code, message, data } });
 
-/** A failed tools/list or tools/call: bad arguments are invalid params; a refused step a server error naming the step API's status. */
-const failureOf = (id: Id, thrown: unknown): JsonRpcResponse => {
-  if (!(thrown instanceof ApiError)) {
-    console.error('openenv mcp: unexpected failure', thrown);
-    return failure(id, JSON_RPC_ERRORS.INTERNAL_ERROR, 'Internal error');
-  }
-  const data = { status: thrown.status, reason: thrown.code, ...(thrown.issues === undefined ? {} : { errors: thrown.issues }) };
-  return failure(id, thrown.status === 400 ? JSON_RPC_ERRORS.INVALID_PARAMS : JSON_RPC_ERRORS.SERVER_ERROR, thrown.message, data);
+/** A refused tools/list or tools/call: bad arguments are invalid params; a refused step a server error naming the step API's status. */
+const refusedWith = (id: Id, refusal: Refusal): JsonRpcResponse => {
+  const { message, ...data } = refusalData(refusal);
+  return failure(id, refusal.kind === 'invalid' ? JSON_RPC_ERRORS.INVALID_PARAMS : JSON_RPC_ERRORS.SERVER_ERROR, message, data);
 };
 
 /**
@@ -32,9 +31,12 @@ const failureOf = (id: Id, thrown: unknown): JsonRpcResponse => {
  * recorded the call as failed, and in `_meta` where the episode stands (the step the next call answers, done,
  * and once done its reward, termination reason and reward info).
  */
-const callTool = async (env: Env, session: Session & { episode: NonNullable<Session['episode']> }, params: Record<string, unknown>): Promise<{ session: Session; result: unknown }> => {
-  const action = parseAction({ type: 'call_tool', tool_name: params.name, arguments: 'arguments' in params ? params.arguments : {} }) as PlayingAction;
-  const { stepped, call_id } = await stepWith(env, session.episode, session.step, action);
+const callTool = async (env: Env, session: Session & { episode: NonNullable<Session['episode']> }, params: Record<string, unknown>): Promise<{ session: Session; result: unknown } | Refusal> => {
+  const action = parseAction({ type: 'call_tool', tool_name: params.name, arguments: 'arguments' in params ? params.arguments : {} });
+  if (isRefused(action)) return action;
+  const played = await stepWith(env, session.episode, session.step, action.value as PlayingAction);
+  if (isRefused(played)) return played;
+  const { stepped, call_id } = played;
   const { answer } = stepped;
   const { observation, reward, done } = resultOf(episodeIdOf(session.episode.key), answer);
   const tool = toolAnswer(stepped, call_id);
@@ -70,12 +72,16 @@ export const handleMcp = async (env: Env, session: Session, data: Record<string,
       // The tools are those of the reset's domain and role.
       if (episode === null) return unchanged(failure(id, JSON_RPC_ERRORS.SERVER_ERROR, 'No episode in this session: send a reset first', { status: 409, reason: 'conflict' }));
       try {
-        if (method === 'tools/list') return unchanged(success(id, { tools: (await toolsOf(env, episode)).tools.map((t) => toolSpecOf(t, 'inputSchema')) }));
+        if (method === 'tools/list') {
+          const listed = await toolsOf(env, episode);
+          return unchanged(isRefused(listed) ? refusedWith(id, listed) : success(id, { tools: listed.tools.map((t) => toolSpecOf(t, 'inputSchema')) }));
+        }
         if (!truthy(params.name as PyValue)) return unchanged(failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, "Missing 'name' in params"));
         const called = await callTool(env, { ...session, episode }, params);
-        return { session: called.session, response: success(id, called.result) };
+        return 'kind' in called ? unchanged(refusedWith(id, called)) : { session: called.session, response: success(id, called.result) };
       } catch (thrown) {
-        return unchanged(failureOf(id, thrown));
+        console.error('openenv mcp: unexpected failure', thrown);
+        return unchanged(failure(id, JSON_RPC_ERRORS.INTERNAL_ERROR, 'Internal error'));
       }
     }
     default:

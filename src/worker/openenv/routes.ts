@@ -7,10 +7,11 @@ import type { AppEnv } from '../api/auth.ts';
 import { authFailure, bearer, callerOfKey } from '../api/auth.ts';
 import { ApiError } from '../api/errors.ts';
 import { pyJson, readBody } from '../api/body.ts';
-import { findEpisode } from '../api/episode-actions.ts';
+import { answered } from '../api/episode-refusals.ts';
+import { findEpisode } from '../episode/handle.ts';
 import { OpenEnvActionSchema, OpenEnvObservationSchema, OpenEnvStateSchema, OpenEnvStepRequestSchema } from '../../core/schemas/openenv.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
-import { newSession } from './session.ts';
+import { newSession } from './session-state.ts';
 import { SESSION_HEADER } from './session-do.ts';
 
 const METADATA = {
@@ -54,14 +55,14 @@ export const openEnvApi = new Hono<AppEnv>()
   .post('/reset', async (c) => {
     // Validated as a reset's data is (a new episode's body, or an episode_id to join).
     const { value } = await readBody(c, z.record(z.string(), z.unknown()));
-    const { opening } = await resetEpisode(c.env, c.get('caller').tenant, value);
+    const { opening } = answered(await resetEpisode(c.env, c.get('caller').tenant, value));
     return pyJson(c, resultOf(opening.episode_id, opening));
   })
   .post('/step', async (c) => {
     const { value } = await readBody(c, OpenEnvStepRequestSchema);
-    const { handle } = await findEpisode(c.env, c.get('caller').tenant, value.episode_id);
+    const { handle } = answered(await findEpisode(c.env, c.get('caller').tenant, value.episode_id));
     // Without a step number the action answers the turn the episode waits for now.
     const named = 'step' in value.action ? value.action.step : undefined;
     const step = named ?? (await c.env.EPISODE.getByName(handle.key).observe(Number.MAX_SAFE_INTEGER, false))?.step ?? 0;
-    return pyJson(c, (await act(c.env, handle, step, value.action)).result);
+    return pyJson(c, answered(await act(c.env, handle, step, value.action)).result);
   });

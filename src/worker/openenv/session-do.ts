@@ -6,7 +6,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
-import { handleMessage, SessionSchema } from './session.ts';
+import { handleMessage } from './session.ts';
+import { SessionSchema } from './session-state.ts';
 
 /** The header the Worker hands the authenticated session to the object in (never a client's). */
 export const SESSION_HEADER = 'x-tau2-edge-openenv-session';

@@ -1,34 +1,21 @@
 // One OpenEnv session: what each client message does to the session's episode and what the server answers.
 // The session is a small JSON value (kept as its WebSocket's attachment, so it survives hibernation); a
-// message is handled by the same episode actions the step API uses (api/episode-actions.ts), so a session's
+// message is handled by the episode service the step API also calls (episode/service.ts), so a session's
 // episode is an episode like any other. A reset starts (or joins) an episode; the session then steps that one,
 // by step messages or MCP's tools/call (mcp.ts).
-import { z } from 'zod';
 import { OpenEnvClientMessageSchema } from '../../core/schemas/openenv.ts';
 import type { OpenEnvErrorCode, OpenEnvErrorData, OpenEnvServerMessage, OpenEnvState } from '../../core/schemas/openenv.ts';
 import { parsePyJson } from '../../core/py/index.ts';
 import { findActiveKeyById } from '../db/api-keys.ts';
 import { episodeIdOf } from '../episode/launch.ts';
-import { ApiError, zodIssues } from '../api/errors.ts';
-import { EpisodeHandleSchema } from '../api/episode-actions.ts';
+import { zodIssues } from '../../core/schemas/issues.ts';
+import type { Refusal } from '../episode/refusals.ts';
+import { isRefused } from '../episode/refusals.ts';
+import { openEnvCode, refusalData } from './refusals.ts';
 import { limits } from '../limits.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
 import { handleMcp } from './mcp.ts';
-
-export const SessionSchema = z.object({
-  /** The session's id (its object's), which MCP's openenv/session/create answers. */
-  id: z.string(),
-  tenant: z.string(),
-  /** The tenant key the socket was opened with (null: the operator's), checked again before every message. */
-  key_id: z.string().nullable(),
-  episode: EpisodeHandleSchema.nullable(),
-  /** The turn the next step answers. */
-  step: z.number().int().nonnegative(),
-  done: z.boolean(),
-});
-export type Session = z.infer<typeof SessionSchema>;
-
-export const newSession = (id: string, tenant: string, keyId: string | null): Session => ({ id, tenant, key_id: keyId, episode: null, step: 0, done: false });
+import type { Session } from './session-state.ts';
 
 export interface Handled {
   readonly session: Session;
@@ -42,17 +29,16 @@ const error = (code: OpenEnvErrorCode, message: string, extra: Omit<OpenEnvError
   data: { message, code, ...extra },
 });
 
-/** A failed reset, step or state in OpenEnv's terms; the step API's status and code go along. */
-const errorOf = (failure: unknown, phase: 'reset' | 'step'): OpenEnvServerMessage => {
-  if (!(failure instanceof ApiError)) {
-    console.error('openenv session: unexpected failure', failure);
-    return error('EXECUTION_ERROR', 'Internal error', { status: 500, reason: 'internal_error' });
-  }
-  const extra = { status: failure.status, reason: failure.code };
-  if (failure.status === 400) return error('VALIDATION_ERROR', failure.message, { ...extra, errors: [...(failure.issues ?? [])] });
-  if (failure.code === 'quota_exceeded') return error('CAPACITY_REACHED', failure.message, extra);
-  // A reset that yields no episode to play is OpenEnv's failure to make the session's environment.
-  return error(phase === 'reset' ? 'FACTORY_ERROR' : 'EXECUTION_ERROR', failure.message, extra);
+/** A refused reset or step in OpenEnv's terms; the step API's status and code go along. */
+const refusedWith = (refusal: Refusal, phase: 'reset' | 'step'): OpenEnvServerMessage => {
+  const { message, ...extra } = refusalData(refusal);
+  return error(openEnvCode(refusal, phase), message, extra);
+};
+
+/** A reset or step that failed unexpectedly (a bug or an outage, not a refusal). */
+const unexpected = (failure: unknown): OpenEnvServerMessage => {
+  console.error('openenv session: unexpected failure', failure);
+  return error('EXECUTION_ERROR', 'Internal error', { status: 500, reason: 'internal_error' });
 };
 
 const stateOf = (session: Session): OpenEnvState => {
@@ -98,20 +84,24 @@ export const handleMessage = async (env: Env, session: Session, text: string | A
       return unchanged({ type: 'state', data: stateOf(session) });
     case 'reset':
       try {
-        const { handle, opening } = await resetEpisode(env, session.tenant, message.data);
+        const opened = await resetEpisode(env, session.tenant, message.data);
+        if (isRefused(opened)) return unchanged(refusedWith(opened, 'reset'));
+        const { handle, opening } = opened;
         const next: Session = { ...session, episode: handle, step: opening.step, done: opening.done };
         return { session: next, reply: { type: 'observation', data: resultOf(opening.episode_id, opening) }, close: null };
       } catch (failure) {
-        return unchanged(errorOf(failure, 'reset'));
+        return unchanged(unexpected(failure));
       }
     case 'step': {
       if (session.episode === null) return unchanged(error('EXECUTION_ERROR', 'No episode in this session: send a reset first', { status: 409, reason: 'conflict' }));
       try {
-        const { result, stepped } = await act(env, session.episode, session.step, message.data);
+        const acted = await act(env, session.episode, session.step, message.data);
+        if (isRefused(acted)) return unchanged(refusedWith(acted, 'step'));
+        const { result, stepped } = acted;
         const next: Session = stepped === null ? session : { ...session, step: stepped.step, done: stepped.done };
         return { session: next, reply: { type: 'observation', data: result }, close: null };
       } catch (failure) {
-        return unchanged(errorOf(failure, 'step'));
+        return unchanged(unexpected(failure));
       }
     }
     case 'mcp': {

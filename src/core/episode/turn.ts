@@ -1,12 +1,12 @@
 // The turn interface of an episode: what a producer must compute next (a participant's model turn), the
 // result it hands back, and what an external participant observes. Values are plain (they cross Durable Object RPC and HTTP); Python values travel as
 // Python-JSON text so int/float kinds survive.
-import { parsePyJson } from '../../core/py/index.ts';
-import type { PyValue } from '../../core/py/index.ts';
-import type { LlmResponse, LlmUsage, ProviderState } from '../../core/llm/types.ts';
-import { callUsage } from '../../core/llm/usage.ts';
-import type { TurnRole } from '../../core/orchestrator/step.ts';
-import type { TurnRequest } from '../../core/agents/participant.ts';
+import { parsePyJson } from '../py/index.ts';
+import type { PyValue } from '../py/index.ts';
+import type { LlmResponse, LlmUsage, ProviderState } from '../llm/types.ts';
+import { callUsage } from '../llm/usage.ts';
+import type { TurnRole } from '../orchestrator/step.ts';
+import type { TurnRequest } from '../agents/participant.ts';
 
 /**
  * running → finished (the run has its simulation); or cancelled. `written` (in D1, the run not told yet) is

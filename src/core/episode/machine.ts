@@ -1,21 +1,31 @@
-// The episode's transitions as the Durable Object drives them, without any Workers API (so they also run in a
+// The episode's step machine as the Durable Object drives it, without any Workers API (so it also runs in a
 // benchmark): start, the request of the turn waited for, and applying a participant's answer — each followed
 // by the environment's hops (tool calls) up to the next participant turn or the end.
-import { dumpsPy } from '../../core/py/index.ts';
-import type { PyInput } from '../../core/py/index.ts';
-import { prepareEpisode } from '../../core/orchestrator/initialize.ts';
-import { applyMessage, applyToolCalls, participantOf, turnRole } from '../../core/orchestrator/step.ts';
-import type { TurnRole } from '../../core/orchestrator/step.ts';
-import { baseSlots } from '../../core/environment/environment.ts';
-import type { EpisodeDeps } from '../../core/orchestrator/deps.ts';
-import type { EpisodeSpec } from '../../core/orchestrator/initialize.ts';
-import type { Message, ParticipantMessage, ToolMessage } from '../../core/schemas/message.ts';
-import type { TurnRequest } from '../../core/agents/participant.ts';
-import { agentChatMessages, userChatMessages } from '../../core/agents/history.ts';
-import { toWireMessage } from '../../core/llm/ai-sdk-client.ts';
-import type { LiveEpisode } from './store.ts';
+import { dumpsPy } from '../py/index.ts';
+import type { PyInput } from '../py/index.ts';
+import { prepareEpisode } from '../orchestrator/initialize.ts';
+import { applyMessage, applyToolCalls, participantOf, turnRole } from '../orchestrator/step.ts';
+import type { TurnRole } from '../orchestrator/step.ts';
+import { baseSlots } from '../environment/environment.ts';
+import type { EpisodeDeps } from '../orchestrator/deps.ts';
+import type { EpisodeSpec } from '../orchestrator/initialize.ts';
+import type { Message, ParticipantMessage, ToolMessage } from '../schemas/message.ts';
+import type { TurnRequest } from '../agents/participant.ts';
+import { agentChatMessages, userChatMessages } from '../agents/history.ts';
+import { toWireMessage } from '../llm/ai-sdk-client.ts';
+import type { Environment } from '../environment/environment.ts';
+import type { EpisodeState } from '../schemas/episode.ts';
 import { turnResponse } from './turn.ts';
 import type { LocalTurn, PendingTurn, TurnResponse } from './turn.ts';
+
+/** An episode being played: its state, its environment, and the participant turn it waits for (null: none). */
+export interface LiveEpisode {
+  state: EpisodeState;
+  readonly environment: Environment;
+  /** The DBs as last persisted, to store the next step's changes against. */
+  persistedSlots: readonly unknown[];
+  pending: TurnRole | null;
+}
 
 /**
  * Runs the environment's hops up to the next participant turn or the end, and notes whose turn it is. While a

@@ -48,7 +48,7 @@ const startCli = async (tmp: string, stateDir: string): Promise<{ cli: ChildProc
   const cli = spawn(process.execPath, ['--input-type=module', '-e', script, stateDir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
   let out = '';
   cli.stdout!.on('data', (chunk) => (out += String(chunk)));
-  await until(() => out.includes('\n'), 90_000);
+  await until(() => out.includes('\n'), 150_000);
   return { cli, ...(JSON.parse(out) as { url: string; pid: number }) };
 };
 
@@ -78,7 +78,7 @@ describe('the local worker', () => {
     await expect(fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
     await expect(access(workDir)).rejects.toThrow();
     await done();
-  }, 120_000);
+  }, 240_000);
 
   it("leaves no secret on disk when its process group is killed outright, and sweeps an earlier version's settings file at the next start", async () => {
     const { tmp, stateDir, done } = await scratch();
@@ -99,5 +99,5 @@ describe('the local worker', () => {
     second.cli.kill('SIGKILL');
     await until(() => !alive(second.pid), 20_000);
     await done();
-  }, 180_000);
+  }, 400_000);
 });

@@ -1,9 +1,10 @@
-// Probe checks of redirects, endpoint rules, sign-in redirects, revoked event streams, done episodes and strict
-// bodies, run by scripts/probe.ts against its local worker (tenants' endpoints under production rules).
+// Probe checks of redirects, endpoint rules, sign-in redirects, revoked event streams, done episodes, strict
+// bodies and OpenEnv sockets (probe-sockets.ts), run by scripts/probe.ts against its local worker (tenants' endpoints under production rules).
 import type { Harness } from './load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import type { FakeHandler } from '../test/support/fake-openai.ts';
 import { startRedirectTrap } from '../test/support/redirect-trap.ts';
+import { probeSockets } from './probe-sockets.ts';
 
 export interface Sent {
   readonly status: number;
@@ -156,4 +157,5 @@ export const probeHardening = async (context: ProbeContext): Promise<void> => {
   await revokedStream(context);
   await doneEpisode(context);
   await strictBodies(context);
+  await probeSockets(context);
 };

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { execa } from 'execa';
 import getPort from 'get-port';
 import { parse as parseToml } from 'smol-toml';
-import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,10 +129,19 @@ const WORK_DIR_PREFIX = 'tau2-edge-worker-';
 /** The settings file earlier versions wrote there, secrets included, which a killed worker left behind. */
 const LEFT_SECRETS_FILE = 'worker-vars.json';
 
+/** A settings file older than this is a leftover: an earlier version's runtime reads its file within its start. */
+const LEFT_SECRETS_AGE_MS = 10 * 60_000;
+
 /** Removes settings files that killed workers of earlier versions left in their folders. */
 const sweepLeftSecrets = async (): Promise<void> => {
   const dirs = (await readdir(tmpdir()).catch(() => [] as string[])).filter((name) => name.startsWith(WORK_DIR_PREFIX));
-  await Promise.all(dirs.map((dir) => rm(path.join(tmpdir(), dir, LEFT_SECRETS_FILE), { force: true }).catch(() => undefined)));
+  await Promise.all(
+    dirs.map(async (dir) => {
+      const file = path.join(tmpdir(), dir, LEFT_SECRETS_FILE);
+      const written = await stat(file).catch(() => null);
+      if (written !== null && Date.now() - written.mtimeMs > LEFT_SECRETS_AGE_MS) await rm(file, { force: true });
+    }),
+  );
 };
 
 export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promise<LocalWorker> => {

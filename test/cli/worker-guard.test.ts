@@ -4,22 +4,15 @@
 // earlier version left is swept when the next one starts.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../src/cli/local-worker.ts';
+import { filesHolding } from '../support/files-holding.ts';
+import { groupAlive } from '../support/process-group.ts';
 
 const SECRET = 'sk-test-guard-secret-5e1d';
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
@@ -29,26 +22,19 @@ const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: num
   }
 };
 
-/** Every file under `dir` whose bytes hold `text`. */
-const filesHolding = async (dir: string, text: string): Promise<string[]> => {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
-  const holding = await Promise.all(files.map(async (file) => ((await readFile(file).catch(() => Buffer.alloc(0))).includes(text) ? file : null)));
-  return holding.filter((file) => file !== null);
-};
 
 /** A CLI process that starts a local worker (its temporary folder `tmp`) and keeps it until it is killed. */
 const startCli = async (tmp: string, stateDir: string): Promise<{ cli: ChildProcess; url: string; pid: number }> => {
   const script = `
     import { startLocalWorker } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local-worker.ts'))};
-    const worker = await startLocalWorker({ env: { OPENAI_API_KEY: ${JSON.stringify(SECRET)}, API_KEY: ${JSON.stringify(`${SECRET}-operator`)} }, persistTo: process.argv[1] });
+    const worker = await startLocalWorker({ env: { OPENAI_API_KEY: ${JSON.stringify(SECRET)}, API_KEY: ${JSON.stringify(`${SECRET}-operator`)} }, persistTo: process.argv[1], readyTimeoutMs: 150_000 });
     console.log(JSON.stringify({ url: worker.url, pid: worker.pid }));
     setInterval(() => undefined, 1000);
   `;
   const cli = spawn(process.execPath, ['--input-type=module', '-e', script, stateDir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
   let out = '';
   cli.stdout!.on('data', (chunk) => (out += String(chunk)));
-  await until(() => out.includes('\n'), 150_000);
+  await until(() => out.includes('\n'), 160_000);
   return { cli, ...(JSON.parse(out) as { url: string; pid: number }) };
 };
 
@@ -74,7 +60,7 @@ describe('the local worker', () => {
     expect(await filesHolding(stateDir, SECRET)).toEqual([]);
 
     cli.kill('SIGKILL');
-    await until(() => !alive(pid), 20_000);
+    await until(() => !groupAlive(pid), 20_000);
     await expect(fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
     await expect(access(workDir)).rejects.toThrow();
     await done();
@@ -85,19 +71,24 @@ describe('the local worker', () => {
     const first = await startCli(tmp, stateDir);
     // As a crash would: the whole group at once, so nothing of it can clean up.
     process.kill(-first.pid, 'SIGKILL');
-    await until(() => !alive(first.pid), 20_000);
+    await until(() => !groupAlive(first.pid), 20_000);
     first.cli.kill('SIGKILL');
     expect(await filesHolding(tmp, SECRET)).toEqual([]);
     expect(await filesHolding(stateDir, SECRET)).toEqual([]);
 
-    const leftover = path.join(tmp, 'tau2-edge-worker-left', 'worker-vars.json');
-    await mkdir(path.dirname(leftover));
-    await writeFile(leftover, JSON.stringify({ OPENAI_API_KEY: SECRET }), { mode: 0o600 });
+    // A leftover of an hour ago goes; a file written a moment ago may be an earlier version's worker starting now.
+    const [leftover, starting] = ['left', 'starting'].map((name) => path.join(tmp, `tau2-edge-worker-${name}`, 'worker-vars.json')) as [string, string];
+    for (const file of [leftover, starting]) {
+      await mkdir(path.dirname(file));
+      await writeFile(file, JSON.stringify({ OPENAI_API_KEY: SECRET }), { mode: 0o600 });
+    }
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(leftover, hourAgo, hourAgo);
     const second = await startCli(tmp, stateDir);
     await expect(access(leftover)).rejects.toThrow();
-    expect(await filesHolding(tmp, SECRET)).toEqual([]);
+    expect(await filesHolding(tmp, SECRET)).toEqual([starting]);
     second.cli.kill('SIGKILL');
-    await until(() => !alive(second.pid), 20_000);
+    await until(() => !groupAlive(second.pid), 20_000);
     await done();
   }, 400_000);
 });

@@ -39,7 +39,7 @@ export const LIMIT_DEFAULTS = {
   /** Messages of one OpenEnv socket taken and not yet answered; another gets CAPACITY_REACHED. */
   LIMIT_MAX_SOCKET_QUEUE: 32,
   /** Their UTF-8 bytes (a message alone on its socket is always taken, to be checked against LIMIT_MAX_BODY_BYTES). */
-  LIMIT_MAX_SOCKET_QUEUE_BYTES: 4_194_304,
+  LIMIT_MAX_SOCKET_QUEUE_BYTES: 2_097_152,
 } as const;
 
 export type LimitName = keyof typeof LIMIT_DEFAULTS;

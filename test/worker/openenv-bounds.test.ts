@@ -1,10 +1,12 @@
 // OpenEnv sockets are bounded as HTTP requests are: sizes in UTF-8 bytes (the body limit and the episode text
 // limit), one JSON rule (each key once), a bounded queue of messages per socket, and a cap on a tenant's open
 // sockets. The tests' limits (vitest.config.ts): 32 sockets per tenant, 8 queued messages of at most 65,536 bytes.
-import { exports } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { ApiKeyCreatedSchema, MAX_EPISODE_TEXT } from '../../src/core/schemas/api.ts';
 import { LIMIT_DEFAULTS } from '../../src/worker/limits.ts';
+import type { ProviderGateDO } from '../../src/worker/runs/provider-gate.ts';
 import { BASE, call, pyBody } from './support/api.ts';
 import { SCRIPT_MODELS } from './support/script.ts';
 import { connect, errorData, observation, RESET } from './support/openenv.ts';
@@ -128,5 +130,25 @@ describe('OpenEnv socket bounds', () => {
       expect((await upgrade(key)).status).toBe(429);
     }
     for (const client of clients.slice(2)) client.close();
+  });
+
+  it("an open socket's alarm renews its place; one whose place lapsed and was taken is closed (1013)", async () => {
+    const tenant = 'oe-sockets-renewed';
+    const client = await connect(await tenantKey(tenant));
+    const sessionId = ((await client.ask({ type: 'mcp', data: { jsonrpc: '2.0', id: 1, method: 'openenv/session/create' } })).data.result as { session_id: string }).session_id;
+    const session = env.OPENENV_SESSION.get(env.OPENENV_SESSION.idFromString(sessionId));
+    const gate = env.PROVIDER_GATE.getByName(`openenv-sockets/${tenant}`);
+    const expiresAt = () =>
+      runInDurableObject(gate, (_gate: ProviderGateDO, state) => state.storage.sql.exec<{ expires_at: number }>('SELECT expires_at FROM leases WHERE holder = ?', sessionId).toArray()[0]?.expires_at ?? null);
+    const before = await expiresAt();
+    expect(before).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await runDurableObjectAlarm(session)).toBe(true);
+    expect(await expiresAt()).toBeGreaterThan(before!);
+    // The lease lapsed (as when the alarm could not run) and other sockets took every place: the socket goes.
+    await gate.release(sessionId);
+    for (let i = 0; i < SOCKETS_PER_TENANT; i++) expect(await gate.acquire(`other-${i}`, SOCKETS_PER_TENANT)).toBe(true);
+    expect(await runDurableObjectAlarm(session)).toBe(true);
+    expect((await client.closed).code).toBe(1013);
   });
 });

@@ -27,14 +27,14 @@ const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: num
 const startCli = async (tmp: string, stateDir: string): Promise<{ cli: ChildProcess; url: string; pid: number }> => {
   const script = `
     import { startLocalWorker } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local-worker.ts'))};
-    const worker = await startLocalWorker({ env: { OPENAI_API_KEY: ${JSON.stringify(SECRET)}, API_KEY: ${JSON.stringify(`${SECRET}-operator`)} }, persistTo: process.argv[1], readyTimeoutMs: 150_000 });
+    const worker = await startLocalWorker({ env: { OPENAI_API_KEY: ${JSON.stringify(SECRET)}, API_KEY: ${JSON.stringify(`${SECRET}-operator`)} }, persistTo: process.argv[1], readyTimeoutMs: 280_000 });
     console.log(JSON.stringify({ url: worker.url, pid: worker.pid }));
     setInterval(() => undefined, 1000);
   `;
   const cli = spawn(process.execPath, ['--input-type=module', '-e', script, stateDir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
   let out = '';
   cli.stdout!.on('data', (chunk) => (out += String(chunk)));
-  await until(() => out.includes('\n'), 160_000);
+  await until(() => out.includes('\n'), 300_000);
   return { cli, ...(JSON.parse(out) as { url: string; pid: number }) };
 };
 
@@ -64,7 +64,7 @@ describe('the local worker', () => {
     await expect(fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
     await expect(access(workDir)).rejects.toThrow();
     await done();
-  }, 240_000);
+  }, 420_000);
 
   it("leaves no secret on disk when its process group is killed outright, and sweeps an earlier version's settings file at the next start", async () => {
     const { tmp, stateDir, done } = await scratch();
@@ -90,5 +90,5 @@ describe('the local worker', () => {
     second.cli.kill('SIGKILL');
     await until(() => !groupAlive(second.pid), 20_000);
     await done();
-  }, 400_000);
+  }, 720_000);
 });

@@ -91,6 +91,10 @@ export default defineConfig({
                 LIMIT_EXTERNAL_TURN_TTL_SECONDS: '3',
                 // A step API request answers `not_ready` within the tests' patience.
                 LIMIT_EPISODE_WAIT_SECONDS: '5',
+                // OpenEnv sockets: bounds small enough for a test to reach (test/worker/openenv-bounds.test.ts).
+                LIMIT_MAX_SOCKETS_PER_TENANT: '32',
+                LIMIT_MAX_SOCKET_QUEUE: '8',
+                LIMIT_MAX_SOCKET_QUEUE_BYTES: '65536',
                 // The scripted remote agent (config.agent_endpoint) of the global setup.
                 TEST_AGENT_ENDPOINT_URL: inject('agentEndpointURL'),
                 // A second scripted provider, reached through a role's api_base (llm_args).

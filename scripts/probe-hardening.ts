@@ -1,9 +1,10 @@
-// Probe checks of redirects, endpoint rules, sign-in redirects, revoked event streams, done and forged episodes and strict
-// bodies, run by scripts/probe.ts against its local worker (tenants' endpoints under production rules).
+// Probe checks of redirects, endpoint rules, sign-in redirects, revoked event streams, done and forged episodes, strict
+// bodies and OpenEnv sockets (probe-sockets.ts), run by scripts/probe.ts against its local worker (tenants' endpoints under production rules).
 import type { Harness } from './load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import type { FakeHandler } from '../test/support/fake-openai.ts';
 import { startRedirectTrap } from '../test/support/redirect-trap.ts';
+import { probeSockets } from './probe-sockets.ts';
 
 export interface Sent {
   readonly status: number;
@@ -67,7 +68,7 @@ const endpointRules = async ({ send, check, run, operatorKey }: ProbeContext): P
 
 /** Sign-in sends the browser to a path of this site only. */
 const signInRedirect = async ({ base, operatorKey, check }: ProbeContext): Promise<void> => {
-  for (const next of ['/\t/evil.example', '/\\evil.example', 'https://evil.example/', '//evil.example']) {
+  for (const next of ['/\t/evil.example', '/\\evil.example', 'https://evil.example/', '//evil.example', '/.//evil.example', '/%2E%2E//evil.example', '/a/..//evil.example', '/./\\evil.example']) {
     const response = await fetch(`${base}/login`, {
       method: 'POST',
       redirect: 'manual',
@@ -77,8 +78,10 @@ const signInRedirect = async ({ base, operatorKey, check }: ProbeContext): Promi
     });
     check(response.status === 303 && response.headers.get('location') === '/', `sign-in with next=${JSON.stringify(next)} → Location /`, `${response.status} ${response.headers.get('location')}`);
   }
-  const page = await (await fetch(`${base}/login?next=/%09/evil.example`, { signal: AbortSignal.timeout(30_000) })).text();
-  check(!page.includes('evil.example'), 'the sign-in page does not carry next=/%09/evil.example');
+  for (const next of ['/%09/evil.example', '/.//evil.example']) {
+    const page = await (await fetch(`${base}/login?next=${next}`, { signal: AbortSignal.timeout(30_000) })).text();
+    check(!page.includes('evil.example'), `the sign-in page does not carry next=${next}`);
+  }
 };
 
 /** An open event stream ends once its key is revoked. */
@@ -171,4 +174,5 @@ export const probeHardening = async (context: ProbeContext): Promise<void> => {
   await doneEpisode(context);
   await forgedEpisodeIds(context);
   await strictBodies(context);
+  await probeSockets(context);
 };

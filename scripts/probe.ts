@@ -2,18 +2,24 @@
 // (on 127.0.0.1, the fake provider of test/support/fake-openai.ts) and exits non-zero on any
 // regression. Bounded: a few hundred requests, each with a timeout. Usage: npm run probe
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { checklist, mockRun, startHarness } from './load-harness.ts';
 import { httpError, mockConversation } from '../test/support/fake-openai.ts';
+import { filesHolding } from '../test/support/files-holding.ts';
+import { groupAlive } from '../test/support/process-group.ts';
 import { dumpsPy } from '../src/core/py/index.ts';
 import type { PyInput } from '../src/core/py/index.ts';
 import { probeHardening } from './probe-hardening.ts';
+import { SOCKET_PROBE_LIMITS } from './probe-sockets.ts';
 import { RUN_SIZE_LIMITS } from '../src/worker/run-size-limits.ts';
 import type { Sent } from './probe-hardening.ts';
 
 const OPERATOR_KEY = 'probe-operator-key-5f1c';
 const PROVIDER_KEY = 'sk-probe-provider-key-77aa';
+const CREDENTIALS_KEY = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 const { check, exitCode } = checklist();
 /** Every response body the probe saw: no secret may appear in any of them. */
 const seen: string[] = [];
@@ -22,13 +28,14 @@ const harness = await startHarness(mockConversation(), {
   workerVars: {
     API_KEY: OPERATOR_KEY,
     OPENAI_API_KEY: PROVIDER_KEY,
-    CREDENTIALS_KEY: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))),
+    CREDENTIALS_KEY,
     SSE_HEARTBEAT_MS: '300',
     // A deployed service's rules: tenants' endpoints must be public, and the operator limits on a run's size
     // hold (a local worker for the user's own runs lifts them).
     ALLOW_LOCAL_PROVIDERS: 'false',
     // An empty var is no positive integer, so the default of src/worker/limits.ts applies, as when unset.
     ...Object.fromEntries(RUN_SIZE_LIMITS.map((name) => [name, ''])),
+    ...Object.fromEntries(Object.entries(SOCKET_PROBE_LIMITS).map(([name, value]) => [name, String(value)])),
   },
 });
 const base = harness.worker().url;
@@ -234,6 +241,14 @@ try {
   check(leaked.length === 0, 'no secret appears in any response', leaked.join(', '));
   const log = await readFile(harness.worker().logFile, 'utf8');
   check(![OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google', acme, globex].some((secret) => log.includes(secret)), "no secret appears in the worker's log");
+
+  // Killed outright, as a crash would (nothing of it can clean up): no file of the worker's folders holds its secrets.
+  const { pid } = harness.worker();
+  process.kill(-pid, 'SIGKILL');
+  for (let n = 0; n < 100 && groupAlive(pid); n++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const workDirs = (await readdir(tmpdir())).filter((name) => name.startsWith('tau2-edge-worker-')).map((name) => path.join(tmpdir(), name));
+  const onDisk = (await Promise.all([harness.stateDir, ...workDirs].flatMap((dir) => [OPERATOR_KEY, PROVIDER_KEY, CREDENTIALS_KEY].map((secret) => filesHolding(dir, secret))))).flat();
+  check(!groupAlive(pid) && onDisk.length === 0, "the worker's process group killed outright leaves no secret on disk", onDisk.join(', '));
 } finally {
   await harness.close();
 }

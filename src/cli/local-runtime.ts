@@ -3,9 +3,10 @@
 // purpose: its development tooling wraps every SQLite-backed Durable Object class so that each new object
 // makes an extra blocking storage write, and keeps a DevTools session and a proxy Worker in front; together
 // they cost about a sixth of a run's CPU and a second runtime process, none of which a deployed Worker pays.
-// Usage: node local-runtime.ts --vars FILE --persist-to DIR --bundle-dir DIR --port N [--inspector-port N] [--limits-trace URL]
+// The Worker's variables and secrets arrive as one JSON object on standard input (never in a file).
+// Usage: node local-runtime.ts --persist-to DIR --bundle-dir DIR --port N [--inspector-port N] [--limits-trace URL]
 import { parseArgs } from 'node:util';
-import { readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -15,7 +16,6 @@ import { repoRoot, wranglerBin } from './local-worker.ts';
 
 const { values } = parseArgs({
   options: {
-    vars: { type: 'string' },
     'persist-to': { type: 'string' },
     'bundle-dir': { type: 'string' },
     port: { type: 'string' },
@@ -45,7 +45,7 @@ const { name, main, workerOptions } = JSON.parse(printed.stdout) as {
   workerOptions: Omit<Unstable_MiniflareWorkerOptions['workerOptions'], 'modulesRules'>;
 };
 // The caller's variables and secrets override wrangler.toml's [vars], as an env file does for `wrangler dev`.
-const vars = JSON.parse(await readFile(required('vars'), 'utf8')) as Record<string, string>;
+const vars = JSON.parse(await text(process.stdin)) as Record<string, string>;
 const inspectorPort = values['inspector-port'] === undefined ? undefined : Number(values['inspector-port']);
 // With --limits-trace, the Worker logs the calls the platform's per-invocation limits count (LIMITS_TRACE), and a
 // tail Worker posts each invocation's kind, start and those lines to the URL (see scripts/limits/trace.ts).

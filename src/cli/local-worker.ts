@@ -1,6 +1,6 @@
 // The local tau2-edge Worker: applies the local D1 migrations, starts the local runtime (local-runtime.ts: the
 // deploy bundle on workerd) on a free port, waits until it answers, and stops it. Its settings reach it through
-// a private file (never argv, never printed), and its output goes to a log file so that it stays out of the
+// a pipe (never argv, never a file, never printed), and its output goes to a log file so that it stays out of the
 // progress display.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { execa } from 'execa';
 import getPort from 'get-port';
 import { parse as parseToml } from 'smol-toml';
-import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,22 +124,41 @@ const waitHealthy = async (url: string, child: ChildProcess, logFile: string, ti
   throw new Error(`The local runtime did not answer ${url}/v1/health within ${timeoutMs / 1000} s; log ${logFile}:\n${await logTail(logFile)}`);
 };
 
+/** The local worker's own folder under the system temporary folder (its bundle), removed when it stops. */
+const WORK_DIR_PREFIX = 'tau2-edge-worker-';
+/** The settings file earlier versions wrote there, secrets included, which a killed worker left behind. */
+const LEFT_SECRETS_FILE = 'worker-vars.json';
+
+/** A settings file older than this is a leftover: an earlier version's runtime reads its file within its start. */
+const LEFT_SECRETS_AGE_MS = 10 * 60_000;
+
+/** Removes settings files that killed workers of earlier versions left in their folders. */
+const sweepLeftSecrets = async (): Promise<void> => {
+  const dirs = (await readdir(tmpdir()).catch(() => [] as string[])).filter((name) => name.startsWith(WORK_DIR_PREFIX));
+  await Promise.all(
+    dirs.map(async (dir) => {
+      const file = path.join(tmpdir(), dir, LEFT_SECRETS_FILE);
+      const written = await stat(file).catch(() => null);
+      if (written !== null && Date.now() - written.mtimeMs > LEFT_SECRETS_AGE_MS) await rm(file, { force: true });
+    }),
+  );
+};
+
 export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promise<LocalWorker> => {
   const persistTo = options.persistTo ?? defaultPersistDir();
   const logFile = options.logFile ?? path.join(localStateRoot(), 'tau2-edge-dev.log');
   await mkdir(path.dirname(logFile), { recursive: true });
   await applyLocalMigrations(persistTo);
 
-  const secretsDir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-worker-'));
-  const varsFile = path.join(secretsDir, 'worker-vars.json');
-  await writeFile(varsFile, JSON.stringify(options.env ?? {}), { mode: 0o600 });
+  await sweepLeftSecrets();
+  const workDir = await mkdtemp(path.join(tmpdir(), WORK_DIR_PREFIX));
 
   const port = options.port ?? (await getPort({ host: '127.0.0.1' }));
   const inspectorPort = options.inspector === true ? await getPort({ host: '127.0.0.1' }) : null;
   const log = await open(logFile, 'a');
   const runtime = path.join(path.dirname(fileURLToPath(import.meta.url)), 'local-runtime.ts');
   const args = [
-    runtime, '--vars', varsFile, '--persist-to', persistTo, '--bundle-dir', path.join(secretsDir, 'bundle'), '--port', String(port),
+    runtime, '--persist-to', persistTo, '--bundle-dir', path.join(workDir, 'bundle'), '--port', String(port),
     ...(inspectorPort === null ? [] : ['--inspector-port', String(inspectorPort)]),
     ...(options.limitsTraceUrl === undefined ? [] : ['--limits-trace', options.limitsTraceUrl]),
   ];
@@ -148,8 +167,11 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const guard = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker-guard.ts');
   // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
   // no descriptor number for stdout), so the worker's output never passes through this process.
-  const child = spawn(process.execPath, [guard, secretsDir, process.execPath, ...args], { cwd: repoRoot, detached: true, stdio: ['pipe', log.fd, log.fd] });
+  const child = spawn(process.execPath, [guard, workDir, process.execPath, ...args], { cwd: repoRoot, detached: true, stdio: ['pipe', log.fd, log.fd] });
   await log.close();
+  // The settings (secrets among them) go through the guard's standard input to the runtime's, never to disk;
+  // the pipe stays open, as the guard's sign that this process lives.
+  child.stdin!.write(`${JSON.stringify(options.env ?? {})}\n`);
   const url = `http://127.0.0.1:${port}`;
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
@@ -170,7 +192,7 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
       await exited(child);
       clearTimeout(force);
     }
-    await rm(secretsDir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
   };
 
   try {

@@ -20,17 +20,17 @@ const PASSED_PROVIDER_VARS = [
 ] as const;
 
 /**
- * The operator limits on a run's size, lifted: on their own machine the user is the operator (a deployment keeps
- * the limits wrangler.toml sets).
+ * The operator limits on a run's size and on the OpenEnv sockets a tenant opens, lifted: on their own machine the
+ * user is the operator (a deployment keeps the limits wrangler.toml sets).
  */
 const unlimitedRunSize = (): Record<string, string> =>
-  Object.fromEntries(RUN_SIZE_LIMITS.map((name) => [name, String(Number.MAX_SAFE_INTEGER)]));
+  Object.fromEntries([...RUN_SIZE_LIMITS, 'LIMIT_MAX_SOCKETS_PER_TENANT'].map((name) => [name, String(Number.MAX_SAFE_INTEGER)]));
 
 /**
  * The settings a local worker gets: the provider endpoint (the --llm-base-url flag, else OPENAI_BASE_URL), the
  * provider key OPENAI_API_KEY, and the commit recorded in results. No API key: it listens on 127.0.0.1 only,
  * so endpoints on this machine are allowed (a local agent server), secrets such as --agent-header values
- * are sealed under `credentialsKey`, and no operator limit bounds the size of a run.
+ * are sealed under `credentialsKey`, and no operator limit bounds the size of a run or its sockets.
  */
 export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv, commit: string, credentialsKey: string): Record<string, string> => {
   const vars: Record<string, string> = { GIT_COMMIT: commit, ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: credentialsKey, ...unlimitedRunSize() };

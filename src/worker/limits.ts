@@ -34,6 +34,12 @@ export const LIMIT_DEFAULTS = {
   LIMIT_EXTERNAL_TURN_TTL_SECONDS: 600,
   /** Seconds a step API request waits for its episode to answer (the other side's reply, the grading). */
   LIMIT_EPISODE_WAIT_SECONDS: 60,
+  /** OpenEnv sockets one tenant keeps open at once; another upgrade gets 429. */
+  LIMIT_MAX_SOCKETS_PER_TENANT: 64,
+  /** Messages of one OpenEnv socket taken and not yet answered; another gets CAPACITY_REACHED. */
+  LIMIT_MAX_SOCKET_QUEUE: 32,
+  /** Their UTF-8 bytes (a message alone on its socket is always taken, to be checked against LIMIT_MAX_BODY_BYTES). */
+  LIMIT_MAX_SOCKET_QUEUE_BYTES: 2_097_152,
 } as const;
 
 export type LimitName = keyof typeof LIMIT_DEFAULTS;

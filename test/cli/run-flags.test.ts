@@ -74,8 +74,8 @@ describe('run flags', () => {
 
   it('the local worker gets the provider URL (flag over environment), the key, the commit, local endpoints and its sealing key, nothing else', () => {
     const env = { OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'sk-x', HOME: '/root' };
-    // On their own machine the user is the operator: the limits on a run's size are lifted.
-    const lifted = Object.fromEntries(RUN_SIZE_LIMITS.map((name) => [name, String(Number.MAX_SAFE_INTEGER)]));
+    // On their own machine the user is the operator: the limits on a run's size and its sockets are lifted.
+    const lifted = Object.fromEntries([...RUN_SIZE_LIMITS, 'LIMIT_MAX_SOCKETS_PER_TENANT'].map((name) => [name, String(Number.MAX_SAFE_INTEGER)]));
     const local = { GIT_COMMIT: 'abc123', ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: 'k', ...lifted };
     expect(localWorkerEnv('http://flag/v1', env, 'abc123', 'k')).toEqual({ ...local, OPENAI_BASE_URL: 'http://flag/v1', OPENAI_API_KEY: 'sk-x' });
     expect(localWorkerEnv(null, env, 'abc123', 'k').OPENAI_BASE_URL).toBe('http://env/v1');

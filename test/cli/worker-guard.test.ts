@@ -1,20 +1,18 @@
 // The CLI's local worker dies with the CLI: after kill -9 of the process that started it, its whole process
-// group (guard, runtime, workerd) stops and its private env file is removed.
+// group (guard, runtime, workerd) stops and its folder is removed. Its secrets never reach the disk (they go
+// through pipes), so a worker killed outright leaves none behind; a settings file that a killed worker of an
+// earlier version left is swept when the next one starts.
 import { spawn } from 'node:child_process';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { access, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../src/cli/local-worker.ts';
+import { filesHolding } from '../support/files-holding.ts';
+import { groupAlive } from '../support/process-group.ts';
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const SECRET = 'sk-test-guard-secret-5e1d';
 
 const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
@@ -24,29 +22,73 @@ const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: num
   }
 };
 
+
+/** A CLI process that starts a local worker (its temporary folder `tmp`) and keeps it until it is killed. */
+const startCli = async (tmp: string, stateDir: string): Promise<{ cli: ChildProcess; url: string; pid: number }> => {
+  const script = `
+    import { startLocalWorker } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local-worker.ts'))};
+    const worker = await startLocalWorker({ env: { OPENAI_API_KEY: ${JSON.stringify(SECRET)}, API_KEY: ${JSON.stringify(`${SECRET}-operator`)} }, persistTo: process.argv[1], readyTimeoutMs: 280_000 });
+    console.log(JSON.stringify({ url: worker.url, pid: worker.pid }));
+    setInterval(() => undefined, 1000);
+  `;
+  const cli = spawn(process.execPath, ['--input-type=module', '-e', script, stateDir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
+  let out = '';
+  cli.stdout!.on('data', (chunk) => (out += String(chunk)));
+  await until(() => out.includes('\n'), 300_000);
+  return { cli, ...(JSON.parse(out) as { url: string; pid: number }) };
+};
+
+/** The worker's own folder: the guard's first argument. */
+const workDirOf = async (pid: number): Promise<string> => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[2]!;
+
+const scratch = async (): Promise<{ tmp: string; stateDir: string; done: () => Promise<void> }> => {
+  const root = await mkdtemp(path.join(tmpdir(), 'tau2-edge-guard-'));
+  const tmp = path.join(root, 'tmp');
+  await mkdir(tmp);
+  return { tmp, stateDir: path.join(root, 'state'), done: () => rm(root, { recursive: true, force: true }) };
+};
+
 describe('the local worker', () => {
-  it('stops, and its env file goes, when the command that started it is killed with kill -9', async () => {
-    const script = `
-      import { startLocalWorker } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local-worker.ts'))};
-      const worker = await startLocalWorker({ env: { OPENAI_API_KEY: 'sk-test-guard' }, persistTo: process.argv[1] });
-      console.log(JSON.stringify({ url: worker.url, pid: worker.pid }));
-      setInterval(() => undefined, 1000);
-    `;
-    const stateDir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-guard-'));
-    const cli = spawn(process.execPath, ['--input-type=module', '-e', script, stateDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    cli.stdout.on('data', (chunk) => (out += String(chunk)));
-    await until(() => out.includes('\n'), 90_000);
-    const { url, pid } = JSON.parse(out) as { url: string; pid: number };
+  it('stops, and its folder goes, when the command that started it is killed with kill -9; no secret is on disk meanwhile', async () => {
+    const { tmp, stateDir, done } = await scratch();
+    const { cli, url, pid } = await startCli(tmp, stateDir);
     expect((await fetch(`${url}/v1/health`)).status).toBe(200);
-    // The guard's arguments name the worker's private env folder.
-    const envDir = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[2]!;
-    await access(path.join(envDir, 'worker-vars.json'));
+    const workDir = await workDirOf(pid);
+    expect(path.dirname(workDir)).toBe(tmp);
+    await access(workDir);
+    expect(await filesHolding(tmp, SECRET)).toEqual([]);
+    expect(await filesHolding(stateDir, SECRET)).toEqual([]);
 
     cli.kill('SIGKILL');
-    await until(() => !alive(pid), 20_000);
+    await until(() => !groupAlive(pid), 20_000);
     await expect(fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
-    await expect(access(envDir)).rejects.toThrow();
-    await rm(stateDir, { recursive: true, force: true });
-  }, 120_000);
+    await expect(access(workDir)).rejects.toThrow();
+    await done();
+  }, 420_000);
+
+  it("leaves no secret on disk when its process group is killed outright, and sweeps an earlier version's settings file at the next start", async () => {
+    const { tmp, stateDir, done } = await scratch();
+    const first = await startCli(tmp, stateDir);
+    // As a crash would: the whole group at once, so nothing of it can clean up.
+    process.kill(-first.pid, 'SIGKILL');
+    await until(() => !groupAlive(first.pid), 20_000);
+    first.cli.kill('SIGKILL');
+    expect(await filesHolding(tmp, SECRET)).toEqual([]);
+    expect(await filesHolding(stateDir, SECRET)).toEqual([]);
+
+    // A leftover of an hour ago goes; a file written a moment ago may be an earlier version's worker starting now.
+    const [leftover, starting] = ['left', 'starting'].map((name) => path.join(tmp, `tau2-edge-worker-${name}`, 'worker-vars.json')) as [string, string];
+    for (const file of [leftover, starting]) {
+      await mkdir(path.dirname(file));
+      await writeFile(file, JSON.stringify({ OPENAI_API_KEY: SECRET }), { mode: 0o600 });
+    }
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(leftover, hourAgo, hourAgo);
+    const second = await startCli(tmp, stateDir);
+    await expect(access(leftover)).rejects.toThrow();
+    expect(await filesHolding(tmp, SECRET)).toEqual([starting]);
+    second.cli.kill('SIGKILL');
+    await until(() => !groupAlive(second.pid), 20_000);
+    await done();
+  }, 720_000);
 });

@@ -93,6 +93,20 @@ describe('web viewer: sign-in and sessions', () => {
     expect(shown).not.toContain('evil.example');
   });
 
+  it('sign-in checks the path the browser will follow: dot segments that leave `//` or `/\\` fall back to /', async () => {
+    const dotted = ['/.//evil.example', '/..//x', '/%2e//x', '/%2E%2E//x', '/a/..//x', '/./\\x', '/x/../..//x', '/././/x', '/.%2e//x'];
+    for (const next of dotted) {
+      const response = await page('/login', form({ api_key: API_KEY, next }));
+      expect(response.status, next).toBe(303);
+      expect(response.headers.get('location'), next).toBe('/');
+    }
+    // A dot segment that still leaves a path of this site is kept, normalised.
+    expect((await page('/login', form({ api_key: API_KEY, next: '/a/../runs/abc' }))).headers.get('location')).toBe('/runs/abc');
+    const shown = await (await page('/login?next=/.//evil.example')).text();
+    expect(shown).toContain('name="next" value="/"');
+    expect(shown).not.toContain('evil.example');
+  });
+
   it('the session reads the API as its tenant: the runs page lists its own runs only, with a CSP nonce', async () => {
     const operatorRun = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
     const { key } = await tenantKey('viewer-acme');

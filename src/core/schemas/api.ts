@@ -35,6 +35,7 @@ import { MAX_NAME_LENGTH, RunConfigSchema, plainText } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import { PyFloatSchema, pyNumber } from './py-types.ts';
 import { RoleUsageSchema, UsageByRoleSchema } from './usage.ts';
+import { textOfBytes } from './text-bytes.ts';
 import { isPyFloat } from '../py/index.ts';
 
 export const API_PREFIX = '/v1';
@@ -373,13 +374,13 @@ export const EpisodeStepRequestSchema = z.strictObject({
   step: pyNumber(z.number().int().nonnegative()),
   message: z.strictObject({
     role: z.literal('assistant'),
-    content: z.string().max(MAX_EPISODE_TEXT).nullable().optional(),
+    content: textOfBytes(MAX_EPISODE_TEXT).nullable().optional(),
     tool_calls: z
       .array(
         z.strictObject({
           id: boundedName,
           type: z.literal('function').optional(),
-          function: z.strictObject({ name: boundedName, arguments: z.string().max(MAX_EPISODE_TEXT) }),
+          function: z.strictObject({ name: boundedName, arguments: textOfBytes(MAX_EPISODE_TEXT) }),
         }),
       )
       .max(MAX_TOOL_CALLS)

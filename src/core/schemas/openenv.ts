@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { EpisodeCreateSchema, EpisodeStepRequestSchema, MAX_EPISODE_TEXT } from './api.ts';
 import { pyNumber } from './py-types.ts';
 import { plainText } from './run-config.ts';
+import { textOfBytes } from './text-bytes.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import type { PyFloat } from '../py/index.ts';
 
@@ -43,7 +44,7 @@ export const OpenEnvToolActionSchemas = {
  */
 export const OpenEnvActionSchema = z.union([
   z.strictObject({ message: EpisodeStepRequestSchema.shape.message, step: stepField }),
-  z.strictObject({ action: z.string().max(MAX_EPISODE_TEXT), step: stepField }),
+  z.strictObject({ action: textOfBytes(MAX_EPISODE_TEXT), step: stepField }),
   OpenEnvToolActionSchemas.list_tools,
   OpenEnvToolActionSchemas.call_tool,
 ]);

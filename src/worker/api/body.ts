@@ -1,13 +1,14 @@
 // Request and response bodies in Python JSON: parsed with parsePyJson (so `0.0` stays a float) and validated
 // by the API's zod schemas; responses written with dumpsPy. Every body route reads its body here, strictly:
 // `Content-Type: application/json` only (415 otherwise), UTF-8 as sent (a BOM or invalid bytes are refused, not
-// dropped by the decoder) and no key given twice in one object.
+// dropped by the decoder) and no key given twice in one object (client-json.ts: the rule WebSocket messages follow too).
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import { DuplicateKeyError, dumpsPy, parsePyJson } from '../../core/py/index.ts';
+import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { ApiError, invalidRequest, zodIssues } from './errors.ts';
+import { parseClientJson } from '../client-json.ts';
 
 export interface ParsedBody<T> {
   readonly value: T;
@@ -32,14 +33,9 @@ const bodyText = async (c: Context): Promise<string> => {
 
 export const readBody = async <S extends z.ZodType>(c: Context, schema: S): Promise<ParsedBody<z.infer<S>>> => {
   const text = await bodyText(c);
-  let json: unknown;
-  try {
-    json = parsePyJson(text, { uniqueKeys: true });
-  } catch (error) {
-    if (error instanceof DuplicateKeyError) throw invalidRequest([{ path: [error.path, error.key].filter(Boolean).join('.'), message: 'Duplicate key: give each key once' }]);
-    throw invalidRequest([{ path: '', message: `Body is not valid JSON: ${error instanceof Error ? error.message : String(error)}` }]);
-  }
-  const result = schema.safeParse(json);
+  const json = parseClientJson(text);
+  if (!json.ok) throw invalidRequest([json.fault === 'syntax' ? { path: '', message: `Body is not valid JSON: ${json.issue.message}` } : json.issue]);
+  const result = schema.safeParse(json.value);
   if (!result.success) throw invalidRequest(zodIssues(result.error));
   return { value: result.data, text };
 };

@@ -13,6 +13,8 @@ import { OpenEnvActionSchema, OpenEnvObservationSchema, OpenEnvStateSchema, Open
 import { act, resetEpisode, resultOf } from './actions.ts';
 import { newSession } from './session-state.ts';
 import { SESSION_HEADER } from './session-do.ts';
+import { holdSocket } from './socket-gate.ts';
+import { limits } from '../limits.ts';
 
 const METADATA = {
   name: 'tau2-edge',
@@ -48,6 +50,10 @@ export const openEnvApi = new Hono<AppEnv>()
       owner = { tenant: found.caller.tenant, keyId: found.keyId };
     }
     const id = c.env.OPENENV_SESSION.newUniqueId();
+    if (!(await holdSocket(c.env, owner.tenant, id.toString()))) {
+      const max = limits(c.env).LIMIT_MAX_SOCKETS_PER_TENANT;
+      throw new ApiError(429, 'limit_exceeded', `${max} OpenEnv sockets are open for this tenant, the most allowed (LIMIT_MAX_SOCKETS_PER_TENANT): close one first`, undefined, { 'Retry-After': '60' });
+    }
     const headers = new Headers({ upgrade: 'websocket', [SESSION_HEADER]: JSON.stringify(newSession(id.toString(), owner.tenant, owner.keyId)) });
     const stub = c.env.OPENENV_SESSION.get(id);
     return stub.fetch(new Request(c.req.url, { headers }));

@@ -5,7 +5,8 @@
 // by step messages or MCP's tools/call (mcp.ts).
 import { OpenEnvClientMessageSchema } from '../../core/schemas/openenv.ts';
 import type { OpenEnvErrorCode, OpenEnvErrorData, OpenEnvServerMessage, OpenEnvState } from '../../core/schemas/openenv.ts';
-import { parsePyJson } from '../../core/py/index.ts';
+import { utf8Length } from '../../core/schemas/text-bytes.ts';
+import { parseClientJson } from '../client-json.ts';
 import { findActiveKeyById } from '../db/api-keys.ts';
 import { episodeIdOf } from '../episode/launch.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';
@@ -56,13 +57,13 @@ const stateOf = (session: Session): OpenEnvState => {
 /** Whether the key the session was opened with still holds (the operator's always does). */
 const keyHolds = async (env: Env, session: Session): Promise<boolean> => session.key_id === null || (await findActiveKeyById(env.DB, session.key_id)) !== null;
 
+/** A message read as an HTTP body is: its UTF-8 bytes within LIMIT_MAX_BODY_BYTES, then the one JSON rule. */
 const parseMessage = (text: string, maxBytes: number): { ok: true; value: unknown } | { ok: false; reply: OpenEnvServerMessage } => {
-  if (text.length > maxBytes) return { ok: false, reply: error('VALIDATION_ERROR', `The message is over the limit of ${maxBytes} bytes (LIMIT_MAX_BODY_BYTES)`) };
-  try {
-    return { ok: true, value: parsePyJson(text) };
-  } catch (failure) {
-    return { ok: false, reply: error('INVALID_JSON', `Invalid JSON: ${failure instanceof Error ? failure.message : String(failure)}`) };
-  }
+  if (utf8Length(text) > maxBytes) return { ok: false, reply: error('VALIDATION_ERROR', `The message is over the limit of ${maxBytes} bytes (LIMIT_MAX_BODY_BYTES)`) };
+  const json = parseClientJson(text);
+  if (json.ok) return json;
+  if (json.fault === 'syntax') return { ok: false, reply: error('INVALID_JSON', `Invalid JSON: ${json.issue.message}`) };
+  return { ok: false, reply: error('VALIDATION_ERROR', 'Invalid message', { errors: [json.issue] }) };
 };
 
 /** Handles one client message. */

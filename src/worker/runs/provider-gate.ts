@@ -3,7 +3,8 @@
 // by key to storage, only so that a restarted gate still counts the calls in flight. A lease expires on its
 // own, so a producer that died holding one cannot leak it. Waiters are served first come, first served.
 // The gate also counts each run's calls in flight (a lease's holder starts with its run's id) and their peak,
-// so a run can say how many of its model calls ran at once.
+// so a run can say how many of its model calls ran at once. The same gate, under a tenant's name, caps that
+// tenant's open OpenEnv sockets (openenv/socket-gate.ts).
 import { DurableObject } from 'cloudflare:workers';
 
 export const LEASE_TTL_MS = 5 * 60_000;

@@ -23,7 +23,9 @@ const LoginFormSchema = z.object({
 /**
  * Where sign-in may send the browser: `next` resolved against this site's origin, kept (as its path, query and
  * fragment) only when it stays on that origin. Control characters are refused: browsers drop a tab or newline
- * from a Location, so `/\t/evil.example` would become `//evil.example`, another site.
+ * from a Location, so `/\t/evil.example` would become `//evil.example`, another site. The kept path is what the
+ * browser resolves in turn, so it must resolve to the very same URL: the parser removes dot segments, and
+ * `/.//evil.example` leaves the path `//evil.example`, which a browser reads as another host.
  */
 const sameOriginPath = (next: string, origin: string): string => {
   if (/[\u0000-\u001f\u007f]/.test(next)) return '/';
@@ -33,7 +35,8 @@ const sameOriginPath = (next: string, origin: string): string => {
   } catch {
     return '/';
   }
-  return url.origin === origin ? `${url.pathname}${url.search}${url.hash}` : '/';
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return url.origin === origin && new URL(path, origin).href === url.href ? path : '/';
 };
 
 /** The API as the viewer's source: its own routes called in-process, authenticated as the page's request. */

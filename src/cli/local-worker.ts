@@ -139,7 +139,7 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const log = await open(logFile, 'a');
   const runtime = path.join(path.dirname(fileURLToPath(import.meta.url)), 'local-runtime.ts');
   const args = [
-    runtime, '--vars', varsFile, '--persist-to', persistTo, '--bundle-dir', path.join(secretsDir, 'bundle'), '--port', String(port),
+    runtime, '--vars', varsFile, '--persist-to', persistTo, '--port', String(port),
     ...(inspectorPort === null ? [] : ['--inspector-port', String(inspectorPort)]),
     ...(options.limitsTraceUrl === undefined ? [] : ['--limits-trace', options.limitsTraceUrl]),
   ];

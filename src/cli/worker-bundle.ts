@@ -83,7 +83,8 @@ const optionsScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'w
 
 /** wrangler's options for the config, in a process of its own (worker-options.ts says why). */
 const printOptions = async (root: string, configPath: string): Promise<PrintedOptions> => {
-  const printed = await execa(process.execPath, [optionsScript, configPath], { cwd: root, reject: false });
+  // Only errors from wrangler's logger: its notes (e.g. "Using secrets defined in .dev.vars") go to stdout too.
+  const printed = await execa(process.execPath, [optionsScript, configPath], { cwd: root, env: { WRANGLER_LOG: 'error' }, reject: false });
   if (printed.failed) throw new Error(`Reading ${path.basename(configPath)} failed:\n${printed.stderr}`);
   return PrintedOptionsSchema.parse(JSON.parse(printed.stdout));
 };

@@ -3,13 +3,14 @@
 // kept in a cache entry named by a hash of every file the bundle was built from (esbuild's metafile) and the
 // config; a start on an unchanged checkout reuses them, and a changed source builds a new entry.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { Unstable_MiniflareWorkerOptions } from 'wrangler';
 import { z } from 'zod';
-import { repoRoot, wranglerBin } from './local-worker.ts';
+import { cacheRoot, commitEntry, stagingFolder } from './cache-entries.ts';
+import { repoRoot, wranglerBin } from './checkout.ts';
 
 export type WorkerOptions = Omit<Unstable_MiniflareWorkerOptions['workerOptions'], 'modulesRules'>;
 
@@ -29,16 +30,13 @@ export interface WorkerBundleOptions {
   readonly cacheDir?: string;
 }
 
-export const defaultBundleCacheDir = path.join(repoRoot, 'node_modules', '.cache', 'tau2-edge', 'worker-bundle');
+export const defaultBundleCacheDir = path.join(cacheRoot, 'worker-bundle');
 
-/** Entries kept besides the newest: a local worker started from one a moment ago may still be reading it. */
-const ENTRIES_KEPT = 3;
 const LATEST = 'latest.json';
 const MANIFEST = 'manifest.json';
 const OPTIONS = 'options.json';
-const BUILDING = 'building-';
-/** A build still in its folder after this long was abandoned (its process ended); one takes seconds. */
-const ABANDONED_AFTER_MS = 30 * 60_000;
+/** Entry names: the key, a hex hash. */
+const isEntry = (name: string): boolean => /^[0-9a-f]{32}$/.test(name);
 
 const ManifestSchema = z.object({ key: z.string(), inputs: z.array(z.string()) });
 type Manifest = z.infer<typeof ManifestSchema>;
@@ -107,22 +105,9 @@ const reusable = async (root: string, configPath: string, cacheDir: string): Pro
   return (await inputsKey(root, configPath, manifest.inputs)) === manifest.key ? entry : null;
 };
 
-/** Removes all but the newest entries (by when they were built), and builds abandoned long ago. */
-const prune = async (cacheDir: string, keep: string): Promise<void> => {
-  const names = (await readdir(cacheDir)).filter((n) => n !== keep && n !== LATEST && !n.startsWith(`${LATEST}.`));
-  const dated = await Promise.all(names.map(async (n) => ({ n, at: (await stat(path.join(cacheDir, n)).catch(() => null))?.mtimeMs ?? 0 })));
-  const [building, entries] = [dated.filter(({ n }) => n.startsWith(BUILDING)), dated.filter(({ n }) => !n.startsWith(BUILDING))];
-  const old = [
-    ...entries.sort((a, b) => b.at - a.at).slice(ENTRIES_KEPT - 1),
-    ...building.filter(({ at }) => Date.now() - at > ABANDONED_AFTER_MS),
-  ];
-  await Promise.all(old.map(({ n }) => rm(path.join(cacheDir, n), { recursive: true, force: true })));
-};
-
 /** Builds a new entry and makes it the latest; concurrent builders of the same inputs end with the same entry. */
 const build = async (root: string, configPath: string, cacheDir: string, withOptions: boolean): Promise<{ entry: string; options: PrintedOptions }> => {
-  await mkdir(cacheDir, { recursive: true });
-  const staging = await mkdtemp(path.join(cacheDir, BUILDING));
+  const staging = await stagingFolder(cacheDir);
   const [built, options] = await Promise.all([
     execa(wranglerBin, ['deploy', '--dry-run', '--outdir', path.join(staging, 'bundle'), '--metafile', path.join(staging, 'meta.json'), '--config', configPath], {
       cwd: root,
@@ -141,17 +126,10 @@ const build = async (root: string, configPath: string, cacheDir: string, withOpt
   const key = await inputsKey(root, configPath, inputs);
   await writeFile(path.join(staging, MANIFEST), JSON.stringify({ key, inputs } satisfies Manifest));
   if (withOptions) await writeFile(path.join(staging, OPTIONS), JSON.stringify(options));
-  const entry = path.join(cacheDir, key);
-  try {
-    await rename(staging, entry);
-  } catch {
-    // Another process built the same inputs first; its entry is as good.
-    await rm(staging, { recursive: true, force: true });
-  }
+  const entry = await commitEntry(cacheDir, staging, key, isEntry);
   const latest = path.join(cacheDir, `${LATEST}.${path.basename(staging)}`);
   await writeFile(latest, JSON.stringify({ key, inputs: [] } satisfies Manifest));
   await rename(latest, path.join(cacheDir, LATEST));
-  await prune(cacheDir, key);
   return { entry, options };
 };
 

@@ -1,4 +1,4 @@
-// Test projects: `core` runs in Node, `worker` runs in the Workers runtime against wrangler.toml.
+// Test projects, one per tier: `unit`, `e2e` and `ops` run in Node, `worker` in the Workers runtime against wrangler.toml.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
@@ -38,36 +38,28 @@ const textImports = ({ standInOver }: { standInOver?: number } = {}): Plugin => 
   },
 });
 
+/**
+ * The tiers, run one after another (sequence.groupOrder), each with the side-by-side files it can bear on two
+ * cores: `unit` is CPU-bound in-process code; `worker` runs in workerd; `e2e` starts local workers, the CLI, the
+ * Python client and Chromium, whose files mostly wait on those processes; `ops` holds the operator scripts,
+ * one file at a time (the limits figures read CPU time, which other files would inflate).
+ */
+const localState = { globalSetup: ['test/support/state-dir.setup.ts', 'test/support/local-worker.setup.ts'], setupFiles: ['test/support/state-dir.ts'] };
+
 export default defineConfig({
   test: {
     projects: [
       {
         plugins: [textImports()],
         test: {
-          name: 'core',
+          name: 'unit',
           environment: 'node',
           globalSetup: ['test/support/state-dir.setup.ts'],
           // Whole-domain checks (every task through the orchestrator) take seconds, more on a busy CI machine.
           testTimeout: 30_000,
-          include: [
-            'test/core/**/*.test.ts',
-            'test/domains/**/*.test.ts',
-            'test/cli/**/*.test.ts',
-            'test/client/**/*.test.ts',
-            'test/scripts/**/*.test.ts',
-            'test/viewer/**/*.test.ts',
-          ],
-        },
-      },
-      {
-        test: {
-          // The web viewer in headless Chromium against a local worker (test/support/browser.ts).
-          name: 'browser',
-          environment: 'node',
-          globalSetup: ['test/support/state-dir.setup.ts'],
-          include: ['test/browser/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
+          include: ['test/core/**/*.test.ts', 'test/domains/**/*.test.ts', 'test/viewer/**/*.test.ts'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -117,6 +109,35 @@ export default defineConfig({
           globalSetup: ['test/worker/support/fake-provider.setup.ts'],
           setupFiles: ['test/worker/support/apply-migrations.ts'],
           testTimeout: 60_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        plugins: [textImports()],
+        test: {
+          // Local workers (src/cli/local-worker.ts), the CLI, the Python client, and the web viewer in headless
+          // Chromium (test/support/browser.ts).
+          name: 'e2e',
+          environment: 'node',
+          ...localState,
+          include: ['test/cli/**/*.test.ts', 'test/client/**/*.test.ts', 'test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          maxWorkers: 3,
+          sequence: { groupOrder: 3 },
+        },
+      },
+      {
+        plugins: [textImports()],
+        test: {
+          name: 'ops',
+          environment: 'node',
+          ...localState,
+          include: ['test/scripts/**/*.test.ts'],
+          testTimeout: 60_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 4 },
         },
       },
     ],

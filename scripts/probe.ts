@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { checklist, mockRun, startHarness } from './load-harness.ts';
+import { checklist, mockRun, startHarness } from '../test/support/load-harness.ts';
 import { httpError, mockConversation } from '../test/support/fake-openai.ts';
 import { dumpsPy } from '../src/core/py/index.ts';
 import type { PyInput } from '../src/core/py/index.ts';

@@ -58,6 +58,9 @@ export default defineConfig({
           // Whole-domain checks (every task through the orchestrator) take seconds, more on a busy CI machine.
           testTimeout: 30_000,
           include: ['test/core/**/*.test.ts', 'test/domains/**/*.test.ts', 'test/viewer/**/*.test.ts'],
+          // Pure code: the files share two workers and the modules they load (e.g. a domain's parsed data)
+          // rather than starting a process and loading them again for each file.
+          isolate: false,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

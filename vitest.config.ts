@@ -4,6 +4,7 @@ import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 /** An import `with { type: 'text' }` is the file's text, as wrangler's bundler (esbuild) makes it; Vite ignores the attribute. */
 const TEXT_IMPORT = /(from\s*['"])([^'"]+)(['"])\s*with\s*\{\s*type:\s*['"]text['"]\s*\}/g;
@@ -44,27 +45,29 @@ const textImports = ({ standInOver }: { standInOver?: number } = {}): Plugin => 
  * Python client and Chromium, whose files mostly wait on those processes; `ops` holds the operator scripts,
  * one file at a time (the limits figures read CPU time, which other files would inflate).
  */
+type TierSettings = NonNullable<TestProjectInlineConfiguration['test']>;
+/** A tier that runs in Node, with the project's text imports, in its place in the order. */
+const nodeTier = (name: string, groupOrder: number, settings: TierSettings): TestProjectInlineConfiguration => ({
+  plugins: [textImports()],
+  test: { name, environment: 'node', sequence: { groupOrder }, ...settings },
+});
+/** Tiers that start local workers: the bundle and database built once, and a state folder per test file. */
 const localState = { globalSetup: ['test/support/state-dir.setup.ts', 'test/support/local-worker.setup.ts'], setupFiles: ['test/support/state-dir.ts'] };
 
 export default defineConfig({
   test: {
     projects: [
-      {
-        plugins: [textImports()],
-        test: {
-          name: 'unit',
-          environment: 'node',
-          globalSetup: ['test/support/state-dir.setup.ts'],
-          // Whole-domain checks (every task through the orchestrator) take seconds, more on a busy CI machine.
-          testTimeout: 30_000,
-          include: ['test/core/**/*.test.ts', 'test/domains/**/*.test.ts', 'test/viewer/**/*.test.ts'],
-          // Pure code: the files share two workers and the modules they load (e.g. a domain's parsed data)
-          // rather than starting a process and loading them again for each file.
-          isolate: false,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
-        },
-      },
+      nodeTier('unit', 1, {
+        globalSetup: ['test/support/state-dir.setup.ts'],
+        include: ['test/core/**/*.test.ts', 'test/domains/**/*.test.ts', 'test/viewer/**/*.test.ts'],
+        // Whole-domain checks (every task through the orchestrator) take seconds, more on a busy CI machine and
+        // with two files at once.
+        testTimeout: 60_000,
+        // Pure code: the files share two workers and the modules they load (e.g. a domain's parsed data)
+        // rather than starting a process and loading them again for each file.
+        isolate: false,
+        maxWorkers: 2,
+      }),
       {
         plugins: [
           textImports({ standInOver: POOL_TEXT_CHARS }),
@@ -116,33 +119,16 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
         },
       },
-      {
-        plugins: [textImports()],
-        test: {
-          // Local workers (src/cli/local-worker.ts), the CLI, the Python client, and the web viewer in headless
-          // Chromium (test/support/browser.ts).
-          name: 'e2e',
-          environment: 'node',
-          ...localState,
-          include: ['test/cli/**/*.test.ts', 'test/client/**/*.test.ts', 'test/browser/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
-          maxWorkers: 3,
-          sequence: { groupOrder: 3 },
-        },
-      },
-      {
-        plugins: [textImports()],
-        test: {
-          name: 'ops',
-          environment: 'node',
-          ...localState,
-          include: ['test/scripts/**/*.test.ts'],
-          testTimeout: 60_000,
-          maxWorkers: 1,
-          sequence: { groupOrder: 4 },
-        },
-      },
+      // Local workers (src/cli/local-worker.ts), the CLI, the Python client, and the web viewer in headless Chromium
+      // (test/support/browser.ts).
+      nodeTier('e2e', 3, {
+        ...localState,
+        include: ['test/cli/**/*.test.ts', 'test/client/**/*.test.ts', 'test/browser/**/*.test.ts'],
+        testTimeout: 60_000,
+        hookTimeout: 180_000,
+        maxWorkers: 3,
+      }),
+      nodeTier('ops', 4, { ...localState, include: ['test/scripts/**/*.test.ts'], testTimeout: 60_000, maxWorkers: 1 }),
     ],
   },
 });

@@ -1,9 +1,10 @@
-// Test projects: `core` runs in Node, `worker` runs in the Workers runtime against wrangler.toml.
+// Test projects, one per tier: `unit`, `e2e` and `ops` run in Node, `worker` in the Workers runtime against wrangler.toml.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 /** An import `with { type: 'text' }` is the file's text, as wrangler's bundler (esbuild) makes it; Vite ignores the attribute. */
 const TEXT_IMPORT = /(from\s*['"])([^'"]+)(['"])\s*with\s*\{\s*type:\s*['"]text['"]\s*\}/g;
@@ -38,38 +39,35 @@ const textImports = ({ standInOver }: { standInOver?: number } = {}): Plugin => 
   },
 });
 
+/**
+ * The tiers, run one after another (sequence.groupOrder), each with the side-by-side files it can bear on two
+ * cores: `unit` is CPU-bound in-process code; `worker` runs in workerd; `e2e` starts local workers, the CLI, the
+ * Python client and Chromium, whose files mostly wait on those processes; `ops` holds the operator scripts,
+ * one file at a time (the limits figures read CPU time, which other files would inflate).
+ */
+type TierSettings = NonNullable<TestProjectInlineConfiguration['test']>;
+/** A tier that runs in Node, with the project's text imports, in its place in the order. */
+const nodeTier = (name: string, groupOrder: number, settings: TierSettings): TestProjectInlineConfiguration => ({
+  plugins: [textImports()],
+  test: { name, environment: 'node', sequence: { groupOrder }, ...settings },
+});
+/** Tiers that start local workers: the bundle and database built once, and a state folder per test file. */
+const localState = { globalSetup: ['test/support/state-dir.setup.ts', 'test/support/local-worker.setup.ts'], setupFiles: ['test/support/state-dir.ts'] };
+
 export default defineConfig({
   test: {
     projects: [
-      {
-        plugins: [textImports()],
-        test: {
-          name: 'core',
-          environment: 'node',
-          globalSetup: ['test/support/state-dir.setup.ts'],
-          // Whole-domain checks (every task through the orchestrator) take seconds, more on a busy CI machine.
-          testTimeout: 30_000,
-          include: [
-            'test/core/**/*.test.ts',
-            'test/domains/**/*.test.ts',
-            'test/cli/**/*.test.ts',
-            'test/client/**/*.test.ts',
-            'test/scripts/**/*.test.ts',
-            'test/viewer/**/*.test.ts',
-          ],
-        },
-      },
-      {
-        test: {
-          // The web viewer in headless Chromium against a local worker (test/support/browser.ts).
-          name: 'browser',
-          environment: 'node',
-          globalSetup: ['test/support/state-dir.setup.ts'],
-          include: ['test/browser/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
-        },
-      },
+      nodeTier('unit', 1, {
+        globalSetup: ['test/support/state-dir.setup.ts'],
+        include: ['test/core/**/*.test.ts', 'test/domains/**/*.test.ts', 'test/viewer/**/*.test.ts'],
+        // Whole-domain checks (every task through the orchestrator) take seconds, more on a busy CI machine and
+        // with two files at once.
+        testTimeout: 60_000,
+        // Pure code: the files share two workers and the modules they load (e.g. a domain's parsed data)
+        // rather than starting a process and loading them again for each file.
+        isolate: false,
+        maxWorkers: 2,
+      }),
       {
         plugins: [
           textImports({ standInOver: POOL_TEXT_CHARS }),
@@ -121,8 +119,20 @@ export default defineConfig({
           globalSetup: ['test/worker/support/fake-provider.setup.ts'],
           setupFiles: ['test/worker/support/apply-migrations.ts'],
           testTimeout: 60_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
         },
       },
+      // Local workers (src/cli/local-worker.ts), the CLI, the Python client, and the web viewer in headless Chromium
+      // (test/support/browser.ts).
+      nodeTier('e2e', 3, {
+        ...localState,
+        include: ['test/cli/**/*.test.ts', 'test/client/**/*.test.ts', 'test/browser/**/*.test.ts'],
+        testTimeout: 60_000,
+        hookTimeout: 180_000,
+        maxWorkers: 3,
+      }),
+      nodeTier('ops', 4, { ...localState, include: ['test/scripts/**/*.test.ts'], testTimeout: 60_000, maxWorkers: 1 }),
     ],
   },
 });

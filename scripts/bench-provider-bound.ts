@@ -3,7 +3,7 @@
 // creation to its end) and in process (the engine in this process, timed the same way). Start-up is left out of
 // both. The ideal is the calls of one episode times 0.5 s, times the episodes over 64.
 import { mockConversation, startFakeOpenAI } from '../test/support/fake-openai.ts';
-import { followToEnd, mockRun, scorableMockTasks, startHarness } from './load-harness.ts';
+import { followToEnd, mockRun, scorableMockTasks, startHarness } from '../test/support/load-harness.ts';
 import { runInProcess } from '../src/cli/run-in-process.ts';
 import { progressDisplay } from '../src/cli/progress-display.ts';
 

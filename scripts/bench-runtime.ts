@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
-import { defaultStateRoot, groupCpuSeconds } from './load-harness.ts';
+import { defaultStateRoot, groupCpuSeconds } from '../test/support/load-harness.ts';
 import { median } from './bench-quantile.ts';
 
 const ROUNDS = 3;

@@ -6,8 +6,8 @@
 import { readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { groupMemory, groupPids, startHarness } from './load-harness.ts';
-import type { Harness } from './load-harness.ts';
+import { groupMemory, groupPids, startHarness } from '../test/support/load-harness.ts';
+import type { Harness } from '../test/support/load-harness.ts';
 import { sqliteStorage } from './bench-episode-steps.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import type { LoadedDomain } from '../src/cli/data.ts';

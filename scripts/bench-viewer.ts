@@ -12,7 +12,7 @@ import { ResultsSchema } from '../src/core/schemas/simulation.ts';
 import type { Results } from '../src/core/schemas/simulation.ts';
 import { browserMissing, launchChromium } from '../test/support/browser.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
-import { mockRun, runToEnd, scorableMockTasks, startHarness } from './load-harness.ts';
+import { mockRun, runToEnd, scorableMockTasks, startHarness } from '../test/support/load-harness.ts';
 import { quantile } from './bench-quantile.ts';
 
 const TRIALS = 48;

@@ -2,8 +2,8 @@
 // complete with every simulation exactly once, and its results must equal those of an uninterrupted run of the
 // same configuration. Usage: npm run fault:kill [-- --trials 4 --kill-after 0.3]
 import { parseArgs } from 'node:util';
-import { checklist, completeness, differences, expectedEpisodes, mockRun, runToEnd, sample, scorableMockTasks, startHarness } from './load-harness.ts';
-import type { FinishedRun, Harness } from './load-harness.ts';
+import { checklist, completeness, differences, expectedEpisodes, mockRun, runToEnd, sample, scorableMockTasks, startHarness } from '../test/support/load-harness.ts';
+import type { FinishedRun, Harness } from '../test/support/load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 
 const { values } = parseArgs({ options: { trials: { type: 'string', default: '4' }, 'kill-after': { type: 'string', default: '0.3' } } });

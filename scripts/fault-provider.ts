@@ -2,7 +2,7 @@
 // must complete, every faulted call must be retried until answered, and every simulation must be scored as in
 // a run against the same provider without faults. Usage: npm run fault:provider [-- --rate 0.2 --seed 7]
 import { parseArgs } from 'node:util';
-import { checklist, completeness, differences, expectedEpisodes, mockRun, runToEnd, sample, scorableMockTasks, startHarness } from './load-harness.ts';
+import { checklist, completeness, differences, expectedEpisodes, mockRun, runToEnd, sample, scorableMockTasks, startHarness } from '../test/support/load-harness.ts';
 import { FAULT_KINDS, mockConversation, withFaults } from '../test/support/fake-openai.ts';
 import { pyFloat } from '../src/core/py/index.ts';
 

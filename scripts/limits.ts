@@ -6,20 +6,18 @@
 // Figures taken on a busy machine are provisional; a figure over its limit is marked OVER.
 import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execa } from 'execa';
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import { RunConfigSchema } from '../src/core/schemas/run-config.ts';
 import type { RunConfigInput } from '../src/core/schemas/run-config.ts';
 import { loadDomain } from '../src/cli/data.ts';
-import { repoRoot, wranglerBin } from '../src/cli/local-worker.ts';
+import { workerBundle } from '../src/cli/worker-bundle.ts';
 import { domains } from '../domains/registry.ts';
 import { text } from '../test/support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../test/support/fake-openai.ts';
-import { groupCpuSeconds, startHarness } from './load-harness.ts';
+import { groupCpuSeconds, startHarness } from '../test/support/load-harness.ts';
 import { ownGroup } from './bench-runtime.ts';
 import { median } from './bench-quantile.ts';
 import { connectInspector } from './inspector.ts';
@@ -35,19 +33,17 @@ const LIVE_EPISODES_PER_DOMAIN = Number(sizes.live);
 const LONG_TURNS = Number(sizes.turns);
 const KIB = 1024;
 
-/** The deploy bundle (wrangler deploy --dry-run) and its gzip size in KiB. */
-const bundle = async (): Promise<{ script: string; gzipKiB: number; dir: string }> => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-limits-'));
-  await execa(wranglerBin, ['deploy', '--dry-run', '--outdir', dir], { cwd: repoRoot });
-  const script = await readFile(path.join(dir, 'index.js'), 'utf8');
-  return { script, gzipKiB: gzipSync(script).length / KIB, dir };
+/** The deploy bundle (wrangler deploy --dry-run, the local worker's cached build) and its gzip size in KiB. */
+const bundle = async (): Promise<{ scriptPath: string; gzipKiB: number }> => {
+  const { scriptPath } = await workerBundle();
+  return { scriptPath, gzipKiB: gzipSync(await readFile(scriptPath)).length / KIB };
 };
 
 /**
  * The bundle's startup CPU: the CPU a fresh workerd has spent once ready with the bundle, less the same with an
  * empty Worker (median of 3). CPU rather than wall time, so that a busy machine's waiting does not count.
  */
-const startupMs = async (bundleDir: string): Promise<number> => {
+const startupMs = async (scriptPath: string): Promise<number> => {
   const group = await ownGroup();
   const readyCpuMs = async (script: string) => {
     const mf = new Miniflare(convertV4MiniflareOptions({ workers: [{ name: 'startup', modules: true, compatibilityDate: '2026-11-01', script }] }));
@@ -60,7 +56,7 @@ const startupMs = async (bundleDir: string): Promise<number> => {
     }
   };
   // The bundle's text, without its source map reference (workerd would look for the map beside it).
-  const script = (await readFile(path.join(bundleDir, 'index.js'), 'utf8')).replace(/\n\/\/# sourceMappingURL=.*$/m, '');
+  const script = (await readFile(scriptPath, 'utf8')).replace(/\n\/\/# sourceMappingURL=.*$/m, '');
   const rounds: number[] = [];
   for (let round = 0; round < 3; round++) {
     rounds.push((await readyCpuMs(script)) - (await readyCpuMs('export default { fetch() { return new Response("ok") } }')));
@@ -127,12 +123,8 @@ const perInvocationLines = (byKind: Map<string, KindFigures>): string[] => {
 const main = async (): Promise<void> => {
   const built = await bundle();
   const lines: string[] = [];
-  try {
-    lines.push(limitLine('bundle_gzip', built.gzipKiB));
-    lines.push(limitLine('startup_ms', await startupMs(built.dir), 'workerd CPU until ready with the bundle less with an empty Worker, median of 3'));
-  } finally {
-    await rm(built.dir, { recursive: true, force: true });
-  }
+  lines.push(limitLine('bundle_gzip', built.gzipKiB));
+  lines.push(limitLine('startup_ms', await startupMs(built.scriptPath), 'workerd CPU until ready with the bundle less with an empty Worker, median of 3'));
 
   const trace = await startLimitsTrace();
   // Long conversations under a provider cap of 2 for their 4 episodes: turns without a free slot go through the

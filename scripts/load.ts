@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   checklist, completeness, differences, expectedEpisodes, followToEnd, groupCpuSeconds, groupMemory, memorySampler, mockRun, readResults, sample, scorableMockTasks, startHarness, storageKind,
-} from './load-harness.ts';
+} from '../test/support/load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import { profileSummary, startWorkerProfile } from './load-profile.ts';
 import { runBatch } from '../src/core/runner/batch.ts';

@@ -1,6 +1,6 @@
 // Probe checks of redirects, endpoint rules, sign-in redirects, revoked event streams, done and forged episodes, strict
 // bodies and OpenEnv sockets (probe-sockets.ts), run by scripts/probe.ts against its local worker (tenants' endpoints under production rules).
-import type { Harness } from './load-harness.ts';
+import type { Harness } from '../test/support/load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import type { FakeHandler } from '../test/support/fake-openai.ts';
 import { startRedirectTrap } from '../test/support/redirect-trap.ts';

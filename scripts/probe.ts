@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { checklist, mockRun, startHarness } from './load-harness.ts';
+import { checklist, mockRun, startHarness } from '../test/support/load-harness.ts';
 import { httpError, mockConversation } from '../test/support/fake-openai.ts';
 import { filesHolding } from '../test/support/files-holding.ts';
 import { groupAlive } from '../test/support/process-group.ts';

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Test run: sets up what is missing, typechecks, then runs every vitest project; exits non-zero on any failure.
+# Test run: sets up what is missing, typechecks, then runs the test tiers (every one, or those named: see
+# scripts/test-tiers.ts); exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 . scripts/env.sh || exit 1
@@ -46,7 +47,7 @@ if [ "$typecheck_status" -ne 0 ]; then
   echo "typecheck failed (exit $typecheck_status); running the tests anyway" >&2
 fi
 
-npx vitest run --reporter=default --reporter=./test/plain-summary-reporter.ts
+node scripts/test-tiers.ts "$@"
 test_status=$?
 
 if [ "$test_status" -ne 0 ]; then exit "$test_status"; fi

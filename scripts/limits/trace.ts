@@ -14,7 +14,7 @@
 // did meanwhile, so it is never under the invocation's own CPU.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { groupCpuSeconds } from '../load-harness.ts';
+import { groupCpuSeconds } from '../../test/support/load-harness.ts';
 
 interface TracedInvocation {
   readonly kind: string;

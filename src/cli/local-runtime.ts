@@ -4,20 +4,16 @@
 // makes an extra blocking storage write, and keeps a DevTools session and a proxy Worker in front; together
 // they cost about a sixth of a run's CPU and a second runtime process, none of which a deployed Worker pays.
 // The Worker's variables and secrets arrive as one JSON object on standard input (never in a file).
-// Usage: node local-runtime.ts --persist-to DIR --bundle-dir DIR --port N [--inspector-port N] [--limits-trace URL]
+// Usage: node local-runtime.ts --persist-to DIR --port N [--inspector-port N] [--limits-trace URL]
 import { parseArgs } from 'node:util';
 import { text } from 'node:stream/consumers';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { Log, LogLevel, Miniflare, convertV4MiniflareOptions } from 'miniflare';
-import type { Unstable_MiniflareWorkerOptions } from 'wrangler';
-import { repoRoot, wranglerBin } from './local-worker.ts';
+import { workerBundle } from './worker-bundle.ts';
 
 const { values } = parseArgs({
   options: {
     'persist-to': { type: 'string' },
-    'bundle-dir': { type: 'string' },
     port: { type: 'string' },
     'inspector-port': { type: 'string' },
     'limits-trace': { type: 'string' },
@@ -29,21 +25,8 @@ const required = (name: keyof typeof values): string => {
   return value;
 };
 
-const configPath = path.join(repoRoot, 'wrangler.toml');
-const bundleDir = required('bundle-dir');
-const optionsScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker-options.ts');
-// The deploy bundle, built without uploading anything, and the Worker's options, both in processes of their own.
-const [built, printed] = await Promise.all([
-  execa(wranglerBin, ['deploy', '--dry-run', '--outdir', bundleDir, '--config', configPath], { cwd: repoRoot, env: { CI: 'true' }, all: true, reject: false }),
-  execa(process.execPath, [optionsScript, configPath], { cwd: repoRoot, reject: false }),
-]);
-if (built.failed) throw new Error(`Building the Worker bundle failed:\n${built.all ?? ''}`);
-if (printed.failed) throw new Error(`Reading wrangler.toml failed:\n${printed.stderr}`);
-const { name, main, workerOptions } = JSON.parse(printed.stdout) as {
-  name: string;
-  main: string;
-  workerOptions: Omit<Unstable_MiniflareWorkerOptions['workerOptions'], 'modulesRules'>;
-};
+// The deploy bundle and the Worker's options, from the cache when the sources are unchanged (worker-bundle.ts).
+const { dir: bundleDir, scriptPath, name, workerOptions } = await workerBundle();
 // The caller's variables and secrets override wrangler.toml's [vars], as an env file does for `wrangler dev`.
 const vars = JSON.parse(await text(process.stdin)) as Record<string, string>;
 const inspectorPort = values['inspector-port'] === undefined ? undefined : Number(values['inspector-port']);
@@ -83,7 +66,7 @@ const runtime = new Miniflare(
         name,
         modules: true,
         modulesRoot: bundleDir,
-        scriptPath: path.join(bundleDir, path.basename(main, path.extname(main)) + '.js'),
+        scriptPath,
         bindings: { ...(workerOptions.bindings ?? {}), ...vars, ...(traceUrl === undefined ? {} : { LIMITS_TRACE: '1' }) },
         ...(traceUrl === undefined ? {} : { tails: [limitsTail.name] }),
       },

@@ -5,17 +5,16 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { execa } from 'execa';
 import getPort from 'get-port';
-import { parse as parseToml } from 'smol-toml';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { repoRoot } from './checkout.ts';
+import { applyLocalMigrations } from './local-migrations.ts';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const wranglerBin = path.join(repoRoot, 'node_modules', '.bin', 'wrangler');
+export { repoRoot, wranglerBin } from './checkout.ts';
 
 export interface LocalWorkerOptions {
   /** Durable Object and D1 state; a restart with the same folder resumes where the last one stopped. */
@@ -63,39 +62,6 @@ export const localCredentialsKey = async (persistTo: string = defaultPersistDir(
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   return (await readFile(file, 'utf8')).trim();
-};
-
-const migrationsDir = path.join(repoRoot, 'migrations');
-
-/** The committed migration files, in order; what the marker in the state folder records once applied. */
-const migrationFiles = async (): Promise<string> =>
-  (await readdir(migrationsDir).catch(() => [] as string[]))
-    .filter((f) => f.endsWith('.sql'))
-    .sort()
-    .join('\n');
-
-/**
- * Brings the local D1 database in `persistTo` up to the committed migrations. `wrangler d1 migrations apply`
- * takes seconds even when there is nothing to do, so a marker in the state folder skips it when current.
- */
-export const applyLocalMigrations = async (persistTo: string): Promise<void> => {
-  const config = parseToml(await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8')) as { d1_databases?: { binding?: string }[] };
-  const d1 = config.d1_databases?.[0];
-  if (d1 === undefined) return;
-  const { binding } = d1;
-  if (!binding) throw new Error('wrangler.toml: [[d1_databases]] without a binding');
-  const marker = path.join(persistTo, 'tau2-edge-migrations.txt');
-  const files = await migrationFiles();
-  if ((await readFile(marker, 'utf8').catch(() => null)) === files) return;
-  const applied = await execa(wranglerBin, ['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo], {
-    cwd: repoRoot,
-    env: { CI: 'true' },
-    all: true,
-    reject: false,
-  });
-  if (applied.failed) throw new Error(`Applying the local D1 migrations failed:\n${applied.all ?? ''}`, { cause: applied });
-  await mkdir(persistTo, { recursive: true });
-  await writeFile(marker, files);
 };
 
 const exited = (child: ChildProcess): Promise<void> =>
@@ -158,7 +124,7 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const log = await open(logFile, 'a');
   const runtime = path.join(path.dirname(fileURLToPath(import.meta.url)), 'local-runtime.ts');
   const args = [
-    runtime, '--persist-to', persistTo, '--bundle-dir', path.join(workDir, 'bundle'), '--port', String(port),
+    runtime, '--persist-to', persistTo, '--port', String(port),
     ...(inspectorPort === null ? [] : ['--inspector-port', String(inspectorPort)]),
     ...(options.limitsTraceUrl === undefined ? [] : ['--limits-trace', options.limitsTraceUrl]),
   ];

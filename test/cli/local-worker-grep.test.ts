@@ -2,8 +2,8 @@
 // loads the Unicode name table the Worker's bundle carries as text (its own path: the bundled files, where
 // the CLI reads them from the installed package), and matches what the same pattern written out matches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness } from '../../scripts/load-harness.ts';
-import type { Harness } from '../../scripts/load-harness.ts';
+import { startHarness } from '../support/load-harness.ts';
+import type { Harness } from '../support/load-harness.ts';
 import { mockConversation } from '../support/fake-openai.ts';
 
 let harness: Harness;

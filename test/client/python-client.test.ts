@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa, execaSync } from 'execa';
-import { startHarness } from '../../scripts/load-harness.ts';
-import type { Harness } from '../../scripts/load-harness.ts';
+import { startHarness } from '../support/load-harness.ts';
+import type { Harness } from '../support/load-harness.ts';
 import { mockConversation } from '../support/fake-openai.ts';
 
 const PYTHON = '/usr/bin/python3';

@@ -1,8 +1,8 @@
 // kill -9 of the local runtime between two steps of an agent-driven episode: after a restart on the same state
 // the episode continues from the last applied step (a repeat of it answers as before), and ends graded once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness } from '../../scripts/load-harness.ts';
-import type { Harness } from '../../scripts/load-harness.ts';
+import { startHarness } from '../support/load-harness.ts';
+import type { Harness } from '../support/load-harness.ts';
 import { mockConversation } from '../support/fake-openai.ts';
 
 let harness: Harness;

@@ -1,25 +1,26 @@
-// Shared parts of the load and fault scripts: a fake provider and a local worker (started with the CLI's own
-// code) wired together, runs followed to their end, the runtime's memory, and the checks every script makes —
-// each episode exactly once, and results that compare equal once ids, times and raw provider data are set aside.
+// The harness of the load and fault scripts and of the tests that drive a local worker: a fake provider and a
+// local worker (started with the CLI's own code) wired together, runs followed to their end, the runtime's memory,
+// and the checks every script makes — each episode exactly once, and results that compare equal once ids, times
+// and raw provider data are set aside.
 import { mkdtemp, readdir, readFile, rm, stat, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dumpsPy } from '../src/core/py/index.ts';
-import type { PyValue } from '../src/core/py/index.ts';
-import { RunConfigSchema } from '../src/core/schemas/run-config.ts';
-import type { RunConfig, RunConfigInput } from '../src/core/schemas/run-config.ts';
-import type { RunStatus, SimulationEvent } from '../src/core/schemas/api.ts';
-import type { Results, SimulationRun } from '../src/core/schemas/simulation.ts';
-import { runTasks } from '../src/core/runner/batch.ts';
-import { loadDomain } from '../src/cli/data.ts';
-import { apiClient } from '../src/client/index.ts';
-import type { ApiClient } from '../src/client/index.ts';
-import { followRun } from '../src/cli/follow-run.ts';
-import { localCredentialsKey, startLocalWorker } from '../src/cli/local-worker.ts';
-import type { LocalWorker } from '../src/cli/local-worker.ts';
-import { localWorkerEnv } from '../src/cli/run-remote.ts';
-import { startFakeOpenAI } from '../test/support/fake-openai.ts';
-import type { FakeHandler, FakeOpenAI } from '../test/support/fake-openai.ts';
+import { dumpsPy } from '../../src/core/py/index.ts';
+import type { PyValue } from '../../src/core/py/index.ts';
+import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
+import type { RunConfig, RunConfigInput } from '../../src/core/schemas/run-config.ts';
+import type { RunStatus, SimulationEvent } from '../../src/core/schemas/api.ts';
+import type { Results, SimulationRun } from '../../src/core/schemas/simulation.ts';
+import { runTasks } from '../../src/core/runner/batch.ts';
+import { loadDomain } from '../../src/cli/data.ts';
+import { apiClient } from '../../src/client/index.ts';
+import type { ApiClient } from '../../src/client/index.ts';
+import { followRun } from '../../src/cli/follow-run.ts';
+import { localCredentialsKey, startLocalWorker } from '../../src/cli/local-worker.ts';
+import type { LocalWorker } from '../../src/cli/local-worker.ts';
+import { localWorkerEnv } from '../../src/cli/run-remote.ts';
+import { startFakeOpenAI } from './fake-openai.ts';
+import type { FakeHandler, FakeOpenAI } from './fake-openai.ts';
 
 export interface Harness {
   /** The runtime's state directory (deleted by `close`). */

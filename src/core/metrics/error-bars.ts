@@ -3,49 +3,12 @@
 // with the standard error of its per-task estimates, and where the variance lies (between tasks or between
 // trials of one task). The reference's figures are unchanged; these sit beside them.
 import type { SimulationRun } from '../schemas/simulation.ts';
+import type { AverageRewardError, PassHatKError, RunErrorBars, VarianceParts } from '../schemas/statistics.ts';
 import { passHatK } from './agent-metrics.ts';
 import { Z_975 } from './student-t.ts';
 import { mean, sampleVariance, scoredRewards, successCount, taskRewards } from './task-rewards.ts';
 
-export interface ErrorBar {
-  readonly value: number;
-  /** Standard error; null when it cannot be estimated (e.g. pass^k over one task). */
-  readonly se: number | null;
-  /** value ∓ 1.96·se; null with se. */
-  readonly ci_low: number | null;
-  readonly ci_high: number | null;
-}
-
-export interface AverageRewardError extends ErrorBar {
-  readonly tasks: number;
-  readonly simulations: number;
-  /** The trials each task has, when every task has the same number; else null. */
-  readonly trials_per_task: number | null;
-}
-
-export interface PassHatKError extends ErrorBar {
-  readonly k: number;
-  /** Tasks with at least k trials: the ones the estimate is over. */
-  readonly tasks: number;
-  /** Tasks with fewer than k trials, left out. */
-  readonly tasks_left_out: number;
-}
-
-export interface VarianceParts {
-  /** Σ_t n_t (r̄_t − r̄)² / n: how much tasks differ from each other. */
-  readonly between_task: number;
-  /** Σ_t Σ_i (r_i − r̄_t)² / n: trial-to-trial noise within a task. The two parts sum to the variance of r. */
-  readonly within_task: number;
-  /** Tasks whose evaluated trials do not all have the same reward. */
-  readonly disagreeing_tasks: number;
-}
-
-export interface RunErrorBars {
-  readonly avg_reward: AverageRewardError;
-  /** One entry per k from 1 to the most trials any task has. */
-  readonly pass_hat_ks: readonly PassHatKError[];
-  readonly variance: VarianceParts;
-}
+type ErrorBar = Pick<AverageRewardError, 'value' | 'se' | 'ci_low' | 'ci_high'>;
 
 const bar = (value: number, se: number | null): ErrorBar =>
   se === null || !Number.isFinite(se)

@@ -3,43 +3,9 @@
 // two-sided paired t-test (scipy.stats.ttest_rel(b, a)), the minimum detectable difference at 80% power, and the
 // tasks whose verdict flipped. Tasks only one run evaluated are named and left out.
 import type { SimulationRun } from '../schemas/simulation.ts';
+import type { ChangedTask, PairedComparison } from '../schemas/statistics.ts';
 import { Z_80, Z_975, tQuantile, twoSidedP } from './student-t.ts';
 import { mean, sampleVariance, scoredRewards, successCount, taskRewards } from './task-rewards.ts';
-
-export interface ChangedTask {
-  readonly task_id: string;
-  /** b_t − a_t. */
-  readonly difference: number;
-}
-
-export interface PairedComparison {
-  /** d̄ = mean over shared tasks of b_t − a_t; null without a shared task. */
-  readonly difference: number | null;
-  /** sd(d_t, ddof = 1) / sqrt(S); null with fewer than two shared tasks. */
-  readonly se: number | null;
-  /** d̄ ∓ t(0.975, S − 1)·se. */
-  readonly ci_low: number | null;
-  readonly ci_high: number | null;
-  /** Two-sided paired t-test; 0 when every d_t is the same nonzero value, 1 when every d_t is 0. */
-  readonly p_value: number | null;
-  /** The CI excludes 0. */
-  readonly resolved: boolean;
-  readonly shared_tasks: number;
-  /** Minimum detectable difference at this sample size: (z(0.975) + z(0.8))·se. */
-  readonly mdd: number | null;
-  /**
-   * Trials per task (in both runs) at which the observed d̄ would be detected with 80% power; null when it cannot
-   * be estimated (a task with a single trial, d̄ = 0) or when the difference between tasks alone is too wide for
-   * more trials of the same tasks to resolve it.
-   */
-  readonly trials_needed: number | null;
-  /** Tasks B passes in every trial and A in none, by |d_t| then id. */
-  readonly improved: readonly ChangedTask[];
-  /** Tasks A passes in every trial and B in none. */
-  readonly regressed: readonly ChangedTask[];
-  readonly only_a: readonly string[];
-  readonly only_b: readonly string[];
-}
 
 interface TaskSide {
   readonly rewards: readonly number[];

@@ -100,7 +100,7 @@ const varianceRows = (bars: RunErrorBars): Row[] => [
   'blank',
   section('Where the Variance Is'),
   ['Between Tasks', bars.variance.between_task.toFixed(4)],
-  ['Within Tasks (trial to trial)', bars.variance.within_task.toFixed(4)],
+  ['Within Tasks', bars.variance.within_task.toFixed(4)],
   ['Tasks Whose Trials Disagree', `${bars.variance.disagreeing_tasks} of ${bars.avg_reward.tasks}`],
 ];
 

@@ -35,7 +35,7 @@ describe('tau2-edge run --in-process', () => {
     expect(code).toBe(0);
     expect(text.match(/^\[\d\/4\] task (create|update)_task_1 trial [01]: user_stop, reward \d\.\d \(ETA \S+\)$/gm)).toHaveLength(4);
     expect(text).toContain('Total Simulations            4\nTotal Tasks                  2');
-    expect(text).toMatch(/^ {2}Pass\^2 +\d\.\d{3}$/m);
+    expect(text).toMatch(/^ {2}Pass\^2 +\d\.\d{3} ± \d\.\d{3} \(95% CI over 2 tasks\)$/m);
     const saved = await readFile(file, 'utf8');
     const results = ResultsSchema.parse(parsePyJson(saved));
     expect(results.simulations).toHaveLength(4);

@@ -83,7 +83,7 @@ describe('error bars in the summary', () => {
     expect(text).toMatch(/^ {2}Pass\^1 +0\.500 ± 0\.346 \(95% CI over 5 tasks\)$/m);
     expect(text).toMatch(/^ {2}Pass\^4 +0\.200 ± 0\.392 \(95% CI over 5 tasks\)$/m);
     expect(text).toMatch(/^Between Tasks +0\.1119$/m);
-    expect(text).toMatch(/^Within Tasks \(trial to trial\) +0\.1148$/m);
+    expect(text).toMatch(/^Within Tasks +0\.1148$/m);
     expect(text).toMatch(/^Tasks Whose Trials Disagree +3 of 5$/m);
   });
 

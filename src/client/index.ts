@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { dumpsPy, parsePyJson } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
 import {
+  CompareSchema,
   API_PREFIX,
   ApiErrorSchema,
   ApiKeyCreatedSchema,
@@ -29,6 +30,7 @@ import {
   SimulationEventSchema,
 } from '../core/schemas/api.ts';
 import type {
+  Compare,
   ApiKey,
   ApiKeyCreated,
   DbDiff,
@@ -91,6 +93,8 @@ export interface ApiClient {
   /** Tokens and cost per participant over the run's finished simulations. */
   usage(id: string): Promise<RunUsage>;
   simulation(id: string): Promise<SimulationRun>;
+  /** Run B against run A, paired on the tasks both evaluated. */
+  compare(a: string, b: string): Promise<Compare>;
   /** Where the simulation's final DB differs from the gold one, changed paths only. */
   dbDiff(id: string): Promise<DbDiff>;
   cancel(id: string): Promise<Run>;
@@ -181,6 +185,7 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
     results: (id, options = {}) => json(ResultsSchema, 'GET', `/runs/${encodeURIComponent(id)}/results${options.messages === false ? '?messages=false' : ''}`),
     usage: (id) => plainJson(RunUsageSchema, 'GET', `/runs/${encodeURIComponent(id)}/usage`),
     simulation: (id) => json(SimulationRunSchema, 'GET', `/simulations/${encodeURIComponent(id)}`),
+    compare: (a, b) => json(CompareSchema, 'GET', `/compare?${new URLSearchParams({ a, b })}`),
     dbDiff: (id) => plainJson(DbDiffSchema, 'GET', `/simulations/${encodeURIComponent(id)}/db-diff`),
     cancel: (id) => json(RunSchema, 'POST', `/runs/${encodeURIComponent(id)}/cancel`),
     listRuns: async (limit, filter = {}) => {

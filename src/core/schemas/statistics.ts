@@ -1,13 +1,16 @@
 // The statistics beside the reference's metrics: one run's error bars and the paired comparison of two runs
 // (src/core/metrics/error-bars.ts and paired-comparison.ts compute them). Plain JSON numbers, snake_case keys.
 import { z } from 'zod';
+import { pyNumber } from './py-types.ts';
 
 const count = z.number().int().nonnegative();
+/** A real figure; API bodies are read with parsePyJson, which yields a PyFloat for a float literal. */
+const real = pyNumber(z.number());
 /** A figure that cannot be estimated from the data (e.g. a standard error over one task) is null. */
-const estimate = z.number().nullable();
+const estimate = real.nullable();
 
 const ErrorBarFields = {
-  value: z.number(),
+  value: real,
   se: estimate.describe('standard error'),
   ci_low: estimate.describe('value − 1.96·se'),
   ci_high: estimate.describe('value + 1.96·se'),
@@ -28,8 +31,8 @@ export const PassHatKErrorSchema = z.object({
 });
 
 export const VariancePartsSchema = z.object({
-  between_task: z.number().describe('Σ_t n_t (r̄_t − r̄)² / n'),
-  within_task: z.number().describe('Σ_t Σ_i (r_i − r̄_t)² / n; the two parts sum to the variance of the rewards'),
+  between_task: real.describe('Σ_t n_t (r̄_t − r̄)² / n'),
+  within_task: real.describe('Σ_t Σ_i (r_i − r̄_t)² / n; the two parts sum to the variance of the rewards'),
   disagreeing_tasks: count.describe('tasks whose trials do not all have the same reward'),
 });
 
@@ -45,7 +48,7 @@ export type AverageRewardError = z.infer<typeof AverageRewardErrorSchema>;
 export type PassHatKError = z.infer<typeof PassHatKErrorSchema>;
 export type VarianceParts = z.infer<typeof VariancePartsSchema>;
 
-export const ChangedTaskSchema = z.object({ task_id: z.string(), difference: z.number().describe('b_t − a_t') });
+export const ChangedTaskSchema = z.object({ task_id: z.string(), difference: real.describe('b_t − a_t') });
 export type ChangedTask = z.infer<typeof ChangedTaskSchema>;
 
 export const PairedComparisonSchema = z

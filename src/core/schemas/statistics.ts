@@ -36,13 +36,11 @@ export const VariancePartsSchema = z.object({
   disagreeing_tasks: count.describe('tasks whose trials do not all have the same reward'),
 });
 
-export const RunErrorBarsSchema = z
-  .object({
-    avg_reward: AverageRewardErrorSchema.describe('average reward ± 95% CI, standard error clustered by task'),
-    pass_hat_ks: z.array(PassHatKErrorSchema).describe('pass^k ± 95% CI for k = 1 … the most trials any task has'),
-    variance: VariancePartsSchema,
-  })
-  .meta({ id: 'RunErrorBars' });
+export const RunErrorBarsSchema = z.object({
+  avg_reward: AverageRewardErrorSchema.describe('average reward ± 95% CI, standard error clustered by task'),
+  pass_hat_ks: z.array(PassHatKErrorSchema).describe('pass^k ± 95% CI for k = 1 … the most trials any task has'),
+  variance: VariancePartsSchema,
+});
 export type RunErrorBars = z.infer<typeof RunErrorBarsSchema>;
 export type AverageRewardError = z.infer<typeof AverageRewardErrorSchema>;
 export type PassHatKError = z.infer<typeof PassHatKErrorSchema>;
@@ -51,21 +49,19 @@ export type VarianceParts = z.infer<typeof VariancePartsSchema>;
 export const ChangedTaskSchema = z.object({ task_id: z.string(), difference: real.describe('b_t − a_t') });
 export type ChangedTask = z.infer<typeof ChangedTaskSchema>;
 
-export const PairedComparisonSchema = z
-  .object({
-    difference: estimate.describe('mean over shared tasks of b_t − a_t (per-task mean rewards)'),
-    se: estimate.describe('sd(d_t, ddof = 1) / sqrt(shared_tasks)'),
-    ci_low: estimate.describe('difference − t(0.975, S − 1)·se'),
-    ci_high: estimate.describe('difference + t(0.975, S − 1)·se'),
-    p_value: estimate.describe('two-sided paired t-test (scipy.stats.ttest_rel(b, a))'),
-    resolved: z.boolean().describe('the 95% CI excludes 0'),
-    shared_tasks: count,
-    mdd: estimate.describe('minimum detectable difference at 80% power, α = 0.05: (z(0.975) + z(0.8))·se'),
-    trials_needed: count.nullable().describe('trials per task at which the observed difference would be detected with 80% power'),
-    improved: z.array(ChangedTaskSchema).describe('tasks B passes in every trial and A in none, by |difference|'),
-    regressed: z.array(ChangedTaskSchema).describe('tasks A passes in every trial and B in none'),
-    only_a: z.array(z.string()).describe('tasks only A evaluated, left out'),
-    only_b: z.array(z.string()).describe('tasks only B evaluated, left out'),
-  })
-  .meta({ id: 'PairedComparison' });
+export const PairedComparisonSchema = z.object({
+  difference: estimate.describe('mean over shared tasks of b_t − a_t (per-task mean rewards)'),
+  se: estimate.describe('sd(d_t, ddof = 1) / sqrt(shared_tasks)'),
+  ci_low: estimate.describe('difference − t(0.975, S − 1)·se'),
+  ci_high: estimate.describe('difference + t(0.975, S − 1)·se'),
+  p_value: estimate.describe('two-sided paired t-test (scipy.stats.ttest_rel(b, a))'),
+  resolved: z.boolean().describe('the 95% CI excludes 0'),
+  shared_tasks: count,
+  mdd: estimate.describe('minimum detectable difference at 80% power, α = 0.05: (z(0.975) + z(0.8))·se'),
+  trials_needed: count.nullable().describe('trials per task at which the observed difference would be detected with 80% power'),
+  improved: z.array(ChangedTaskSchema).describe('tasks B passes in every trial and A in none, by |difference|'),
+  regressed: z.array(ChangedTaskSchema).describe('tasks A passes in every trial and B in none'),
+  only_a: z.array(z.string()).describe('tasks only A evaluated, left out'),
+  only_b: z.array(z.string()).describe('tasks only B evaluated, left out'),
+});
 export type PairedComparison = z.infer<typeof PairedComparisonSchema>;

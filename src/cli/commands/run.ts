@@ -3,6 +3,7 @@
 // progress, a summary table at the end, and the results file in the reference's format (`--save-to`).
 import { resultsFormat, saveResults } from '../results-file.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
+import { withErrorBars } from '../../core/metrics/error-bars.ts';
 import { addRunFlags, runOptionsFrom } from '../run-flags.ts';
 import type { RunFlagValues, RunOptions } from '../run-flags.ts';
 import { defineCommand } from '../cli-command.ts';
@@ -72,7 +73,7 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   for (const line of infraErrorLines(results.simulations)) out(line);
   if (outcome.peakCallsInFlight !== null) out(`peak model calls in flight: ${outcome.peakCallsInFlight} (max concurrency ${config.max_concurrency})`);
   // A resumed file keeps its format.
-  await saveResults(options.saveTo, results, resume === null ? 'json' : await resultsFormat(options.saveTo));
+  await saveResults(options.saveTo, withErrorBars(results), resume === null ? 'json' : await resultsFormat(options.saveTo));
   out(`results saved to ${options.saveTo}`);
   // 130: interrupted by Ctrl-C, as shells report it.
   if (cancelled) return 130;

@@ -2,7 +2,7 @@
 // average reward with a standard error clustered by task (§2.2: trials of one task are not independent), pass^k
 // with the standard error of its per-task estimates, and where the variance lies (between tasks or between
 // trials of one task). The reference's figures are unchanged; these sit beside them.
-import type { SimulationRun } from '../schemas/simulation.ts';
+import type { Results, SimulationRun } from '../schemas/simulation.ts';
 import type { AverageRewardError, PassHatKError, RunErrorBars, VarianceParts } from '../schemas/statistics.ts';
 import { passHatK } from './agent-metrics.ts';
 import { Z_975 } from './student-t.ts';
@@ -63,4 +63,11 @@ export const runErrorBars = (simulations: readonly SimulationRun[]): RunErrorBar
   const scored = tasks.map(scoredRewards).filter((rs) => rs.length > 0);
   if (scored.length === 0) return null;
   return { avg_reward: averageReward(scored), pass_hat_ks: passHatKErrors(tasks), variance: varianceParts(scored) };
+};
+
+/** The results with their `error_bars` computed afresh from their simulations (left out when nothing was scored). */
+export const withErrorBars = (results: Results): Results => {
+  const { error_bars: _stale, ...rest } = results;
+  const bars = runErrorBars(results.simulations);
+  return bars === null ? rest : { ...rest, error_bars: bars };
 };

@@ -50,6 +50,15 @@ describe('tau2-edge compare', () => {
     expect(text).toContain('left out: 0 task(s) only A evaluated, 1 only B (t9)');
   });
 
+  it('more runs are each compared with the first', async () => {
+    const { code, text } = await capture(['compare', files.a, files.b, files.a, '--json']);
+    expect(code).toBe(0);
+    const [againstB, againstA] = JSON.parse(text);
+    expect(againstB).toMatchObject({ a: files.a, b: files.b, shared_tasks: 8 });
+    expect(againstB.difference).toBeCloseTo(0.1875, 12);
+    expect(againstA).toMatchObject({ a: files.a, b: files.a, difference: 0, resolved: false, shared_tasks: 8, p_value: 1 });
+  });
+
   it('a run id without --api is refused, naming it', async () => {
     const { code, errors } = await capture(['compare', files.a, 'run-123']);
     expect(code).not.toBe(0);

@@ -1,7 +1,7 @@
-// `tau2-edge compare A B [--json] [--api URL]`: is run B better than run A? The paired comparison on the tasks both
-// evaluated (results files, run folders, or run ids of the API given with --api): the difference of the average
-// reward with its 95% CI, the paired t-test, whether it is resolved, the minimum detectable difference, and the
-// tasks that flipped.
+// `tau2-edge compare A B [C…] [--json] [--api URL]`: is run B better than run A? The paired comparison on the tasks
+// both evaluated (results files, run folders, or run ids of the API given with --api): the difference of the
+// average reward with its 95% CI, the paired t-test, whether it is resolved, the minimum detectable difference, and
+// the tasks that flipped. More runs are each compared with the first.
 import { stat } from 'node:fs/promises';
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
@@ -60,22 +60,25 @@ export const compareCommand = (ctx: CliContext) =>
     ctx,
     'compare',
     'is run B better than run A? the paired difference on shared tasks, its 95% CI and p-value',
-    ['compare runs/a.json runs/b.json', 'compare runs/a.json runs/b.json --json', 'compare RUN_A RUN_B --api http://127.0.0.1:8787'],
+    ['compare runs/a.json runs/b.json', 'compare runs/a.json runs/b.json runs/c.json --json', 'compare RUN_A RUN_B --api http://127.0.0.1:8787'],
     (command) =>
       command
         .argument('<a>', 'run A, the baseline: a results file, a run folder, or a run id with --api')
-        .argument('<b>', 'run B, compared with A')
-        .option('--json', 'print the comparison as JSON')
+        .argument('<b...>', 'run B (and any further runs), each compared with A')
+        .option('--json', 'print the comparison as JSON (an array of them with more than one B)')
         .option('--api <url>', 'the tau2-edge API holding runs given by id'),
-    async (a: string, b: string, values: CompareFlags) => {
-      const [simsA, simsB] = await Promise.all([simulationsOf(a, values.api), simulationsOf(b, values.api)]);
-      const comparison = pairedComparison(simsA, simsB);
+    async (a: string, others: string[], values: CompareFlags) => {
+      const [simsA, ...simsOthers] = await Promise.all([a, ...others].map((target) => simulationsOf(target, values.api)));
+      const comparisons = others.map((b, i) => ({ a, b, ...pairedComparison(simsA!, simsOthers[i]!) }));
       if (values.json) {
-        ctx.out(JSON.stringify({ a, b, ...comparison }, null, 2));
+        ctx.out(JSON.stringify(comparisons.length === 1 ? comparisons[0] : comparisons, null, 2));
         return 0;
       }
-      ctx.out(`A: ${a}\nB: ${b}`);
-      for (const line of comparisonLines(comparison)) ctx.out(line);
+      comparisons.forEach((comparison, i) => {
+        if (i > 0) ctx.out('');
+        ctx.out(`A: ${comparison.a}\nB: ${comparison.b}`);
+        for (const line of comparisonLines(comparison)) ctx.out(line);
+      });
       return 0;
     },
   );

@@ -130,6 +130,14 @@ describe('error bars in the web viewer', () => {
     expect(text).toContain(`<line class="ci" data-low="${paired.ci_low}" data-high="${paired.ci_high}"`);
     expect(text).toContain(`<circle class="difference" data-value="${paired.difference}"`);
   });
+
+  it('further runs are each set against A, a bounded few', async () => {
+    const { text } = await get(`/compare?a=airline.json&b=changed${'&b=airline.json'.repeat(5)}`);
+    const rows = /<section id="more-runs"[\s\S]*?<\/section>/.exec(text)?.[0] ?? '';
+    expect(rows.match(/<tr data-run=/g)).toHaveLength(3);
+    expect(rows.match(/data-field="difference">±0\.000</g)).toHaveLength(3);
+    expect(rows.match(/data-field="resolved">no</g)).toHaveLength(3);
+  });
 });
 
 describe('bin/tau2-edge view FILE --web', () => {

@@ -43,6 +43,8 @@ export interface CompareView {
   /** Each run's retrieval configuration as its results record it (null: none). */
   readonly configs: { readonly a: string | null; readonly b: string | null };
   readonly comparison: RunComparison;
+  /** Further runs, each paired with A on the tasks both evaluated. */
+  readonly more: readonly { readonly label: string; readonly paired: PairedComparison }[];
 }
 
 const taskList = (id: string, label: string, tasks: readonly string[]): Markup =>
@@ -92,6 +94,18 @@ ${changedList('regressed', 'A passes every trial, B none', paired.regressed)}
 </section>`;
 };
 
+const moreRuns = (view: CompareView): Markup =>
+  view.more.length === 0
+    ? html``
+    : html`<section id="more-runs" aria-labelledby="more-h">
+<h2 id="more-h">Further runs against A</h2>
+<div class="table-wrap"><table><thead><tr><th scope="col">Run</th><th scope="col" class="num">Shared tasks</th><th scope="col" class="num">Run − A, paired</th><th scope="col" class="num">95% CI</th><th scope="col" class="num">p-value</th><th scope="col">Resolved</th></tr></thead>
+<tbody>${view.more.map(
+      ({ label, paired: p }) => html`<tr data-run="${label}"><td>${label}</td><td class="num">${p.shared_tasks}</td><td class="num" data-field="difference">${p.difference === null ? 'n/a' : signed(p.difference)}</td>
+<td class="num">${p.ci_low === null || p.ci_high === null ? 'n/a' : html`${signed(p.ci_low)} to ${signed(p.ci_high)}`}</td><td class="num" data-field="p-value">${fixed(p.p_value)}</td><td data-field="resolved">${p.resolved ? 'yes' : 'no'}</td></tr>`,
+    )}</tbody></table></div>
+</section>`;
+
 export const comparePage = (ctx: PageContext, pick: ComparePick | null, view: CompareView | null): Markup =>
   layout(
     ctx,
@@ -102,6 +116,7 @@ ${view
   ? html`<p class="labels">A: ${view.labels.a}<br>B: ${view.labels.b}</p>
 ${headline(view)}
 ${view.comparison.shared.length === 0 ? '' : pairedSection(view.comparison.paired)}
+${moreRuns(view)}
 ${view.comparison.shared.length === 0
   ? ''
   : passHatKChart(

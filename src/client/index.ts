@@ -6,12 +6,12 @@ import type { z } from 'zod';
 import { dumpsPy, parsePyJson } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
 import {
-  CompareSchema,
   API_PREFIX,
   ApiErrorSchema,
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeySchema,
+  CompareSchema,
   DbDiffSchema,
   EpisodeCreatedSchema,
   EpisodeSchema,
@@ -30,9 +30,9 @@ import {
   SimulationEventSchema,
 } from '../core/schemas/api.ts';
 import type {
-  Compare,
   ApiKey,
   ApiKeyCreated,
+  Compare,
   DbDiff,
   Episode,
   EpisodeCreateInput,

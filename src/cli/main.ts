@@ -1,4 +1,4 @@
-// The tau2-edge command line: run, play, view, domain, tasks, check-data, evaluate-trajs, convert-results, generate-tasks, compare-modes,
+// The tau2-edge command line: run, play, view, domain, tasks, check-data, evaluate-trajs, convert-results, generate-tasks, compare, compare-modes,
 // runs, rerun-infra-errors, admin, submit, review.
 // commander gives every command its help (`-h`, `help CMD`), did-you-mean for commands and flags, and
 // argument validation before any action starts.
@@ -19,6 +19,7 @@ import { convertResultsCommand } from './commands/convert-results.ts';
 import { viewCommand } from './commands/view.ts';
 import { generateTasksCommand } from './commands/generate-tasks.ts';
 import { compareModesCommand } from './commands/compare-modes.ts';
+import { compareCommand } from './commands/compare.ts';
 import { adminCommand } from './commands/admin.ts';
 import { domainCommand } from './commands/domain.ts';
 import { rerunInfraErrorsCommand, runsCommand } from './commands/runs.ts';
@@ -37,6 +38,7 @@ const subcommands: readonly ((ctx: CliContext) => Command)[] = [
   evaluateTrajsCommand,
   convertResultsCommand,
   generateTasksCommand,
+  compareCommand,
   compareModesCommand,
   runsCommand,
   rerunInfraErrorsCommand,

@@ -1,8 +1,13 @@
 // The summary table printed at the end of a run and by `view`: the sections of the reference's metrics display
 // (overview, reward and pass^k, DB match, termination, reward breakdown) as plain aligned text (cli-table3),
-// and the tokens and cost of every call by role.
+// and the tokens and cost of every call by role. Given the run's error bars, each score carries its 95% CI and a
+// section tells where the variance is.
+import { computeMetrics } from '../core/metrics/agent-metrics.ts';
 import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
-import { COST_ROLE_LABELS, COST_ROLES, costText } from '../core/metrics/role-usage.ts';
+import { runErrorBars } from '../core/metrics/error-bars.ts';
+import type { Results } from '../core/schemas/simulation.ts';
+import type { PassHatKError, RunErrorBars } from '../core/schemas/statistics.ts';
+import { COST_ROLE_LABELS, COST_ROLES, costText, resultsUsage } from '../core/metrics/role-usage.ts';
 import type { UsageTotals } from '../core/metrics/role-usage.ts';
 import type { RoleUsage } from '../core/schemas/usage.ts';
 import { tableLines } from './plain-table.ts';
@@ -61,7 +66,45 @@ const usageRows = (usage: UsageTotals): Row[] => [
   usageRow('Total', usage.total),
 ];
 
-export const summaryTable = (m: AgentMetrics, usage?: UsageTotals): string => {
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `± half-width` of a 95% CI, or nothing when the standard error cannot be estimated. */
+const plusMinus = (bar: { readonly se: number | null; readonly ci_high: number | null; readonly value: number }, digits: number): string =>
+  bar.se === null || bar.ci_high === null ? '' : ` ± ${(bar.ci_high - bar.value).toFixed(digits)}`;
+
+const averageReward = (m: AgentMetrics, bars: RunErrorBars | null): string => {
+  if (m.total_simulations === 0) return 'n/a';
+  if (bars === null) return m.avg_reward.toFixed(4);
+  const { avg_reward: a } = bars;
+  const shape = a.trials_per_task === null ? `${plural(a.tasks, 'task')}, ${a.simulations} simulations` : `${plural(a.tasks, 'task')} × ${plural(a.trials_per_task, 'trial')}`;
+  return `${m.avg_reward.toFixed(4)}${plusMinus(a, 4)} (95% CI, clustered by task, ${shape})`;
+};
+
+const passHatKText = (value: number, bar: PassHatKError | undefined): string =>
+  bar === undefined
+    ? value.toFixed(3)
+    : `${value.toFixed(3)}${plusMinus(bar, 3)} (95% CI over ${plural(bar.tasks, 'task')}` +
+      `${bar.tasks_left_out > 0 ? `; ${plural(bar.tasks_left_out, 'task')} with fewer than ${bar.k} trials left out` : ''})`;
+
+/** The reference's pass^k, then any larger k the error bars reach over the tasks that have k trials. */
+const passHatKRows = (m: AgentMetrics, bars: RunErrorBars | null): Row[] => {
+  const byK = new Map((bars?.pass_hat_ks ?? []).map((b) => [b.k, b]));
+  const reference = Object.entries(m.pass_hat_ks)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([k, v]): Row => [`  Pass^${k}`, passHatKText(v, byK.get(Number(k)))]);
+  const beyond = [...byK.values()].filter((b) => !(b.k in m.pass_hat_ks)).map((b): Row => [`  Pass^${b.k}`, passHatKText(b.value, b)]);
+  return [...reference, ...beyond];
+};
+
+const varianceRows = (bars: RunErrorBars): Row[] => [
+  'blank',
+  section('Where the Variance Is'),
+  ['Between Tasks', bars.variance.between_task.toFixed(4)],
+  ['Within Tasks', bars.variance.within_task.toFixed(4)],
+  ['Tasks Whose Trials Disagree', `${bars.variance.disagreeing_tasks} of ${bars.avg_reward.tasks}`],
+];
+
+export const summaryTable = (m: AgentMetrics, usage?: UsageTotals, bars: RunErrorBars | null = null): string => {
   const breakdown = Object.entries(m.reward_breakdown);
   const rows: Row[] = [
     section('Overview'),
@@ -69,10 +112,8 @@ export const summaryTable = (m: AgentMetrics, usage?: UsageTotals): string => {
     'blank',
     section('Reward Metrics'),
     // Nothing evaluated (e.g. every simulation an infrastructure error): no average to show.
-    ['Average Reward', m.total_simulations > 0 ? m.avg_reward.toFixed(4) : 'n/a'],
-    ...Object.entries(m.pass_hat_ks)
-      .sort(([a], [b]) => Number(a) - Number(b))
-      .map(([k, v]): Row => [`  Pass^${k}`, v.toFixed(3)]),
+    ['Average Reward', averageReward(m, bars)],
+    ...passHatKRows(m, bars),
     // The reference's metric: the agent's cost alone (the roles' costs are under Tokens and Cost).
     ['Avg Agent Cost/Conversation', Number.isNaN(m.avg_agent_cost) ? 'n/a' : `$${m.avg_agent_cost.toFixed(4)}`],
     'blank',
@@ -81,6 +122,7 @@ export const summaryTable = (m: AgentMetrics, usage?: UsageTotals): string => {
     'blank',
     section('Termination'),
     ...termination(m),
+    ...(bars === null ? [] : varianceRows(bars)),
     ...(usage === undefined ? [] : usageRows(usage)),
     ...(breakdown.length > 0
       ? ['blank' as const, section('Reward Breakdown'), ...breakdown.map(([k, v]): Row => [`  ${k}`, v.toFixed(3)])]
@@ -91,3 +133,7 @@ export const summaryTable = (m: AgentMetrics, usage?: UsageTotals): string => {
   let next = 0;
   return rows.map((r) => (r === 'blank' ? '' : r[1] === '' ? r[0] : aligned[next++]!)).join('\n');
 };
+
+/** The summary of a run's results: the reference's metrics, each score with its error bar, tokens and cost. */
+export const resultsSummary = (results: Pick<Results, 'info' | 'simulations'>): string =>
+  summaryTable(computeMetrics(results), resultsUsage(results), runErrorBars(results.simulations));

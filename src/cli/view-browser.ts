@@ -3,10 +3,8 @@
 // Prompts are @inquirer/prompts menus (arrow keys and Enter; Ctrl-C leaves).
 import { select } from '@inquirer/prompts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
-import { computeMetrics } from '../core/metrics/agent-metrics.ts';
 import { renderSimulation, runHeader } from './render.ts';
-import { summaryTable } from './summary.ts';
-import { resultsUsage } from '../core/metrics/role-usage.ts';
+import { resultsSummary } from './summary.ts';
 import { filterSimulations } from './view-filter.ts';
 import type { ViewOptions } from './view-filter.ts';
 
@@ -34,7 +32,7 @@ const simulationLabel = (s: SimulationRun): string =>
 const browseRun = async (results: Results, filter: ViewOptions, io: BrowserIo, canGoBack: boolean): Promise<boolean> => {
   io.out(runHeader(results));
   io.out('');
-  io.out(summaryTable(computeMetrics(results), resultsUsage(results)));
+  io.out(resultsSummary(results));
   const simulations = [...filterSimulations(results.simulations, filter)].sort(
     (a, b) => a.task_id.localeCompare(b.task_id) || (a.trial ?? 0) - (b.trial ?? 0),
   );

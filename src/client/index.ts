@@ -11,6 +11,7 @@ import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,
   ApiKeySchema,
+  CompareSchema,
   DbDiffSchema,
   EpisodeCreatedSchema,
   EpisodeSchema,
@@ -31,6 +32,7 @@ import {
 import type {
   ApiKey,
   ApiKeyCreated,
+  Compare,
   DbDiff,
   Episode,
   EpisodeCreateInput,
@@ -91,6 +93,8 @@ export interface ApiClient {
   /** Tokens and cost per participant over the run's finished simulations. */
   usage(id: string): Promise<RunUsage>;
   simulation(id: string): Promise<SimulationRun>;
+  /** Run B against run A, paired on the tasks both evaluated. */
+  compare(a: string, b: string): Promise<Compare>;
   /** Where the simulation's final DB differs from the gold one, changed paths only. */
   dbDiff(id: string): Promise<DbDiff>;
   cancel(id: string): Promise<Run>;
@@ -181,6 +185,7 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
     results: (id, options = {}) => json(ResultsSchema, 'GET', `/runs/${encodeURIComponent(id)}/results${options.messages === false ? '?messages=false' : ''}`),
     usage: (id) => plainJson(RunUsageSchema, 'GET', `/runs/${encodeURIComponent(id)}/usage`),
     simulation: (id) => json(SimulationRunSchema, 'GET', `/simulations/${encodeURIComponent(id)}`),
+    compare: (a, b) => json(CompareSchema, 'GET', `/compare?${new URLSearchParams({ a, b })}`),
     dbDiff: (id) => plainJson(DbDiffSchema, 'GET', `/simulations/${encodeURIComponent(id)}/db-diff`),
     cancel: (id) => json(RunSchema, 'POST', `/runs/${encodeURIComponent(id)}/cancel`),
     listRuns: async (limit, filter = {}) => {

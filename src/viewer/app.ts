@@ -27,6 +27,7 @@ import { comparePage, runLabel } from './pages/compare.ts';
 import { schedulesPage } from './pages/schedules.ts';
 import { messagePage } from './pages/message.ts';
 import { compareRuns } from './compare.ts';
+import { pairedComparison } from '../core/metrics/paired-comparison.ts';
 import { LaunchFormSchema, ScheduleFormSchema } from './launch-form.ts';
 import { isInfraError } from './report.ts';
 import { TaskFilterSchema } from './task-filter.ts';
@@ -46,6 +47,8 @@ export type ViewerEnv<E extends object = object> = E & {
 const RUNS_SHOWN = 200;
 const MAX_FORM_BYTES = 64 * 1024;
 const QueryIdSchema = z.string().min(1).max(MAX_NAME_LENGTH).optional();
+/** Runs the compare page sets against A besides B. */
+const MAX_FURTHER_RUNS = 3;
 /** An empty field (the filter's "any") is no filter. */
 const optionalName = z.string().max(MAX_NAME_LENGTH).optional().transform((v) => v || undefined);
 const RunsFilterSchema = z.object({
@@ -201,11 +204,20 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
     const runs = await source.listRuns(RUNS_SHOWN);
     if (ids.a === undefined || ids.b === undefined) return c.html(comparePage(pageContext(c), { runs, ...ids }, null));
     const light = { messages: false };
+    // Further runs (`&b=…` repeated) are each compared with A, a bounded few.
+    const further = (c.req.queries('b') ?? []).slice(1).flatMap((id) => (QueryIdSchema.safeParse(id).data ?? [])).slice(0, MAX_FURTHER_RUNS);
     const [runA, runB, resultsA, resultsB] = await Promise.all([source.run(ids.a), source.run(ids.b), source.results(ids.a, light), source.results(ids.b, light)]);
+    const more = await Promise.all(
+      further.map(async (id) => {
+        const [run, results] = await Promise.all([source.run(id), source.results(id, light)]);
+        return { label: runLabel(run), paired: pairedComparison(resultsA.simulations, results.simulations) };
+      }),
+    );
     const view = {
       labels: { a: runLabel(runA), b: runLabel(runB) },
       configs: { a: resultsA.info.retrieval_config ?? null, b: resultsB.info.retrieval_config ?? null },
       comparison: compareRuns(resultsA, resultsB),
+      more,
     };
     return c.html(comparePage(pageContext(c), { runs, ...ids }, view));
   });

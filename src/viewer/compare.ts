@@ -1,7 +1,10 @@
 // Two runs side by side. The headline (each run's average reward and pass^k, and B − A) is computed on the tasks
 // both runs scored, so a difference in task sets never reads as a difference in the agents; the tasks only one
-// run scored are listed apart. Per task: the delta of the average reward and the successes.
+// run scored are listed apart. Per task: the delta of the average reward and the successes. The paired comparison
+// says whether the difference is more than noise.
 import { computeMetrics } from '../core/metrics/agent-metrics.ts';
+import { pairedComparison } from '../core/metrics/paired-comparison.ts';
+import type { PairedComparison } from '../core/schemas/statistics.ts';
 import type { Results } from '../core/schemas/simulation.ts';
 import { byTaskId, passHatKSeries, taskRows } from './report.ts';
 import type { TaskRow } from './report.ts';
@@ -32,6 +35,8 @@ export interface RunComparison {
   readonly onlyB: readonly string[];
   /** Every task of either run, in natural order of task id. */
   readonly tasks: readonly TaskDelta[];
+  /** The paired difference on the shared tasks: its 95% CI, p-value, whether it is resolved, the flipped tasks. */
+  readonly paired: PairedComparison;
 }
 
 const scored = (rows: ReadonlyMap<string, TaskRow>): Set<string> =>
@@ -64,5 +69,6 @@ export const compareRuns = (a: ComparedResults, b: ComparedResults): RunComparis
       const delta = ra?.avgReward != null && rb?.avgReward != null ? rb.avgReward - ra.avgReward : null;
       return { taskId, a: ra, b: rb, delta };
     }),
+    paired: pairedComparison(a.simulations, b.simulations),
   };
 };

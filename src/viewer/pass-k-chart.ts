@@ -1,6 +1,7 @@
 // The pass^k-versus-k chart as inline SVG, drawn on the server: d3-scale places the points and picks the
 // ticks, d3-shape draws the lines. No script runs in the browser, so the chart renders with the page, in the
-// offline viewer too, and stays readable without JavaScript.
+// offline viewer too, and stays readable without JavaScript. A series may carry each point's 95% CI, drawn as a
+// vertical error bar.
 import { scaleLinear } from 'd3-scale';
 import { line } from 'd3-shape';
 import { html } from 'hono/html';
@@ -9,7 +10,11 @@ import type { HtmlEscapedString } from 'hono/utils/html';
 export interface ChartSeries {
   readonly label: string;
   readonly points: readonly (readonly [number, number])[];
+  /** [k, low, high] of a 95% CI at k, drawn as an error bar (clipped to [0, 1]) where the series has a point. */
+  readonly errors?: readonly (readonly [number, number, number])[];
 }
+
+const clip = (v: number): number => Math.min(1, Math.max(0, v));
 
 const WIDTH = 420;
 const HEIGHT = 240;
@@ -26,7 +31,11 @@ export const passHatKChart = (series: readonly ChartSeries[], title: string): Ht
     .y(([, v]) => y(v));
   const xTicks = x.ticks(Math.min(maxK, 8)).filter(Number.isInteger);
   const yTicks = y.ticks(5);
-  const summary = series.map((s) => `${s.label}: ${s.points.map(([k, v]) => `pass^${k} ${v.toFixed(3)}`).join(', ')}`).join('; ');
+  const ci = (s: ChartSeries, k: number): string => {
+    const bar = s.errors?.find(([at]) => at === k);
+    return bar === undefined ? '' : ` (95% CI ${clip(bar[1]).toFixed(3)}–${clip(bar[2]).toFixed(3)})`;
+  };
+  const summary = series.map((s) => `${s.label}: ${s.points.map(([k, v]) => `pass^${k} ${v.toFixed(3)}${ci(s, k)}`).join(', ')}`).join('; ');
   return html`<figure class="chart">
   <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${title}. ${summary}" data-chart="pass-hat-k">
     <title>${title}</title>
@@ -37,7 +46,8 @@ export const passHatKChart = (series: readonly ChartSeries[], title: string): Ht
     ${series.map(
       (s, i) => html`<g class="series" data-series="${s.label}" stroke="${COLORS[i % COLORS.length]}" fill="${COLORS[i % COLORS.length]}">
       <path d="${path(s.points) ?? ''}" fill="none" stroke-width="2" />
-      ${s.points.map(([k, v]) => html`<circle cx="${x(k)}" cy="${y(v)}" r="3.5"><title>${s.label} pass^${k} = ${v.toFixed(3)}</title></circle>`)}
+      ${(s.errors ?? []).filter(([k]) => s.points.some(([at]) => at === k)).map(([k, low, high]) => html`<line class="error-bar" data-k="${k}" x1="${x(k)}" x2="${x(k)}" y1="${y(clip(low))}" y2="${y(clip(high))}" stroke-width="1.5" />`)}
+      ${s.points.map(([k, v]) => html`<circle cx="${x(k)}" cy="${y(v)}" r="3.5"><title>${s.label} pass^${k} = ${v.toFixed(3)}${ci(s, k)}</title></circle>`)}
     </g>`,
     )}
   </svg>

@@ -2,6 +2,8 @@
 // metrics (avg reward, pass^k, reward breakdown), termination reasons, the infrastructure errors grouped by
 // reason, each task's trials (in natural order of task id), and per-issue-type results.
 import { computeMetrics, isSuccessful } from '../core/metrics/agent-metrics.ts';
+import { runErrorBars } from '../core/metrics/error-bars.ts';
+import type { RunErrorBars } from '../core/schemas/statistics.ts';
 import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { issueTypeOf } from '../../domains/issue-types.ts';
@@ -42,6 +44,8 @@ export interface RunReport {
   readonly metrics: AgentMetrics;
   /** [k, pass^k] for k = 1 … the trials every task has. */
   readonly passHatK: readonly (readonly [number, number])[];
+  /** Each score's 95% CI (clustered by task), and where the variance is; null when nothing was scored. */
+  readonly errorBars: RunErrorBars | null;
   readonly terminations: readonly (readonly [string, number])[];
   readonly tasks: readonly TaskRow[];
   /** The infrastructure errors by reason, the most frequent first. */
@@ -121,6 +125,7 @@ export const runReport = (results: Results): RunReport => {
   return {
     metrics,
     passHatK: passHatKSeries(metrics),
+    errorBars: runErrorBars(results.simulations),
     terminations: countBy(results.simulations, (s) => s.termination_reason),
     tasks: taskRows(results.simulations),
     infraErrors: infraErrorGroups(results.simulations),

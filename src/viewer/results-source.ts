@@ -1,6 +1,7 @@
 // Results files as the viewer's source (`tau2-edge view FILE --web`): each file is a completed run, read only.
 // Its run record is made from the file's info as the API would show it; its id is the file's name.
 import { computeMetrics, metricsAsDict } from '../core/metrics/agent-metrics.ts';
+import { runErrorBars } from '../core/metrics/error-bars.ts';
 import type { DbDiff, Run } from '../core/schemas/api.ts';
 import { RunConfigSchema } from '../core/schemas/run-config.ts';
 import { AgentKindSchema, UserKindSchema } from '../core/schemas/episode.ts';
@@ -50,6 +51,7 @@ export const runOfResults = (id: string, { results }: LoadedResults): Run => {
     config,
     counts: { total: sims.length, pending: 0, running: 0, done: sims.length, passed, failed: sims.length - passed - infra, infra_error: infra, cancelled: 0 },
     metrics: metricsAsDict(computeMetrics(results)) as Run['metrics'],
+    error_bars: runErrorBars(sims),
     infra_errors: groupInfraErrors(sims),
     peak_calls_in_flight: null,
     usage: resultsUsage(results),

@@ -14,6 +14,7 @@ import { docsRoutes } from './docs/docs.ts';
 import { ApiError, onError } from './api/errors.ts';
 import { runsApi } from './api/runs.ts';
 import { simulationsApi } from './api/simulations.ts';
+import { compareApi } from './api/compare.ts';
 import { episodesApi } from './api/episodes.ts';
 import { schedulesApi } from './api/schedules.ts';
 import { openEnvApi } from './openenv/routes.ts';
@@ -52,6 +53,7 @@ const app = new Hono<AppEnv>()
   .use('/v1/*', limitBody)
   .route('/v1/runs', runsApi)
   .route('/v1/simulations', simulationsApi)
+  .route('/v1/compare', compareApi)
   .route('/v1/episodes', episodesApi)
   .route('/v1/schedules', schedulesApi)
   .route('/v1/provider-credentials', credentialsApi)

@@ -98,6 +98,19 @@ describe.skipIf(missing !== null)('viewer pages in Chromium', () => {
     await expect(page.locator('#only-a').textContent()).resolves.toContain('impossible_task_1');
     await expect(page.locator('#only-b').textContent()).resolves.toContain('update_task_with_user_tools');
     await expect(page.locator('#only-a').textContent()).resolves.not.toContain('create_task_1');
+    // Whether B is better than A: the page draws what GET /v1/compare answers.
+    const paired = await api.compare(runA, runB);
+    expect(paired.shared_tasks).toBe(2);
+    await expect(field('p-value').textContent()).resolves.toBe(paired.p_value === null ? 'n/a' : paired.p_value.toFixed(3));
+    await expect(field('resolved').textContent()).resolves.toBe(paired.resolved ? 'yes' : 'no');
+    const drawn = await page.locator('svg[data-chart="difference-ci"]').evaluate((svg) => {
+      const bar = svg.querySelector('line.ci')!;
+      const dot = svg.querySelector('circle.difference')!;
+      return { x1: Number(bar.getAttribute('x1')), x2: Number(bar.getAttribute('x2')), cx: Number(dot.getAttribute('cx')), low: Number(bar.getAttribute('data-low')), high: Number(bar.getAttribute('data-high')) };
+    });
+    expect([drawn.low, drawn.high]).toEqual([paired.ci_low, paired.ci_high]);
+    expect(drawn.x1).toBeLessThanOrEqual(drawn.cx);
+    expect(drawn.cx).toBeLessThanOrEqual(drawn.x2);
     await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'compare-different-tasks.png'), fullPage: true });
   });
 

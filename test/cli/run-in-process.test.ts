@@ -13,6 +13,7 @@ import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import { saveResults } from '../../src/cli/results-file.ts';
 import { startFakeNative } from '../support/fake-native.ts';
 import type { FakeNative } from '../support/fake-native.ts';
+import { runErrorBars } from '../../src/core/metrics/error-bars.ts';
 
 let fake: FakeOpenAI;
 let dir: string;
@@ -35,10 +36,13 @@ describe('tau2-edge run --in-process', () => {
     expect(code).toBe(0);
     expect(text.match(/^\[\d\/4\] task (create|update)_task_1 trial [01]: user_stop, reward \d\.\d \(ETA \S+\)$/gm)).toHaveLength(4);
     expect(text).toContain('Total Simulations            4\nTotal Tasks                  2');
-    expect(text).toMatch(/^ {2}Pass\^2 +\d\.\d{3}$/m);
+    expect(text).toMatch(/^ {2}Pass\^2 +\d\.\d{3} ± \d\.\d{3} \(95% CI over 2 tasks\)$/m);
     const saved = await readFile(file, 'utf8');
     const results = ResultsSchema.parse(parsePyJson(saved));
     expect(results.simulations).toHaveLength(4);
+    // Beside the reference's fields, the error bars of its metrics (a key the reference's loader ignores).
+    expect(results.error_bars).toEqual(runErrorBars(results.simulations));
+    expect(results.error_bars!.avg_reward).toMatchObject({ tasks: 2, simulations: 4, trials_per_task: 2 });
     // Written as the reference writes it: indent 2, Python number kinds kept, non-ASCII as raw UTF-8.
     expect(saved).toBe(dumpsPy(results as unknown as PyValue, { indent: 2, ensureAscii: false }));
     expect(saved).toContain('"temperature": 0.0');

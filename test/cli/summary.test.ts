@@ -1,12 +1,15 @@
 // The summary table: the reference's metrics sections, pass^k per k, infrastructure errors set apart.
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { summaryTable } from '../../src/cli/summary.ts';
+import { resultsSummary, summaryTable } from '../../src/cli/summary.ts';
+import { scoredTrials } from '../support/simulations.ts';
 import { resultsUsage } from '../../src/core/metrics/role-usage.ts';
 import { computeMetrics } from '../../src/core/metrics/agent-metrics.ts';
 import type { AgentMetrics } from '../../src/core/metrics/agent-metrics.ts';
 import { parsePyJson, pyFloat } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
+import type { SimulationRun } from '../../src/core/schemas/simulation.ts';
+import { runErrorBars } from '../../src/core/metrics/error-bars.ts';
 
 const metrics = (over: Partial<AgentMetrics> = {}): AgentMetrics => ({
   avg_reward: 0.5,
@@ -66,6 +69,37 @@ describe('summary table', () => {
     const table = summaryTable(computeMetrics(results));
     expect(table).toContain('Average Reward               1.0000');
     expect(table).toContain('  Pass^1                     1.000');
+  });
+});
+
+describe('error bars in the summary', () => {
+  // Figures from scripts/stats/expected-stats.py (RUN): mean 0.5375, clustered SE 0.14958 → ± 0.2932.
+  const withErrorBars = (simulations: SimulationRun[]) => summaryTable(computeMetrics({ info: { num_trials: 4 }, simulations }), undefined, runErrorBars(simulations));
+  const RUN = { t1: [1, 1, 1, 1], t2: [0, 1, 0, 1], t3: [0, 0, 0, 0], t4: [1, 0, 1, 1], t5: [0.5, 1, 0, 0.25] };
+
+  it('average reward and pass^k with their 95% CI, and where the variance is', () => {
+    const text = withErrorBars(scoredTrials(RUN));
+    expect(text).toMatch(/^Average Reward +0\.5375 ± 0\.2932 \(95% CI, clustered by task, 5 tasks × 4 trials\)$/m);
+    expect(text).toMatch(/^ {2}Pass\^1 +0\.500 ± 0\.346 \(95% CI over 5 tasks\)$/m);
+    expect(text).toMatch(/^ {2}Pass\^4 +0\.200 ± 0\.392 \(95% CI over 5 tasks\)$/m);
+    expect(text).toMatch(/^Between Tasks +0\.1119$/m);
+    expect(text).toMatch(/^Within Tasks +0\.1148$/m);
+    expect(text).toMatch(/^Tasks Whose Trials Disagree +3 of 5$/m);
+  });
+
+  it('tasks with fewer than k trials are left out of pass^k and counted', () => {
+    const sims = scoredTrials({ t1: [1, 0, 1], t2: [0], t3: [1, 1], t4: [0, 0, 1, 1] });
+    const text = withErrorBars(sims);
+    expect(text).toMatch(/^Average Reward +0\.6000 ± 0\.2147 \(95% CI, clustered by task, 4 tasks, 10 simulations\)$/m);
+    expect(text).toMatch(/^ {2}Pass\^2 +0\.500 ± 0\.499 \(95% CI over 3 tasks; 1 task with fewer than 2 trials left out\)$/m);
+    expect(text).toMatch(/^ {2}Pass\^4 +0\.000 \(95% CI over 1 task; 3 tasks with fewer than 4 trials left out\)$/m);
+  });
+
+  it('a reference results file: the summary keeps the reference figures and adds the error bars', async () => {
+    const results = ResultsSchema.parse(parsePyJson(await readFile(new URL('../fixtures/mock-results-b3.json', import.meta.url), 'utf8')));
+    const text = resultsSummary(results);
+    expect(text).toMatch(/^Average Reward +1\.0000 ± 0\.0000 \(95% CI, clustered by task, \d+ tasks? × \d+ trials?\)$/m);
+    expect(text).toContain('=== Where the Variance Is ===');
   });
 });
 

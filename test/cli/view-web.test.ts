@@ -10,6 +10,8 @@ import { loadResults, saveResults } from '../../src/cli/results-file.ts';
 import { fileNames, startWebView } from '../../src/cli/web-view.ts';
 import type { WebView } from '../../src/cli/web-view.ts';
 import { computeMetrics } from '../../src/core/metrics/agent-metrics.ts';
+import { runErrorBars } from '../../src/core/metrics/error-bars.ts';
+import { pairedComparison } from '../../src/core/metrics/paired-comparison.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import type { Results } from '../../src/core/schemas/simulation.ts';
 import { simulationDbDiff } from '../../src/core/evaluator/db-diff.ts';
@@ -105,6 +107,36 @@ describe('tau2-edge view --web', () => {
     const others = [...new Set(airline.simulations.map((s) => s.task_id))].filter((t) => t !== changedTask);
     for (const task of others) expect(cell(task)).toBe('±0.000');
     expect(text.match(/<g class="series"/g)).toHaveLength(2);
+  });
+});
+
+describe('error bars in the web viewer', () => {
+  it("the run page shows each score's 95% CI and draws pass^k with error bars", async () => {
+    const bars = runErrorBars(airline.simulations)!;
+    const { text } = await get('/runs/airline.json');
+    expect(text).toContain(`± ${(bars.avg_reward.ci_high! - bars.avg_reward.value).toFixed(4)} (95% CI)`);
+    expect(text).toContain(`data-field="disagreeing-tasks">${bars.variance.disagreeing_tasks}<`);
+    const drawn = bars.pass_hat_ks.filter((p) => p.k in computeMetrics(airline).pass_hat_ks && p.ci_low !== null);
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(text.match(/<line class="error-bar" data-k="\d+"/g)).toHaveLength(drawn.length);
+  });
+
+  it('compare draws the paired difference with its CI, the p-value and whether it is resolved', async () => {
+    const { text } = await get('/compare?a=airline.json&b=changed');
+    const paired = pairedComparison(airline.simulations, changed.simulations);
+    expect(paired.se).not.toBeNull();
+    expect(text).toContain(`data-field="p-value">${paired.p_value!.toFixed(3)}<`);
+    expect(text).toContain(`data-field="resolved" class="${paired.resolved ? 'ok' : ''}">${paired.resolved ? 'yes' : 'no'}<`);
+    expect(text).toContain(`<line class="ci" data-low="${paired.ci_low}" data-high="${paired.ci_high}"`);
+    expect(text).toContain(`<circle class="difference" data-value="${paired.difference}"`);
+  });
+
+  it('further runs are each set against A, a bounded few', async () => {
+    const { text } = await get(`/compare?a=airline.json&b=changed${'&b=airline.json'.repeat(5)}`);
+    const rows = /<section id="more-runs"[\s\S]*?<\/section>/.exec(text)?.[0] ?? '';
+    expect(rows.match(/<tr data-run=/g)).toHaveLength(3);
+    expect(rows.match(/data-field="difference">±0\.000</g)).toHaveLength(3);
+    expect(rows.match(/data-field="resolved">no</g)).toHaveLength(3);
   });
 });
 

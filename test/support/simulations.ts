@@ -28,3 +28,7 @@ export const infraError = (taskId: string, error: string, trial = 0): Simulation
 
 /** A run's results as the viewer's reports read them. */
 export const runResults = (simulations: readonly SimulationRun[], numTrials = 1) => ({ info: { num_trials: numTrials }, simulations: [...simulations] });
+
+/** One scored simulation per reward: task id → the rewards of its trials, in trial order. */
+export const scoredTrials = (rewards: Readonly<Record<string, readonly number[]>>): SimulationRun[] =>
+  Object.entries(rewards).flatMap(([taskId, trials]) => trials.map((reward, trial) => scored(taskId, reward, trial)));

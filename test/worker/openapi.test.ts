@@ -91,6 +91,9 @@ describe('OpenAPI document', () => {
     await check('GET', '/v1/runs/{id}/episodes', '/v1/runs/nope/episodes');
     await check('POST', '/v1/runs/{id}/cancel', `/v1/runs/${runId}/cancel`);
     await check('POST', '/v1/runs/{id}/rerun-infra-errors', `/v1/runs/${runId}/rerun-infra-errors`);
+    await check('GET', '/v1/compare', `/v1/compare?a=${runId}&b=${runId}`);
+    await check('GET', '/v1/compare', `/v1/compare?a=${runId}`);
+    await check('GET', '/v1/compare', `/v1/compare?a=${runId}&b=nope`);
     await check('GET', '/v1/simulations/{id}', `/v1/simulations/${results.simulations[0]!.id}`);
     await check('GET', '/v1/simulations/{id}/db-diff', `/v1/simulations/${results.simulations[0]!.id}/db-diff`);
     await check('GET', '/v1/simulations/{id}/db-diff', '/v1/simulations/nope/db-diff');

@@ -94,6 +94,7 @@ describe('tenant isolation', () => {
     ['GET', () => `/v1/runs/${acmeRun}/events`],
     ['POST', () => `/v1/runs/${acmeRun}/cancel`],
     ['POST', () => `/v1/runs/${acmeRun}/rerun-infra-errors`],
+    ['GET', () => `/v1/compare?a=${acmeRun}&b=${acmeRun}`],
     ['GET', () => `/v1/simulations/${acmeSimulation}`],
     ['GET', () => `/v1/schedules/${acmeSchedule}`],
     ['PATCH', () => `/v1/schedules/${acmeSchedule}`],

@@ -1,6 +1,7 @@
 // `tau2-edge evaluate-trajs FILE [--out FILE] [--judge-llm MODEL]`: re-grades a reference-format results file.
 import { defineCommand } from '../cli-command.ts';
 import { loadResults, saveResults } from '../results-file.ts';
+import { withErrorBars } from '../../core/metrics/error-bars.ts';
 import type { CliContext } from '../cli-command.ts';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -109,7 +110,7 @@ const evaluateTrajs = async (
   }
   for (const [key, [ok, n]] of [...agreement].sort()) out(`  ${key}: ${ok} / ${n}`);
   if (target !== null) {
-    await saveResults(target, { ...recorded, simulations: regradedSims });
+    await saveResults(target, withErrorBars({ ...recorded, simulations: regradedSims }));
   }
   out(`agree ${agree} / ${total}`);
   return agree === total ? 0 : 1;

@@ -3,6 +3,7 @@
 // progress, a summary table at the end, and the results file in the reference's format (`--save-to`).
 import { resultsFormat, saveResults } from '../results-file.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
+import { withErrorBars } from '../../core/metrics/error-bars.ts';
 import { addRunFlags, runOptionsFrom } from '../run-flags.ts';
 import type { RunFlagValues, RunOptions } from '../run-flags.ts';
 import { defineCommand } from '../cli-command.ts';
@@ -11,8 +12,7 @@ import { progressDisplay, stdoutTarget } from '../progress-display.ts';
 import { runInProcess } from '../run-in-process.ts';
 import { runThroughApi } from '../run-remote.ts';
 import { missingCredentials } from '../models.ts';
-import { summaryTable } from '../summary.ts';
-import { resultsUsage } from '../../core/metrics/role-usage.ts';
+import { resultsSummary } from '../summary.ts';
 import { reviewRun } from '../auto-review.ts';
 import { mergeResumed, resumeSaved } from '../resume.ts';
 import { loggedProgress } from '../run-log.ts';
@@ -69,11 +69,11 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   if (fatal !== null) out(`run stopped: ${fatal}\nthe summary covers the ${ran.simulations.length} simulations that finished`);
   const results = options.autoReview === null ? ran : await reviewRun(ran, options.autoReview, options.llmBaseUrl, options.config.max_concurrency, out);
   const metrics = computeMetrics(results);
-  out(summaryTable(metrics, resultsUsage(results)));
+  out(resultsSummary(results));
   for (const line of infraErrorLines(results.simulations)) out(line);
   if (outcome.peakCallsInFlight !== null) out(`peak model calls in flight: ${outcome.peakCallsInFlight} (max concurrency ${config.max_concurrency})`);
   // A resumed file keeps its format.
-  await saveResults(options.saveTo, results, resume === null ? 'json' : await resultsFormat(options.saveTo));
+  await saveResults(options.saveTo, withErrorBars(results), resume === null ? 'json' : await resultsFormat(options.saveTo));
   out(`results saved to ${options.saveTo}`);
   // 130: interrupted by Ctrl-C, as shells report it.
   if (cancelled) return 130;

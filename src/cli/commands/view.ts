@@ -14,11 +14,10 @@ import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
 import { apiClient } from '../../client/index.ts';
 import type { ApiClient } from '../../client/index.ts';
 import { MAX_TOOL_RESULT_CHARS, renderSimulation, runHeader, simulationsTable } from '../render.ts';
-import { summaryTable } from '../summary.ts';
+import { resultsSummary } from '../summary.ts';
 import { infraErrorLines } from '../infra-errors.ts';
 import { allFailedTasks, filterSimulations } from '../view-filter.ts';
 import type { ViewFilter, ViewOptions } from '../view-filter.ts';
-import { resultsUsage } from '../../core/metrics/role-usage.ts';
 import { startWebView } from '../web-view.ts';
 import { browseRuns } from '../view-browser.ts';
 import type { BrowserIo, SavedRun } from '../view-browser.ts';
@@ -206,7 +205,7 @@ const view = async (target: string, values: Options, out: (text: string) => void
   }
   out(runHeader(results));
   out('');
-  out(summaryTable(computeMetrics(results), resultsUsage(results)));
+  out(resultsSummary(results));
   for (const line of infraErrorLines(results.simulations)) out(line);
   out('');
   out(simulationsTable(filterSimulations(results.simulations, values)));

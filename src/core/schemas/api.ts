@@ -13,6 +13,7 @@
 //   GET    /v1/runs/:id/episodes?limit&after&status → RunEpisodesSchema (work-unit order, paged)
 //   POST   /v1/runs/:id/cancel                → RunSchema (409 when the run already completed)
 //   POST   /v1/runs/:id/rerun-infra-errors    → 202 RerunSchema
+//   GET    /v1/compare?a=RUN&b=RUN            → CompareSchema (paired comparison on the tasks both runs evaluated)
 //   GET    /v1/simulations/:id                → SimulationRunSchema (messages, reward_info)
 //   POST   /v1/schedules                      ScheduleCreateSchema → 201 ScheduleSchema
 //   GET    /v1/schedules                      → ScheduleListSchema
@@ -32,6 +33,7 @@
 // schedules (anything else is 404).
 import { z } from 'zod';
 import { MAX_NAME_LENGTH, RunConfigSchema, plainText } from './run-config.ts';
+import { PairedComparisonSchema, RunErrorBarsSchema } from './statistics.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import { PyFloatSchema, pyNumber } from './py-types.ts';
 import { RoleUsageSchema, UsageByRoleSchema } from './usage.ts';
@@ -122,6 +124,8 @@ export const InfraErrorGroupSchema = z.object({ reason: z.string(), count, task_
 
 export const RunSchema = RunFieldsSchema.extend({
   metrics: RunMetricsSchema,
+  /** The metrics' error bars (95% CI clustered by task, pass^k, variance parts); null before anything is evaluated. */
+  error_bars: RunErrorBarsSchema.nullable(),
   usage: RunUsageSchema,
   infra_errors: z.array(InfraErrorGroupSchema),
   /** The most model calls of the run in flight at once, as its provider's gate counted them (null: not known). */
@@ -144,6 +148,14 @@ export type RunListQuery = z.infer<typeof RunListQuerySchema>;
 export const RunListSchema = z.object({ runs: z.array(RunFieldsSchema) });
 
 /** GET /v1/runs/:id/results: `messages=false` leaves each simulation's messages out (null), for a light read. */
+/** Two of the caller's runs: A the baseline, B compared with it. */
+export const CompareQuerySchema = z.object({
+  a: z.string().min(1).max(MAX_NAME_LENGTH).describe('run A, the baseline'),
+  b: z.string().min(1).max(MAX_NAME_LENGTH).describe('run B, compared with A'),
+});
+export const CompareSchema = PairedComparisonSchema.extend({ a: z.string(), b: z.string() });
+export type Compare = z.infer<typeof CompareSchema>;
+
 export const RunResultsQuerySchema = z.object({ messages: z.enum(['true', 'false']).default('true') });
 
 export type RunList = z.infer<typeof RunListSchema>;

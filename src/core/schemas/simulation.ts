@@ -1,5 +1,6 @@
 // Simulation records and results files (reference: src/tau2/data_model/simulation.py).
 import { z } from 'zod';
+import { RunErrorBarsSchema } from './statistics.ts';
 import { PyDictSchema, PyFloatSchema, PyIntSchema, PyValueSchema, nullable } from './py-types.ts';
 import { ActionSchema, EnvAssertionSchema, RewardTypeSchema, TaskSchema } from './task.ts';
 import { MessageSchema } from './message.ts';
@@ -145,5 +146,10 @@ export const ResultsSchema = z.object({
   tasks: z.array(TaskSchema),
   simulations: z.array(SimulationRunSchema),
   simulation_index: nullable(z.array(SimulationIndexEntrySchema)),
+  /**
+   * tau2-edge's error bars of the run's metrics, written by `run`; absent from reference files. The reference's
+   * loader ignores it (Results is a pydantic model with the default extra="ignore").
+   */
+  error_bars: RunErrorBarsSchema.optional(),
 });
 export type Results = z.infer<typeof ResultsSchema>;

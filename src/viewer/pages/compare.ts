@@ -1,6 +1,7 @@
 // The compare page: pick two runs (each named with its retrieval configuration, if any); then both runs'
 // configurations, the headline and both pass^k curves on the tasks both runs scored (with the tasks only one
-// scored listed apart), and each task's delta.
+// scored listed apart), whether B differs from A beyond noise (the paired difference with its CI drawn, the p-value,
+// the tasks that flipped), and each task's delta.
 import { html } from 'hono/html';
 import type { Run, RunList } from '../../core/schemas/api.ts';
 import { layout } from '../layout.ts';
@@ -9,6 +10,8 @@ import { fixed, signed } from '../format.ts';
 import { passHatKChart } from '../pass-k-chart.ts';
 import type { RunComparison, TaskDelta } from '../compare.ts';
 import type { TaskRow } from '../report.ts';
+import { differenceChart } from '../difference-chart.ts';
+import type { PairedComparison } from '../../core/schemas/statistics.ts';
 
 export interface ComparePick {
   readonly runs: readonly RunList['runs'][number][];
@@ -40,6 +43,8 @@ export interface CompareView {
   /** Each run's retrieval configuration as its results record it (null: none). */
   readonly configs: { readonly a: string | null; readonly b: string | null };
   readonly comparison: RunComparison;
+  /** Further runs, each paired with A on the tasks both evaluated. */
+  readonly more: readonly { readonly label: string; readonly paired: PairedComparison }[];
 }
 
 const taskList = (id: string, label: string, tasks: readonly string[]): Markup =>
@@ -69,6 +74,38 @@ ${taskList('only-a', 'A', onlyA)}
 ${taskList('only-b', 'B', onlyB)}`;
 };
 
+const changedList = (id: string, title: string, tasks: PairedComparison['improved']): Markup =>
+  html`<p id="${id}"><b>${title}</b> (${tasks.length}): ${tasks.length === 0 ? 'none' : tasks.map((t, i) => html`${i ? ', ' : ''}<code>${t.task_id}</code> ${signed(t.difference)}`)}</p>`;
+
+/** Whether B differs from A beyond noise: the paired difference, its CI drawn, the p-value, and the flipped tasks. */
+const pairedSection = (paired: PairedComparison): Markup => {
+  const { difference: d, ci_low: low, ci_high: high } = paired;
+  return html`<section id="paired" aria-labelledby="paired-h">
+<h2 id="paired-h">Is B better than A?</h2>
+<div class="cards">
+  <div class="card">B − A, paired by task<b data-field="paired-difference">${d === null ? 'n/a' : signed(d)}</b>${low === null || high === null ? '' : html`<span class="muted" data-field="paired-ci">95% CI ${signed(low)} to ${signed(high)}</span>`}</div>
+  <div class="card">p-value<b data-field="p-value">${fixed(paired.p_value)}</b><span class="muted">paired t-test</span></div>
+  <div class="card">Resolved<b data-field="resolved" class="${paired.resolved ? 'ok' : ''}">${paired.resolved ? 'yes' : 'no'}</b><span class="muted">${paired.resolved ? 'the CI excludes 0' : 'the CI includes 0'}</span></div>
+  <div class="card">Detectable difference<b data-field="mdd">${fixed(paired.mdd)}</b><span class="muted">80% power, α = 0.05</span></div>
+</div>
+${d === null || low === null || high === null ? html`<p class="muted">Fewer than two shared tasks: no confidence interval.</p>` : differenceChart(d, low, high, 'B − A, paired by task')}
+${changedList('improved', 'B passes every trial, A none', paired.improved)}
+${changedList('regressed', 'A passes every trial, B none', paired.regressed)}
+</section>`;
+};
+
+const moreRuns = (view: CompareView): Markup =>
+  view.more.length === 0
+    ? html``
+    : html`<section id="more-runs" aria-labelledby="more-h">
+<h2 id="more-h">Further runs against A</h2>
+<div class="table-wrap"><table><thead><tr><th scope="col">Run</th><th scope="col" class="num">Shared tasks</th><th scope="col" class="num">Run − A, paired</th><th scope="col" class="num">95% CI</th><th scope="col" class="num">p-value</th><th scope="col">Resolved</th></tr></thead>
+<tbody>${view.more.map(
+      ({ label, paired: p }) => html`<tr data-run="${label}"><td>${label}</td><td class="num">${p.shared_tasks}</td><td class="num" data-field="difference">${p.difference === null ? 'n/a' : signed(p.difference)}</td>
+<td class="num">${p.ci_low === null || p.ci_high === null ? 'n/a' : html`${signed(p.ci_low)} to ${signed(p.ci_high)}`}</td><td class="num" data-field="p-value">${fixed(p.p_value)}</td><td data-field="resolved">${p.resolved ? 'yes' : 'no'}</td></tr>`,
+    )}</tbody></table></div>
+</section>`;
+
 export const comparePage = (ctx: PageContext, pick: ComparePick | null, view: CompareView | null): Markup =>
   layout(
     ctx,
@@ -78,6 +115,8 @@ ${pick ? picker(pick) : ''}
 ${view
   ? html`<p class="labels">A: ${view.labels.a}<br>B: ${view.labels.b}</p>
 ${headline(view)}
+${view.comparison.shared.length === 0 ? '' : pairedSection(view.comparison.paired)}
+${moreRuns(view)}
 ${view.comparison.shared.length === 0
   ? ''
   : passHatKChart(

@@ -15,6 +15,7 @@ import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { duration, fixed, rewardClass, signed, when } from '../format.ts';
 import { passHatKChart } from '../pass-k-chart.ts';
+import type { RunErrorBars } from '../../core/schemas/statistics.ts';
 import { runReport } from '../report.ts';
 import type { RunReport, TaskRow } from '../report.ts';
 import { MAX_SEARCH_LENGTH, filterTasks } from '../task-filter.ts';
@@ -76,13 +77,28 @@ const progress = (ctx: PageContext, data: RunPageData): Markup => {
 </section>`;
 };
 
+/** `± half-width (95% CI)` under a score, when its standard error can be estimated. */
+const halfWidth = (bar: { readonly value: number; readonly ci_high: number | null } | undefined, digits: number): Markup =>
+  bar === undefined || bar.ci_high === null ? html`` : html`<span class="muted" data-field="ci">± ${(bar.ci_high - bar.value).toFixed(digits)} (95% CI)</span>`;
+
+const varianceNote = (bars: RunErrorBars): Markup =>
+  html`<p class="muted" id="error-bars-note">95% confidence intervals; the average reward's standard error is clustered by task
+(${bars.avg_reward.tasks} tasks, ${bars.avg_reward.simulations} simulations). Variance between tasks <span data-field="between-task">${bars.variance.between_task.toFixed(4)}</span>,
+within tasks (trial to trial) <span data-field="within-task">${bars.variance.within_task.toFixed(4)}</span>; the trials of <span data-field="disagreeing-tasks">${bars.variance.disagreeing_tasks}</span> tasks disagree.</p>`;
+
 const passHatK = (report: RunReport): Markup => html`<section aria-labelledby="passk-h">
   <h2 id="passk-h">Reward and pass^k</h2>
   <div class="cards">
-    <div class="card">Average reward<b data-field="final-avg-reward">${report.metrics.total_simulations > 0 ? fixed(report.metrics.avg_reward, 4) : html`n/a <span class="muted">(nothing scored)</span>`}</b></div>
-    ${report.passHatK.map(([k, v]) => html`<div class="card">pass^${k}<b data-field="pass-hat-${k}">${fixed(v)}</b></div>`)}
+    <div class="card">Average reward<b data-field="final-avg-reward">${report.metrics.total_simulations > 0 ? fixed(report.metrics.avg_reward, 4) : html`n/a <span class="muted">(nothing scored)</span>`}</b>${halfWidth(report.errorBars?.avg_reward, 4)}</div>
+    ${report.passHatK.map(([k, v]) => html`<div class="card">pass^${k}<b data-field="pass-hat-${k}">${fixed(v)}</b>${halfWidth(report.errorBars?.pass_hat_ks.find((p) => p.k === k), 3)}</div>`)}
   </div>
-  ${report.passHatK.length > 0 ? passHatKChart([{ label: 'this run', points: report.passHatK }], 'pass^k versus k') : ''}
+  ${report.errorBars ? varianceNote(report.errorBars) : ''}
+  ${report.passHatK.length > 0
+    ? passHatKChart(
+        [{ label: 'this run', points: report.passHatK, errors: (report.errorBars?.pass_hat_ks ?? []).flatMap((p) => (p.ci_low === null || p.ci_high === null ? [] : [[p.k, p.ci_low, p.ci_high] as const])) }],
+        'pass^k versus k, with 95% confidence intervals',
+      )
+    : ''}
 </section>`;
 
 const breakdown = (report: RunReport): Markup => {

@@ -31,6 +31,8 @@ import {
   RunResultsQuerySchema,
   RunUsageSchema,
   RunSchema,
+  CompareQuerySchema,
+  CompareSchema,
   ScheduleCreateSchema,
   ScheduleListSchema,
   ScheduleSchema,
@@ -116,6 +118,13 @@ const paths: ZodOpenApiPathsObject = {
   },
   '/v1/runs/{id}/rerun-infra-errors': {
     post: operation('Re-run the simulations that ended in infrastructure errors', { '202': ok(RerunSchema, 'Re-launched'), ...notFound, '409': failure('Cancelled or failed'), '429': failure('Over a quota of the tenant (Retry-After)') }, idParam()),
+  },
+  '/v1/compare': {
+    get: operation(
+      'Is run B better than run A? The paired difference on the tasks both evaluated: its 95% CI, paired t-test, resolved, minimum detectable difference, and the tasks that flipped',
+      { '200': ok(CompareSchema, 'The comparison'), '400': failure('Bad query: a and b name two runs'), ...notFound },
+      { requestParams: { query: CompareQuerySchema } },
+    ),
   },
   '/v1/simulations/{id}': { get: operation('A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
   '/v1/simulations/{id}/db-diff': {

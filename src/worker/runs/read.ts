@@ -1,6 +1,7 @@
 // A run as the API shows it: counts from its RunDO (pending, running, cancelled) and D1 (finished), metrics
 // over the simulations finished so far, and the reference results file.
 import { computeMetrics, isSuccessful, metricsAsDict } from '../../core/metrics/agent-metrics.ts';
+import { runErrorBars } from '../../core/metrics/error-bars.ts';
 import { runInfo, runTasks } from '../../core/runner/batch.ts';
 import { isoTimestamp } from '../../core/orchestrator/clock.ts';
 import type { Results, SimulationRun } from '../../core/schemas/simulation.ts';
@@ -51,7 +52,7 @@ export const runCounts = async (env: Env, row: RunRow, finished: FinishedTally):
 };
 
 /** The run without metrics (as listed). */
-export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metrics' | 'usage' | 'infra_errors' | 'peak_calls_in_flight'>> => ({
+export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metrics' | 'error_bars' | 'usage' | 'infra_errors' | 'peak_calls_in_flight'>> => ({
   id: row.id,
   status: row.status,
   created_at: row.createdAt,
@@ -76,7 +77,7 @@ export const runView = async (env: Env, row: RunRow): Promise<Run> => {
   const listing = await runListing(env, row);
   const simulations = await runSimulations(env.DB, row.id);
   const metrics = metricsAsDict(computeMetrics({ info: listing.config, simulations }));
-  return { ...listing, metrics: metrics as RunMetrics, usage: usageOfRun(listing.config, simulations), infra_errors: groupInfraErrors(simulations), peak_calls_in_flight: await peakCallsInFlight(env, row) };
+  return { ...listing, metrics: metrics as RunMetrics, error_bars: runErrorBars(simulations), usage: usageOfRun(listing.config, simulations), infra_errors: groupInfraErrors(simulations), peak_calls_in_flight: await peakCallsInFlight(env, row) };
 };
 
 /** The run's peak of model calls in flight, from its provider's gate (null when the provider cannot be named now). */

@@ -8,18 +8,26 @@ import type { ModelConfig } from '../core/agents/participant.ts';
 import { createNativeClient, routedClient } from '../core/llm/native-client.ts';
 import { createOpenAIEndpointClient } from '../core/llm/openai-endpoint.ts';
 import { withApiBase } from '../core/llm/api-base.ts';
-import { PROVIDERS, adapterOwner, keyVarsText, modelRoute, operatorApiRoot, operatorBaseUrl, operatorCredential, operatorKey } from '../core/llm/providers.ts';
+import { PROVIDERS, PROVIDER_KEY_VARS, adapterOwner, keyVarsText, modelRoute, operatorApiRoot, operatorBaseUrl, operatorCredential, operatorKey } from '../core/llm/providers.ts';
 import type { ProviderVars } from '../core/llm/providers.ts';
+import { credentialPaths } from '../core/schemas/llm-args.ts';
 
 /** The --llm-base-url flag's default, for its help. */
 export const LLM_BASE_URL_DEFAULT = `default: ${PROVIDERS.openai.baseUrlVar}, else OpenAI`;
 
-/** `--*-llm-args` as a JSON object, keeping int/float kinds (e.g. `{"temperature": 0.0}`). */
-export const parseLlmArgs = (text: string | undefined, fallback: Record<string, PyValue>): Record<string, PyValue> => {
+/**
+ * A `--*-llm-args` flag's JSON object, keeping int/float kinds (e.g. `{"temperature": 0.0}`). A credential in it
+ * is refused: llm args are recorded with the results, so provider keys are read from the environment only.
+ */
+export const parseLlmArgs = (flag: string, text: string | undefined, fallback: Record<string, PyValue>): Record<string, PyValue> => {
   if (text === undefined) return fallback;
   const value = parsePyJson(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(`LLM args must be a JSON object, got: ${text}`);
+    throw new Error(`${flag}: LLM args must be a JSON object, got: ${text}`);
+  }
+  const [credential] = credentialPaths(value);
+  if (credential !== undefined) {
+    throw new Error(`${flag}: ${credential.join('.')} is a credential; llm args are recorded with the results, so provider keys are read from the environment only (${PROVIDER_KEY_VARS.join(', ')})`);
   }
   return value as Record<string, PyValue>;
 };
@@ -59,8 +67,9 @@ export const missingCredentials = (models: readonly string[], llmBaseUrl: string
   return null;
 };
 
-export const modelFromFlags = (name: string, argsText: string | undefined, baseUrl: string | undefined): ModelConfig => ({
+/** A model from its name flag and its `argsFlag` (e.g. `--judge-llm-args`) with that flag's text. */
+export const modelFromFlags = (name: string, argsFlag: string, argsText: string | undefined, baseUrl: string | undefined): ModelConfig => ({
   client: clientFor(baseUrl),
   model: name,
-  llmArgs: parseLlmArgs(argsText, { temperature: pyFloat(0) }),
+  llmArgs: parseLlmArgs(argsFlag, argsText, { temperature: pyFloat(0) }),
 });

@@ -242,17 +242,17 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     throw new Error("--verbose-logs writes the model calls made in this process: add --in-process (a worker's calls stay in the worker)");
   }
   const solo = values.agent === 'llm_agent_solo';
-  const llmArgs = (text: string | undefined) => (text === undefined ? undefined : parseLlmArgs(text, {}));
+  const llmArgs = (flag: string, text: string | undefined) => (text === undefined ? undefined : parseLlmArgs(flag, text, {}));
   const parsed = parseOrExplain(RunConfigSchema, {
     domain: values.domain,
     agent: values.agent,
     llm_agent: values.agentLlm,
-    llm_args_agent: llmArgs(values.agentLlmArgs),
+    llm_args_agent: llmArgs('--agent-llm-args', values.agentLlmArgs),
     user: values.user ?? (solo ? 'dummy_user' : undefined),
     llm_user: values.userLlm,
-    llm_args_user: llmArgs(values.userLlmArgs),
+    llm_args_user: llmArgs('--user-llm-args', values.userLlmArgs),
     llm_judge: values.judgeLlm,
-    llm_args_judge: llmArgs(values.judgeLlmArgs),
+    llm_args_judge: llmArgs('--judge-llm-args', values.judgeLlmArgs),
     num_trials: values.numTrials,
     num_tasks: values.numTasks,
     task_set_name: values.taskSetName,

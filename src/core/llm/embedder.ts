@@ -5,7 +5,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embedMany } from 'ai';
 import type { Embedder, EmbedderSpec } from '../knowledge/embedder.ts';
 import { apiModelName } from '../knowledge/embedder.ts';
-import { DEFAULT_TIMEOUT_MS, attemptFailure, redactSecrets } from './ai-sdk-client.ts';
+import { DEFAULT_TIMEOUT_MS, attemptFailure, redactSecrets } from './retrying-client.ts';
 import { defaultSleep, tryN } from './retry.ts';
 import { InfraError } from './types.ts';
 import { withoutRedirects } from './no-redirects.ts';

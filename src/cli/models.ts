@@ -8,7 +8,7 @@ import type { ModelConfig } from '../core/agents/participant.ts';
 import { createNativeClient, routedClient } from '../core/llm/native-client.ts';
 import { createOpenAIEndpointClient } from '../core/llm/openai-endpoint.ts';
 import { withApiBase } from '../core/llm/api-base.ts';
-import { PROVIDERS, PROVIDER_KEY_VARS, adapterOwner, keyVarsText, modelRoute, operatorApiRoot, operatorBaseUrl, operatorCredential, operatorKey } from '../core/llm/providers.ts';
+import { NATIVE_PROVIDERS, PROVIDERS, PROVIDER_KEY_VARS, adapterOwner, keyVarsText, modelRoute, operatorApiRoot, operatorBaseUrl, operatorCredential, operatorKey } from '../core/llm/providers.ts';
 import type { ProviderVars } from '../core/llm/providers.ts';
 import { credentialPaths } from '../core/schemas/llm-args.ts';
 
@@ -41,16 +41,17 @@ export const clientFor = (baseUrl: string | undefined, env: ProviderVars = proce
   const openaiAt = (baseURL: string): LlmClient => createOpenAIEndpointClient({ baseURL, ...(apiKey === undefined ? {} : { apiKey }) });
   // A role's api_base (in its llm args) is called with the same key, as litellm does.
   const atApiBase = new Map<string, LlmClient>();
-  const anthropic = operatorCredential(env, 'anthropic');
-  const google = operatorCredential(env, 'google');
+  const native = NATIVE_PROVIDERS.map((provider) => {
+    const credential = operatorCredential(env, provider);
+    return [provider, credential && createNativeClient({ provider, ...credential })] as const;
+  });
   return routedClient({
     openai: withApiBase(openaiAt(baseUrl ?? operatorApiRoot(env, 'openai')), (apiBase) => {
       let client = atApiBase.get(apiBase);
       if (!client) atApiBase.set(apiBase, (client = openaiAt(apiBase)));
       return client;
     }),
-    anthropic: anthropic && createNativeClient({ provider: 'anthropic', ...anthropic }),
-    google: google && createNativeClient({ provider: 'google', ...google }),
+    ...Object.fromEntries(native),
   });
 };
 

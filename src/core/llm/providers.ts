@@ -81,6 +81,11 @@ export type AdapterName = Entry['routes'][number]['adapter'] | typeof DEFAULT_RO
 /** The adapters of providers that are not the OpenAI endpoint. */
 export type NativeProvider = Exclude<{ [P in ProviderId]: (typeof PROVIDERS)[P]['routes'] extends readonly [] ? never : P }[ProviderId], 'openai'>;
 
+/** The native providers, in the registry's order. */
+export const NATIVE_PROVIDERS = (Object.keys(PROVIDERS) as ProviderId[]).filter(
+  (id): id is NativeProvider => id !== DEFAULT_ROUTE.provider && PROVIDERS[id].routes.length > 0,
+);
+
 /** Every variable the registry names: the operator's keys and API roots. */
 export type ProviderVarName = Entry['keyVars'][number] | Entry['baseUrlVar'];
 export type ProviderVars = Partial<Record<ProviderVarName, string>>;

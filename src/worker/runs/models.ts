@@ -23,7 +23,7 @@ import type { ApiIssue } from '../../core/schemas/api.ts';
 import { OPERATOR_TENANT } from '../api/auth.ts';
 import { createAiSdkEmbedder } from '../../core/llm/embedder.ts';
 import { embeddingEndpoint } from '../../core/llm/embedding-endpoint.ts';
-import { PROVIDERS, operatorApiRoot, operatorBaseUrl, operatorCredential, operatorKey } from '../../core/llm/providers.ts';
+import { NATIVE_PROVIDERS, PROVIDERS, operatorApiRoot, operatorBaseUrl, operatorCredential, operatorKey } from '../../core/llm/providers.ts';
 import type { Embedder, EmbedderSpec } from '../../core/knowledge/embedder.ts';
 
 /** A model client and the endpoint its calls go to (the provider gate's name). */
@@ -85,8 +85,10 @@ const nativeClient = async (env: Env, tenant: string, provider: NativeProvider):
 };
 
 /** The tenant's OpenAI-compatible client with its native providers' beside it, routed by model name. */
-const withNative = async (env: Env, tenant: string, openai: LlmClient): Promise<LlmClient> =>
-  routedClient({ openai, anthropic: await nativeClient(env, tenant, 'anthropic'), google: await nativeClient(env, tenant, 'google') });
+const withNative = async (env: Env, tenant: string, openai: LlmClient): Promise<LlmClient> => {
+  const native = await Promise.all(NATIVE_PROVIDERS.map(async (provider) => [provider, await nativeClient(env, tenant, provider)] as const));
+  return routedClient({ openai, ...Object.fromEntries(native) });
+};
 
 /**
  * Why a role's llm_args cannot be used: an `api_base` that is not a URL string, not allowed here, or not for an

@@ -1,5 +1,6 @@
-// Probe checks of redirects, endpoint rules, sign-in redirects, revoked event streams, done and forged episodes, strict
-// bodies and OpenEnv sockets (probe-sockets.ts), run by scripts/probe.ts against its local worker (tenants' endpoints under production rules).
+// Probe checks of credentials in llm_args, redirects, endpoint rules, sign-in redirects, revoked event streams,
+// done and forged episodes, strict bodies and OpenEnv sockets (probe-sockets.ts), run by scripts/probe.ts against its
+// local worker (tenants' endpoints under production rules).
 import type { Harness } from '../test/support/load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import type { FakeHandler } from '../test/support/fake-openai.ts';
@@ -166,7 +167,35 @@ const strictBodies = async ({ base, operatorKey, send, check, run, waitDone }: P
   check(fraction.status === 400 && messageOf(fraction) === 'num_trials: Invalid input: expected int', 'num_trials 1.5 → 400 naming the field and the rule', messageOf(fraction));
 };
 
+/** Credentials in llm_args: refused by every entry point with 400 naming the field; nothing stored, nothing echoed. */
+const credentialArgs = async ({ send, check, run, waitDone }: ProbeContext): Promise<void> => {
+  const secret = 'sk-probe-llm-arg-credential';
+  const runs = async () => (JSON.parse((await send('GET', '/v1/runs?limit=200')).text) as { runs: unknown[] }).runs.length;
+  const before = await runs();
+  const episode = { domain: 'mock', task_id: 'create_task_1' };
+  for (const [path, body, field] of [
+    ['/v1/runs', run({ llm_args_agent: { api_key: secret } }), 'llm_args_agent.api_key'],
+    ['/v1/runs', run({ llm_args_user: { extra_headers: { Authorization: `Bearer ${secret}` } } }), 'llm_args_user.extra_headers.Authorization'],
+    ['/v1/runs', run({ llm_args_judge: { apiKey: secret } }), 'llm_args_judge.apiKey'],
+    ['/v1/schedules', { name: 'keyed', interval_minutes: 60, run: run({ llm_args_agent: { 'x-api-key': secret } }) }, 'run.llm_args_agent.x-api-key'],
+    ['/v1/episodes', { ...episode, llm_args_user: { client_secret: secret } }, 'llm_args_user.client_secret'],
+  ] as const) {
+    const sent = await send('POST', path, { body });
+    check(
+      sent.status === 400 && codeOf(sent) === 'invalid_request' && messageOf(sent).startsWith(`${field}: `) && !sent.text.includes(secret),
+      `a credential in ${field} (${path}) → 400 naming it`,
+      `${sent.status} ${messageOf(sent)}`,
+    );
+  }
+  const listed = await send('GET', '/v1/runs?limit=200');
+  check((await runs()) === before && !listed.text.includes(secret), 'no run is created for them, and the key is shown nowhere');
+  const plain = await send('POST', '/v1/runs', { body: run({ llm_args_agent: { temperature: 0, max_tokens: 64 } }) });
+  check(plain.status === 202, 'legitimate llm_args (temperature, max_tokens) → 202', `${plain.status}`);
+  if (plain.status === 202) await waitDone((JSON.parse(plain.text) as { run_id: string }).run_id);
+};
+
 export const probeHardening = async (context: ProbeContext): Promise<void> => {
+  await credentialArgs(context);
   await redirects(context);
   await endpointRules(context);
   await signInRedirect(context);

@@ -4,9 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { password } from '@inquirer/prompts';
 import type { Wrangler } from './wrangler.ts';
+import { PROVIDERS, PROVIDER_KEY_VARS } from '../../src/core/llm/providers.ts';
 
-/** The operator's provider keys the Worker reads (src/worker/env.ts, src/worker/runs/models.ts). */
-export const PROVIDER_KEYS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY'] as const;
+/** The key asked for on a terminal when no provider key is set: the OpenAI-compatible endpoint's. */
+const ASKED_KEY = PROVIDERS.openai.keyVars[0];
 
 export type SecretSource = 'generated' | 'environment' | 'terminal';
 
@@ -52,17 +53,17 @@ export const planSecrets = async (present: readonly string[], inputs: SecretInpu
     if (!has(name) && value) set.set(name, { value, source: 'environment' });
   };
   fromEnv('API_KEY');
-  PROVIDER_KEYS.forEach(fromEnv);
+  PROVIDER_KEY_VARS.forEach(fromEnv);
   if (!has('API_KEY') && !set.has('API_KEY')) {
     const value = (await inputs.ask?.('API_KEY', 'every route but /v1/health will need it as a Bearer token'))?.trim();
     if (!value && dryRun) notes.push('API_KEY would be asked for (or set API_KEY in the environment)');
     else if (!value) throw new Error('API_KEY is not set on the Worker: give it in the environment (API_KEY=…) or on a terminal');
     else set.set('API_KEY', { value, source: 'terminal' });
   }
-  if (!PROVIDER_KEYS.some((name) => has(name) || set.has(name))) {
-    const value = (await inputs.ask?.('OPENAI_API_KEY', `sent to OPENAI_BASE_URL; empty to skip`))?.trim();
-    if (value) set.set('OPENAI_API_KEY', { value, source: 'terminal' });
-    else notes.push(`no provider key (${PROVIDER_KEYS.join(', ')}): runs can use only tenants' own provider keys`);
+  if (!PROVIDER_KEY_VARS.some((name) => has(name) || set.has(name))) {
+    const value = (await inputs.ask?.(ASKED_KEY, `sent to ${PROVIDERS.openai.baseUrlVar}; empty to skip`))?.trim();
+    if (value) set.set(ASKED_KEY, { value, source: 'terminal' });
+    else notes.push(`no provider key (${PROVIDER_KEY_VARS.join(', ')}): runs can use only tenants' own provider keys`);
   }
   return { present, set, notes };
 };

@@ -36,8 +36,7 @@ export const autoReviewFrom = (values: AutoReviewFlagValues, llmBaseUrl: string 
   if (values.autoReview !== true) return null;
   const review = { mode: (values.reviewMode ?? 'full') as ReviewMode, model: values.reviewModel ?? DEFAULT_REVIEW_MODEL };
   if (review.model.length > 256) throw new Error('--review-model: at most 256 characters');
-  const openaiConfigured = llmBaseUrl !== null || Boolean(process.env.OPENAI_BASE_URL) || Boolean(process.env.OPENAI_API_KEY);
-  const missing = missingCredentials([review.model], openaiConfigured, process.env);
+  const missing = missingCredentials([review.model], llmBaseUrl, process.env);
   if (missing !== null) throw new Error(`--review-model: ${missing}`);
   return review;
 };

@@ -11,7 +11,7 @@ import { dumpsPy, isPyFloat, parsePyJson, pyStr } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
 import type { LlmClient, LlmRequest, LlmResponse } from '../core/llm/types.ts';
 import { referenceBody } from '../core/llm/ai-sdk-client.ts';
-import { DEFAULT_MAX_RETRIES } from '../core/llm/ai-sdk-client.ts';
+import { DEFAULT_MAX_RETRIES } from '../core/llm/retrying-client.ts';
 import type { AgentKind } from '../core/schemas/episode.ts';
 import { fileStamp, localIso } from './local-time.ts';
 

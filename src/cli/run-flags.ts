@@ -6,7 +6,7 @@ import { RunConfigSchema } from '../core/schemas/run-config.ts';
 import { isExternalAgent } from '../core/schemas/episode.ts';
 import { DEFAULT_LLM } from '../core/schemas/run-config.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
-import { parseLlmArgs } from './models.ts';
+import { LLM_BASE_URL_DEFAULT, parseLlmArgs } from './models.ts';
 import { float, int, parseOrExplain } from './cli-command.ts';
 import { domains, taskSetNames, taskSetRefusal } from '../../domains/registry.ts';
 import { repoRoot } from './local-worker.ts';
@@ -14,7 +14,8 @@ import { addAutoReviewFlags, autoReviewFrom } from './auto-review.ts';
 import type { AutoReview, AutoReviewFlagValues } from './auto-review.ts';
 import { checkUserPersona } from './user-persona.ts';
 import { apiBaseModelIssue } from '../core/llm/api-base.ts';
-import { modelArgsIssue, modelRoute } from '../core/llm/native-client.ts';
+import { modelArgsIssue } from '../core/llm/native-client.ts';
+import { modelRoute } from '../core/llm/providers.ts';
 import type { PyValue } from '../core/py/index.ts';
 import { cappedConcurrency, parseProviderLimits } from './provider-limits.ts';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from './run-log.ts';
@@ -97,7 +98,7 @@ export const addRunFlags = (command: Command): Command =>
       .option('--retrieval-config-kwargs <json>', 'retrieval settings as JSON, e.g. \'{"top_k": 10}\'')
       .option('--agent-url <url>', "a remote agent: each agent turn is POSTed to this URL as a chat-completions request")
       .option('--agent-header <header...>', "a header for --agent-url, as 'Name: value' (repeatable; e.g. its key)")
-      .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)')
+      .option('--llm-base-url <url>', `an OpenAI-compatible provider endpoint (${LLM_BASE_URL_DEFAULT})`)
       .option('--no-prompt-cache', "don't ask Anthropic models to cache the system prompt and tools (\"prompt_cache\": false in their llm args)")
       .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
       .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)'),
@@ -241,17 +242,17 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     throw new Error("--verbose-logs writes the model calls made in this process: add --in-process (a worker's calls stay in the worker)");
   }
   const solo = values.agent === 'llm_agent_solo';
-  const llmArgs = (text: string | undefined) => (text === undefined ? undefined : parseLlmArgs(text, {}));
+  const llmArgs = (flag: string, text: string | undefined) => (text === undefined ? undefined : parseLlmArgs(flag, text, {}));
   const parsed = parseOrExplain(RunConfigSchema, {
     domain: values.domain,
     agent: values.agent,
     llm_agent: values.agentLlm,
-    llm_args_agent: llmArgs(values.agentLlmArgs),
+    llm_args_agent: llmArgs('--agent-llm-args', values.agentLlmArgs),
     user: values.user ?? (solo ? 'dummy_user' : undefined),
     llm_user: values.userLlm,
-    llm_args_user: llmArgs(values.userLlmArgs),
+    llm_args_user: llmArgs('--user-llm-args', values.userLlmArgs),
     llm_judge: values.judgeLlm,
-    llm_args_judge: llmArgs(values.judgeLlmArgs),
+    llm_args_judge: llmArgs('--judge-llm-args', values.judgeLlmArgs),
     num_trials: values.numTrials,
     num_tasks: values.numTasks,
     task_set_name: values.taskSetName,

@@ -12,12 +12,7 @@ import { localCredentialsKey, startLocalWorker } from './local-worker.ts';
 import type { LocalWorker } from './local-worker.ts';
 import type { ProgressDisplay } from './progress-display.ts';
 import { RUN_SIZE_LIMITS } from '../worker/run-size-limits.ts';
-
-/** The native providers' keys and API roots (see cli/models.ts) and OpenRouter's (Qwen embeddings), passed on as they are. */
-const PASSED_PROVIDER_VARS = [
-  'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_GENERATIVE_AI_BASE_URL',
-  'OPENROUTER_API_KEY', 'OPENROUTER_BASE_URL',
-] as const;
+import { PROVIDERS, PROVIDER_VARS } from '../core/llm/providers.ts';
 
 /**
  * The operator limits on a run's size and on the OpenEnv sockets a tenant opens, lifted: on their own machine the
@@ -27,17 +22,15 @@ const unlimitedRunSize = (): Record<string, string> =>
   Object.fromEntries([...RUN_SIZE_LIMITS, 'LIMIT_MAX_SOCKETS_PER_TENANT'].map((name) => [name, String(Number.MAX_SAFE_INTEGER)]));
 
 /**
- * The settings a local worker gets: the provider endpoint (the --llm-base-url flag, else OPENAI_BASE_URL), the
- * provider key OPENAI_API_KEY, and the commit recorded in results. No API key: it listens on 127.0.0.1 only,
- * so endpoints on this machine are allowed (a local agent server), secrets such as --agent-header values
- * are sealed under `credentialsKey`, and no operator limit bounds the size of a run or its sockets.
+ * The settings a local worker gets: every provider variable of the registry as this environment has it, the
+ * OpenAI-compatible endpoint as the --llm-base-url flag gives it, and the commit recorded in results. No API key:
+ * it listens on 127.0.0.1 only, so endpoints on this machine are allowed (a local agent server), secrets such as
+ * --agent-header values are sealed under `credentialsKey`, and no operator limit bounds the size of a run or its sockets.
  */
 export const localWorkerEnv = (llmBaseUrl: string | null, env: NodeJS.ProcessEnv, commit: string, credentialsKey: string): Record<string, string> => {
   const vars: Record<string, string> = { GIT_COMMIT: commit, ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: credentialsKey, ...unlimitedRunSize() };
-  const baseUrl = llmBaseUrl ?? env.OPENAI_BASE_URL;
-  if (baseUrl) vars.OPENAI_BASE_URL = baseUrl;
-  if (env.OPENAI_API_KEY) vars.OPENAI_API_KEY = env.OPENAI_API_KEY;
-  for (const name of PASSED_PROVIDER_VARS) if (env[name]) vars[name] = env[name];
+  for (const name of PROVIDER_VARS) if (env[name]) vars[name] = env[name];
+  if (llmBaseUrl !== null) vars[PROVIDERS.openai.baseUrlVar] = llmBaseUrl;
   return vars;
 };
 

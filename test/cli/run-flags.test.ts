@@ -68,6 +68,16 @@ describe('run flags', () => {
     expect(() => parseRunFlags(['--domain', 'mock', '--api', 'http://x', '--in-process'])).toThrow('exclude');
   });
 
+  it('refuses a credential in any --*-llm-args, naming the flag and the key; keeps legitimate args', () => {
+    expect(() => parseRunFlags(['--domain', 'mock', '--agent-llm-args', '{"api_key": "sk-1"}'])).toThrow(/^--agent-llm-args: api_key is a credential; .*OPENAI_API_KEY/);
+    expect(() => parseRunFlags(['--domain', 'mock', '--user-llm-args', '{"extra_headers": {"Authorization": "Bearer x"}}'])).toThrow(
+      /^--user-llm-args: extra_headers\.Authorization is a credential/,
+    );
+    expect(() => parseRunFlags(['--domain', 'mock', '--judge-llm-args', '{"apiKey": "k"}'])).toThrow(/^--judge-llm-args: apiKey is a credential/);
+    const args = { seed: 7, api_base: 'http://127.0.0.1:8000/v1', max_tokens: 64, extra_headers: { 'X-Trace': 't' } };
+    expect(parseRunFlags(['--domain', 'mock', '--agent-llm-args', JSON.stringify(args)]).config.llm_args_agent).toEqual(args);
+  });
+
   it('a .json --save-to is the file itself', () => {
     expect(resultsPath('r.json')).toBe('r.json');
   });

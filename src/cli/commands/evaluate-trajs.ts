@@ -71,7 +71,7 @@ const evaluateTrajs = async (
   const current = new Map(data.tasks.map((t) => [t.id, t]));
   const results = values.freshTasks ? { ...recorded, tasks: recorded.tasks.map((t) => current.get(t.id) ?? t) } : recorded;
   const judge = values.judgeLlm
-    ? modelFromFlags(values.judgeLlm, values.judgeLlmArgs, values.llmBaseUrl)
+    ? modelFromFlags(values.judgeLlm, '--judge-llm-args', values.judgeLlmArgs, values.llmBaseUrl)
     : null;
   if (!judge) out('NL assertions: no judge model configured, reusing the recorded verdicts');
 

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
 import { withApi } from '../run-remote.ts';
+import { LLM_BASE_URL_DEFAULT } from '../models.ts';
 import { terminalAsker } from '../ask.ts';
 import type { Asker } from '../ask.ts';
 import { playedMessage } from '../../core/gym-action.ts';
@@ -186,7 +187,7 @@ export const playCommand = (ctx: CliContext) =>
         .option('--user-llm <model>', "the simulated user's model (--role agent)")
         .option('--judge-llm <model>', 'the model grading NL assertions')
         .option('--retrieval-config <name>', 'the knowledge retrieval configuration (banking_knowledge, e.g. no_knowledge)')
-        .option('--llm-base-url <url>', 'the local worker\'s OpenAI-compatible provider (default: OPENAI_BASE_URL, else OpenAI)')
+        .option('--llm-base-url <url>', `the local worker's OpenAI-compatible provider (${LLM_BASE_URL_DEFAULT})`)
         .option('--api <url>', 'play on a tau2-edge API already serving (key: TAU2_EDGE_API_KEY), instead of a local worker'),
     async (flags: PlayFlags) => {
       // One reader of the input for the questions and the turns, so piped answers reach both.

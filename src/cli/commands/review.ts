@@ -13,7 +13,7 @@ import { selectForReview } from '../../core/review/review-run.ts';
 import { terminalAsker } from '../ask.ts';
 import { defineCommand, int, parseOrExplain } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
-import { clientFor, missingCredentials } from '../models.ts';
+import { LLM_BASE_URL_DEFAULT, clientFor, missingCredentials } from '../models.ts';
 import { loadResults, saveResults } from '../results-file.ts';
 import { reviewResults } from '../review-results.ts';
 import { reviewDetails, reviewSummary } from '../review-summary.ts';
@@ -136,7 +136,7 @@ export const reviewCommand = (ctx: CliContext) =>
         .option('--task-ids <ids...>', 'review only the simulations of these tasks')
         .option('--review-model <model>', 'the reviewer model', DEFAULT_REVIEW_MODEL)
         .option('--log-llm', 'write each review call (request and response) into llm_logs/ beside the results file')
-        .option('--llm-base-url <url>', 'an OpenAI-compatible provider endpoint (default: OPENAI_BASE_URL, else OpenAI)'),
+        .option('--llm-base-url <url>', `an OpenAI-compatible provider endpoint (${LLM_BASE_URL_DEFAULT})`),
     async (target: string, values: ReviewFlagValues) => {
       const flags = parseOrExplain(ReviewFlagsSchema, {
         '--mode': values.mode,
@@ -147,8 +147,7 @@ export const reviewCommand = (ctx: CliContext) =>
         '--review-model': values.reviewModel,
         '--llm-base-url': values.llmBaseUrl,
       });
-      const openaiConfigured = flags['--llm-base-url'] !== undefined || Boolean(process.env.OPENAI_BASE_URL) || Boolean(process.env.OPENAI_API_KEY);
-      const missing = missingCredentials([flags['--review-model']], openaiConfigured, process.env);
+      const missing = missingCredentials([flags['--review-model']], flags['--llm-base-url'], process.env);
       if (missing !== null) throw new Error(missing);
       const files = await findResultsFiles(target);
       if (files.length === 0) {

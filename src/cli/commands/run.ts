@@ -45,8 +45,7 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
       ...(config.user === 'user_simulator' ? [config.llm_user] : []),
       config.llm_judge,
     ];
-    const openaiConfigured = options.llmBaseUrl !== null || Boolean(process.env.OPENAI_BASE_URL) || Boolean(process.env.OPENAI_API_KEY);
-    const missing = missingCredentials(models, openaiConfigured, process.env);
+    const missing = missingCredentials(models, options.llmBaseUrl, process.env);
     if (missing !== null) throw new Error(missing);
   }
   out(`results will be saved to ${options.saveTo}`);

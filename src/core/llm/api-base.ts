@@ -4,7 +4,7 @@
 // for OpenAI-compatible models and OpenAI's Responses models (litellm's `base_url` alias too); the host decides which key goes with it.
 import type { LlmRequest } from './types.ts';
 import type { LlmClient } from './types.ts';
-import { isOpenAIRoute, modelRoute } from './native-client.ts';
+import { isOpenAIRoute, modelRoute } from './providers.ts';
 
 const API_BASE_ARGS = ['api_base', 'base_url'] as const;
 

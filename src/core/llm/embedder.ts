@@ -5,18 +5,13 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embedMany } from 'ai';
 import type { Embedder, EmbedderSpec } from '../knowledge/embedder.ts';
 import { apiModelName } from '../knowledge/embedder.ts';
-import { DEFAULT_TIMEOUT_MS, attemptFailure, redactSecrets } from './ai-sdk-client.ts';
+import { DEFAULT_TIMEOUT_MS, attemptFailure, redactSecrets } from './retrying-client.ts';
 import { defaultSleep, tryN } from './retry.ts';
 import { InfraError } from './types.ts';
 import { withoutRedirects } from './no-redirects.ts';
 import { callCost } from './pricing.ts';
 import { embeddingUsage } from './usage.ts';
-
-/** The reference's endpoints for each provider. */
-export const EMBEDDING_BASE_URLS: Readonly<Record<EmbedderSpec['provider'], string>> = {
-  openai: 'https://api.openai.com/v1',
-  openrouter: 'https://openrouter.ai/api/v1',
-};
+import { PROVIDERS } from './providers.ts';
 
 /** The reference's OpenRouter embedder makes 3 attempts. */
 export const DEFAULT_EMBEDDING_ATTEMPTS = 3;
@@ -36,7 +31,7 @@ export interface AiSdkEmbedderConfig {
 
 export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
   const { spec, apiKey } = config;
-  const baseURL = config.baseURL ?? EMBEDDING_BASE_URLS[spec.provider];
+  const baseURL = config.baseURL ?? PROVIDERS[spec.provider].defaultBaseUrl;
   const provider = createOpenAICompatible({
     name: spec.provider,
     baseURL,
@@ -51,7 +46,7 @@ export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
 
   return {
     spec,
-    endpoint: baseURL === EMBEDDING_BASE_URLS[spec.provider] ? null : new URL(baseURL).host,
+    endpoint: baseURL === PROVIDERS[spec.provider].defaultBaseUrl ? null : new URL(baseURL).host,
     async embed(texts, meter) {
       if (texts.length === 0) throw new Error('No text to embed.');
       let made = 0;

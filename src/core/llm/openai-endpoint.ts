@@ -3,7 +3,7 @@
 import { createAiSdkClient } from './ai-sdk-client.ts';
 import type { AiSdkClientConfig } from './ai-sdk-client.ts';
 import { modelName } from './model-name.ts';
-import { modelRoute } from './native-client.ts';
+import { modelRoute } from './providers.ts';
 import { createResponsesClient } from './responses-client.ts';
 import type { LlmClient } from './types.ts';
 

@@ -4,10 +4,11 @@
 // provider cannot take is refused by name, never dropped. The OpenAI-compatible route sends llm_args as they are.
 import { isPyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
+import type { AdapterName } from './providers.ts';
 import type { LlmRequest } from './types.ts';
 
-/** The adapters whose llm_args are mapped here. */
-export type ArgsAdapter = 'anthropic' | 'google' | 'openai.responses';
+/** The adapters whose llm_args are mapped here: every one but the OpenAI-compatible route's. */
+export type ArgsAdapter = Exclude<AdapterName, 'openai'>;
 
 /** litellm's own arguments, which steer the client and never reach a provider (`prompt_cache` is tau2-edge's). */
 const CLIENT_ARGS = ['num_retries', 'timeout', 'api_base', 'base_url', 'prompt_cache'];

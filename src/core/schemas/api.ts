@@ -39,6 +39,7 @@ import { PyFloatSchema, pyNumber } from './py-types.ts';
 import { RoleUsageSchema, UsageByRoleSchema } from './usage.ts';
 import { textOfBytes } from './text-bytes.ts';
 import { isPyFloat } from '../py/index.ts';
+import { CREDENTIAL_PROVIDERS } from '../llm/providers.ts';
 
 export const API_PREFIX = '/v1';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -264,7 +265,7 @@ export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 export const ApiKeyListSchema = z.object({ keys: z.array(ApiKeySchema) });
 
 // Bring-your-own provider: a tenant's own credentials, used by its runs. Keys are write-only.
-export const ProviderNameSchema = z.enum(['openai', 'anthropic', 'google']);
+export const ProviderNameSchema = z.enum(CREDENTIAL_PROVIDERS);
 export type ProviderName = z.infer<typeof ProviderNameSchema>;
 
 export const ProviderCredentialPutSchema = z.strictObject({

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PyDictSchema, pyNumber } from './py-types.ts';
 import { AgentKindSchema, UserKindSchema, isExternalAgent, isSoloAgent } from './episode.ts';
 import { pyFloat } from '../py/index.ts';
+import { LlmArgsSchema } from './llm-args.ts';
 
 export const DEFAULT_LLM = 'gpt-4.1-2025-04-14';
 
@@ -50,12 +51,12 @@ export const RunConfigSchema = z
     num_tasks: pyNumber(z.number().int().positive()).nullable().default(null),
     agent: AgentKindSchema.default('llm_agent'),
     llm_agent: name().default(DEFAULT_LLM),
-    llm_args_agent: PyDictSchema.default(defaultLlmArgs),
+    llm_args_agent: LlmArgsSchema.default(defaultLlmArgs),
     user: UserKindSchema.default('user_simulator'),
     llm_user: name().default(DEFAULT_LLM),
-    llm_args_user: PyDictSchema.default(defaultLlmArgs),
+    llm_args_user: LlmArgsSchema.default(defaultLlmArgs),
     llm_judge: name().default(DEFAULT_LLM),
-    llm_args_judge: PyDictSchema.default(defaultLlmArgs),
+    llm_args_judge: LlmArgsSchema.default(defaultLlmArgs),
     num_trials: pyNumber(z.number().int().positive()).default(1),
     max_steps: pyNumber(z.number().int().positive()).default(200),
     max_errors: pyNumber(z.number().int().positive()).default(10),

@@ -42,6 +42,7 @@ import {
 } from '../../core/schemas/api.ts';
 import { ResultsSchema, SimulationRunSchema } from '../../core/schemas/simulation.ts';
 import { SESSION_COOKIE } from '../session/session.ts';
+import { CREDENTIAL_PROVIDERS } from '../../core/llm/providers.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 const ok = (schema: z.ZodType, description: string) => ({ description, ...json(schema) });
@@ -71,7 +72,7 @@ const withBody = (schema: z.ZodType) => ({ requestBody: { required: true, ...jso
 /** Path parameters as the library takes them: a zod object. */
 const pathParam = (name: string, description: string) => ({ requestParams: { path: z.object({ [name]: z.string().describe(description) }) } });
 const idParam = () => pathParam('id', 'The resource id');
-const providerParam = () => pathParam('provider', 'openai, anthropic or google');
+const providerParam = () => pathParam('provider', CREDENTIAL_PROVIDERS.join(', '));
 const tenantParam = () => pathParam('tenant', 'The tenant id');
 /** A GET of one resource that takes a query: its answer, a bad query, or no such resource. */
 const queriedById = (summary: string, answer: ReturnType<typeof ok>, query: z.ZodObject): ZodOpenApiOperationObject =>

@@ -4,6 +4,7 @@ import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { RunConfigSchema } from '../../core/schemas/run-config.ts';
+import { withoutCredentials } from '../../core/schemas/llm-args.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { RunListFilter, RunStatus } from '../../core/schemas/api.ts';
 import { runs } from './schema.ts';
@@ -11,7 +12,14 @@ import { runs } from './schema.ts';
 export type RunRow = typeof runs.$inferSelect;
 
 export const encodeConfig = (config: RunConfig): string => dumpsPy(config as unknown as PyInput);
-export const decodeConfig = (text: string): RunConfig => RunConfigSchema.parse(parsePyJson(text));
+const LLM_ARGS_FIELDS = ['llm_args_agent', 'llm_args_user', 'llm_args_judge'] as const;
+
+/** A stored configuration; llm_args stored before credentials were refused in them are read without those. */
+export const decodeConfig = (text: string): RunConfig => {
+  const stored = parsePyJson(text) as Record<string, unknown>;
+  const args = Object.fromEntries(LLM_ARGS_FIELDS.filter((field) => field in stored).map((field) => [field, withoutCredentials(stored[field])]));
+  return RunConfigSchema.parse({ ...stored, ...args });
+};
 
 /** Inserts the run; returns false when its Idempotency-Key is already taken. */
 export const insertRun = async (d1: D1Database, row: typeof runs.$inferInsert): Promise<boolean> => {

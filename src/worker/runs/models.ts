@@ -1,10 +1,12 @@
-// The model clients of the Worker. A tenant with its own OpenAI-compatible credentials (bring-your-own
-// provider) has its calls sent to its endpoint with its key; everyone else's go to the configured endpoint
-// (OPENAI_BASE_URL) with the operator's key; `openai/responses/…` models go to that endpoint's Responses API.
-// `anthropic/…` and `gemini/…` models go to those providers with the tenant's key for them, else the operator's. A caller picks models but never where the operator's key is sent.
+// The model clients of the Worker, each provider's as the registry (core/llm/providers.ts) names it. A tenant
+// with its own OpenAI-compatible credentials (bring-your-own provider) has its calls sent to its endpoint with its
+// key; everyone else's go to the operator's configured endpoint with the operator's key; `openai/responses/…`
+// models go to that endpoint's Responses API. The other providers' models go to them with the tenant's key for
+// them, else the operator's. A caller picks models but never where the operator's key is sent.
 // Embeddings (dense retrieval) go to the same OpenAI-compatible endpoint with the same key, whichever embedding
-// model a configuration names; only the operator's Qwen embeddings may go to OpenRouter (OPENROUTER_API_KEY). Clients are kept per endpoint and key for the isolate's life; a tenant's credentials are re-read after
-// TENANT_CACHE_MS, so a change or deletion takes effect within that.
+// model a configuration names; only the operator's Qwen embeddings may go to OpenRouter. Clients are kept per
+// endpoint and key for the isolate's life; a tenant's credentials are re-read after TENANT_CACHE_MS, so a change
+// or deletion takes effect within that.
 // A role's `api_base` (litellm's per-call endpoint) follows the bring-your-own endpoint rules, checked when the
 // run is launched and again at each call. The key sent with it is the tenant's own OpenAI-compatible key; the
 // operator's key goes to an api_base only on the operator's own runs, never to an endpoint a tenant chose.
@@ -19,7 +21,9 @@ import { apiBaseModelIssue, apiBaseOf, withApiBase } from '../../core/llm/api-ba
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
 import { OPERATOR_TENANT } from '../api/auth.ts';
-import { EMBEDDING_BASE_URLS, createAiSdkEmbedder } from '../../core/llm/embedder.ts';
+import { createAiSdkEmbedder } from '../../core/llm/embedder.ts';
+import { embeddingEndpoint } from '../../core/llm/embedding-endpoint.ts';
+import { NATIVE_PROVIDERS, PROVIDERS, operatorApiRoot, operatorBaseUrl, operatorCredential, operatorKey } from '../../core/llm/providers.ts';
 import type { Embedder, EmbedderSpec } from '../../core/knowledge/embedder.ts';
 
 /** A model client and the endpoint its calls go to (the provider gate's name). */
@@ -30,8 +34,6 @@ export interface Provider {
   readonly embedder: (spec: EmbedderSpec) => Embedder;
 }
 
-/** Where a tenant's `openai` credential points without a base_url of its own. */
-const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const TENANT_CACHE_MS = 30_000;
 
 const clients = new Map<string, LlmClient>();
@@ -52,17 +54,14 @@ const clientFor = (baseURL: string, apiKey: string | undefined): LlmClient => {
   return cached;
 };
 
-/**
- * The operator's embeddings: OpenAI's models on OPENAI_BASE_URL; Qwen's on OpenRouter when the operator set
- * OPENROUTER_API_KEY or OPENROUTER_BASE_URL (as the reference calls it), else on OPENAI_BASE_URL too.
- */
-const operatorEmbedder = (env: Env) => (spec: EmbedderSpec): Embedder =>
-  spec.provider === 'openrouter' && (env.OPENROUTER_API_KEY || env.OPENROUTER_BASE_URL)
-    ? embedderFor(env.OPENROUTER_BASE_URL ?? EMBEDDING_BASE_URLS.openrouter, env.OPENROUTER_API_KEY)(spec)
-    : embedderFor(env.OPENAI_BASE_URL, env.OPENAI_API_KEY)(spec);
+/** The operator's embeddings (embedding-endpoint.ts). */
+const operatorEmbedder = (env: Env) => (spec: EmbedderSpec): Embedder => {
+  const { baseURL, apiKey } = embeddingEndpoint(spec, env);
+  return embedderFor(baseURL, apiKey)(spec);
+};
 
-/** The operator's provider: OPENAI_BASE_URL with OPENAI_API_KEY. */
-export const providerClient = (env: Env): LlmClient => clientFor(env.OPENAI_BASE_URL, env.OPENAI_API_KEY);
+/** The operator's provider: its OpenAI-compatible endpoint with its OpenAI key. */
+export const providerClient = (env: Env): LlmClient => clientFor(operatorApiRoot(env, 'openai'), operatorKey(env, 'openai'));
 
 /** Binds a sealed key to its tenant and provider, so a ciphertext moved to another row does not open. */
 export const credentialContext = (tenant: string, provider: string): string => `${tenant}/${provider}`;
@@ -71,19 +70,14 @@ const nativeClients = new Map<string, LlmClient>();
 
 /**
  * The client of a native provider (`anthropic/…`, `gemini/…` models): the tenant's own key for it, else the
- * operator's (ANTHROPIC_API_KEY; GEMINI_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY); null without either. The API
- * root is the provider's, or the operator's ANTHROPIC_BASE_URL / GOOGLE_GENERATIVE_AI_BASE_URL.
+ * operator's; null without either. The API root is the provider's, or the operator's for it.
  */
 const nativeClient = async (env: Env, tenant: string, provider: NativeProvider): Promise<LlmClient | null> => {
-  const vars = env as unknown as Record<string, string | undefined>;
   const credential = await findCredential(env.DB, tenant, provider);
-  const apiKey = credential
-    ? await decryptSecret(env, credential.keyCiphertext, credentialContext(tenant, provider))
-    : provider === 'anthropic'
-      ? vars.ANTHROPIC_API_KEY
-      : (vars.GEMINI_API_KEY ?? vars.GOOGLE_GENERATIVE_AI_API_KEY);
+  const operator = operatorCredential(env, provider);
+  const apiKey = credential ? await decryptSecret(env, credential.keyCiphertext, credentialContext(tenant, provider)) : operator?.apiKey;
   if (!apiKey) return null;
-  const baseURL = provider === 'anthropic' ? vars.ANTHROPIC_BASE_URL : vars.GOOGLE_GENERATIVE_AI_BASE_URL;
+  const baseURL = operatorBaseUrl(env, provider);
   const id = `${provider}\n${baseURL ?? ''}\n${apiKey}`;
   let client = nativeClients.get(id);
   if (!client) nativeClients.set(id, (client = createNativeClient({ provider, apiKey, ...(baseURL ? { baseURL } : {}) })));
@@ -91,8 +85,10 @@ const nativeClient = async (env: Env, tenant: string, provider: NativeProvider):
 };
 
 /** The tenant's OpenAI-compatible client with its native providers' beside it, routed by model name. */
-const withNative = async (env: Env, tenant: string, openai: LlmClient): Promise<LlmClient> =>
-  routedClient({ openai, anthropic: await nativeClient(env, tenant, 'anthropic'), google: await nativeClient(env, tenant, 'google') });
+const withNative = async (env: Env, tenant: string, openai: LlmClient): Promise<LlmClient> => {
+  const native = await Promise.all(NATIVE_PROVIDERS.map(async (provider) => [provider, await nativeClient(env, tenant, provider)] as const));
+  return routedClient({ openai, ...Object.fromEntries(native) });
+};
 
 /**
  * Why a role's llm_args cannot be used: an `api_base` that is not a URL string, not allowed here, or not for an
@@ -121,7 +117,7 @@ export const apiBaseIssue = (env: Env, config: RunConfig): ApiIssue | null => {
 const apiBaseClient = (env: Env, tenant: string, ownKey: string | undefined) => (apiBase: string): LlmClient => {
   const issue = endpointIssue(apiBase, env);
   if (issue) throw new Error(`The api_base ${apiBase} is not allowed: ${issue}`);
-  return clientFor(apiBase, ownKey ?? (tenant === OPERATOR_TENANT ? env.OPENAI_API_KEY : undefined));
+  return clientFor(apiBase, ownKey ?? (tenant === OPERATOR_TENANT ? operatorKey(env, 'openai') : undefined));
 };
 
 const resolve = async (env: Env, tenant: string): Promise<Provider> => {
@@ -130,11 +126,11 @@ const resolve = async (env: Env, tenant: string): Promise<Provider> => {
     const client = withApiBase(providerClient(env), apiBaseClient(env, tenant, undefined));
     return {
       client: await withNative(env, tenant, client),
-      endpoint: endpointOf(env.OPENAI_BASE_URL),
+      endpoint: endpointOf(operatorApiRoot(env, 'openai')),
       embedder: operatorEmbedder(env),
     };
   }
-  const baseURL = credential.baseUrl ?? OPENAI_BASE_URL;
+  const baseURL = credential.baseUrl ?? PROVIDERS.openai.defaultBaseUrl;
   // Checked again at use: the operator may have withdrawn ALLOW_LOCAL_PROVIDERS since the credential was stored.
   const issue = endpointIssue(baseURL, env);
   if (issue) throw new Error(`The tenant's provider endpoint is not allowed: ${issue}`);

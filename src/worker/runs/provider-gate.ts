@@ -6,6 +6,7 @@
 // so a run can say how many of its model calls ran at once. The same gate, under a tenant's name, caps that
 // tenant's open OpenEnv sockets (openenv/socket-gate.ts).
 import { DurableObject } from 'cloudflare:workers';
+import { operatorApiRoot } from '../../core/llm/providers.ts';
 
 export const LEASE_TTL_MS = 5 * 60_000;
 /** How long `acquire` waits for a free slot before answering false (the caller asks again). */
@@ -108,7 +109,7 @@ export class ProviderGateDO extends DurableObject<Env> {
 export const endpointOf = (baseURL: string): string => new URL(baseURL).host;
 
 /** The gate of a provider endpoint and the cap every endpoint gets. */
-export const providerGate = (env: Env, endpoint: string = endpointOf(env.OPENAI_BASE_URL)) => ({
+export const providerGate = (env: Env, endpoint: string = endpointOf(operatorApiRoot(env, 'openai'))) => ({
   stub: env.PROVIDER_GATE.getByName(endpoint),
   cap: Math.max(1, Number.parseInt(env.PROVIDER_MAX_CONCURRENCY, 10) || 1),
 });

@@ -2,7 +2,8 @@
 // formats: routing by litellm-style names, what is sent (system prompt, conversation, tools, sampling
 // arguments, the key header), what comes back (text, tool calls, usage, raw body), retries and error hygiene.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createNativeClient, modelRoute, routedClient } from '../../../src/core/llm/native-client.ts';
+import { createNativeClient, routedClient } from '../../../src/core/llm/native-client.ts';
+import { modelRoute } from '../../../src/core/llm/providers.ts';
 import { InfraError } from '../../../src/core/llm/types.ts';
 import type { LlmRequest } from '../../../src/core/llm/types.ts';
 import { pyFloat } from '../../../src/core/py/index.ts';

@@ -1,0 +1,6 @@
+// The OpenAI Responses adapter (`openai/responses/…` models) keeps the adapter contract against the scripted native server.
+import { describe } from 'vitest';
+import { runContract } from '../../contracts/llm-adapter.contract.ts';
+import { CONTRACT_SERVERS } from '../../support/contract-servers.ts';
+
+describe('responses adapter', () => runContract({ make: CONTRACT_SERVERS['openai.responses'] }));

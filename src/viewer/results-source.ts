@@ -52,7 +52,7 @@ export const runOfResults = (id: string, { results }: LoadedResults): Run => {
     metrics: metricsAsDict(computeMetrics(results)) as Run['metrics'],
     infra_errors: groupInfraErrors(sims),
     peak_calls_in_flight: null,
-    usage: resultsUsage(results),
+    usage: { ...resultsUsage(results), metered: null },
   };
 };
 

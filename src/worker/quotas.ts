@@ -4,7 +4,8 @@
 // that reaches the daily USD budget while it runs is stopped by its RunDO (runs/run-do.ts); its finished
 // simulations keep their scores.
 import { ApiError } from './api/errors.ts';
-import { dayStart, insertRunWithinQuotas, insertScheduleWithinQuota, takeInfraErrorsWithinQuotas } from './db/quotas.ts';
+import { insertRunWithinQuotas, insertScheduleWithinQuota, takeInfraErrorsWithinQuotas } from './db/quotas.ts';
+import { dayStart } from './db/statement.ts';
 import type { Refusal } from './db/quotas.ts';
 import { findRunByIdempotencyKey } from './db/runs.ts';
 import type { RunRow } from './db/runs.ts';

@@ -560,7 +560,7 @@ export class EpisodeDO extends DurableObject<Env> {
   private loadContext(): Promise<EpisodeContext> {
     this.context ??= (async () => {
       const launch = decodeLaunch(this.store.get<string>('launch')!);
-      const deps = await episodeDeps(this.env, launch.config, launch.tenant);
+      const deps = await episodeDeps(this.env, launch.config, launch.tenant, launch.run_id);
       return { launch, key: episodeKey(launch.run_id, launch), spec: episodeSpec(launch, deps.data), deps };
     })();
     this.context.catch(() => (this.context = null));

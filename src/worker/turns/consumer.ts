@@ -15,6 +15,7 @@ import type { Provider } from '../runs/models.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { agentEndpointClient } from '../agent-endpoint.ts';
 import { isRefusal } from '../../core/runner/refusal.ts';
+import { budgeted } from '../tenancy/spend-ledger.ts';
 
 export interface TurnMessage {
   readonly episode: string;
@@ -142,7 +143,7 @@ const produceLeased = async (env: Env, episode: TurnSink, provider: Provider, fi
     // as a provider failure would.
     const result =
       current.agent_endpoint === null
-        ? await callModel(provider.client, current)
+        ? await callModel(budgeted(env, { tenant: current.tenant, runId: current.run_id }, provider.client), current)
         : await agentEndpointClient(env, current.run_id, current.agent_endpoint).then((client) => callModel(client, current), failed);
     const produceNext = Date.now() < deadline;
     const outcome = await episode.submitTurn(current.step, result, { produceNext });

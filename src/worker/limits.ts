@@ -26,7 +26,7 @@ export const LIMIT_DEFAULTS = {
   LIMIT_MAX_CHOICES: 1,
   /** `num_retries` / `max_retries` in llm_args (provider-call retries). */
   LIMIT_MAX_LLM_RETRIES: 10,
-  /** Schedules a deployment keeps. */
+  /** Schedules one tenant keeps (its schedules quota may set fewer). */
   LIMIT_MAX_SCHEDULES: 100,
   /** Bytes of a request body; larger ones get 413. */
   LIMIT_MAX_BODY_BYTES: 1_048_576,

@@ -34,7 +34,7 @@ import { z } from 'zod';
 import { MAX_NAME_LENGTH, RunConfigSchema, plainText } from './run-config.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import { PyFloatSchema, pyNumber } from './py-types.ts';
-import { RoleUsageSchema, UsageByRoleSchema } from './usage.ts';
+import { RoleUsageSchema, UsageByRoleSchema, UsdSchema } from './usage.ts';
 import { isPyFloat } from '../py/index.ts';
 
 export const API_PREFIX = '/v1';
@@ -116,7 +116,7 @@ const RunFieldsSchema = z.object({
  * What the run's model calls cost as they were made (every role and every attempt, finished or not): the spend
  * its tenant's budget counts. `in_flight` calls count at the upper bound reserved for them until they return.
  */
-export const MeteredSpendSchema = z.object({ usd: z.number(), calls: count, in_flight: count });
+export const MeteredSpendSchema = z.object({ usd: UsdSchema, calls: count, in_flight: count });
 export type MeteredSpend = z.infer<typeof MeteredSpendSchema>;
 
 /** `metered` is null for a run read from a results file, which keeps no ledger. */
@@ -296,7 +296,7 @@ export const TenantUsageSchema = z.object({
   episodes_in_flight: count,
   episodes_today: count,
   schedules: count,
-  usd_today: z.number(),
+  usd_today: UsdSchema,
 });
 export type TenantUsage = z.infer<typeof TenantUsageSchema>;
 export const TenantQuotasViewSchema = z.object({ tenant: z.string(), quotas: TenantQuotasSchema, usage: TenantUsageSchema });

@@ -69,8 +69,9 @@ const runQuotasFit = (tenant: string, since: string, asked: SQL): [RunQuota, SQL
   ['episodes_in_flight', sql`(${quota(tenant, 'episodes_in_flight')} IS NULL OR ${inFlight(tenant)} + ${asked} <= ${quota(tenant, 'episodes_in_flight')})`],
 ];
 
-const scheduleQuotaFits = (tenant: string): [Quota, SQL][] => [
-  ['schedules', sql`(${quota(tenant, 'schedules')} IS NULL OR ${schedulesKept(tenant)} < ${quota(tenant, 'schedules')})`],
+/** The tenant's schedules quota, and the operator's limit whether or not the tenant has one. */
+const scheduleQuotaFits = (tenant: string, maxSchedules: number): [Quota, SQL][] => [
+  ['schedules', sql`(${schedulesKept(tenant)} < ${maxSchedules} AND (${quota(tenant, 'schedules')} IS NULL OR ${schedulesKept(tenant)} < ${quota(tenant, 'schedules')}))`],
 ];
 
 const allFit = (fits: [Quota, SQL][]): SQL => sql.join(fits.map(([, fit]) => fit), sql` AND `);
@@ -133,9 +134,9 @@ export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: 
   return refusalOf(refusal!.results[0]);
 };
 
-/** Writes the schedule if the tenant keeps fewer than its quota; null when written, else why not. */
-export const insertScheduleWithinQuota = async (d1: D1Database, row: ScheduleRow, nowMs: number): Promise<Refusal | null> => {
-  const fits = scheduleQuotaFits(row.tenantId);
+/** Writes the schedule if the tenant keeps fewer than its quota and `maxSchedules`; null when written, else why not. */
+export const insertScheduleWithinQuota = async (d1: D1Database, row: ScheduleRow, nowMs: number, maxSchedules: number): Promise<Refusal | null> => {
+  const fits = scheduleQuotaFits(row.tenantId, maxSchedules);
   const [, refusal] = await d1.batch<RefusalRow>([
     statement(d1, insertIf(schedules, row, allFit(fits))),
     statement(d1, refusalIfNotWritten(row.tenantId, dayStart(nowMs), fits, sql`1`, sql`SELECT 1 FROM schedules WHERE id = ${row.id}`)),

@@ -149,18 +149,18 @@ export class RunDO extends DurableObject<Env> {
    * here; a repeated call for an episode already done stores nothing.
    */
   async episodeFinished(key: string, rowsText?: string): Promise<void> {
-    const [taskId, infraError] = rowsText === undefined ? ['', null] : finishedOf(rowsText);
-    // An episode a model call of which the budget refused is cancelled, not recorded, and so is every other: the budget is spent.
-    if (infraError !== null && isBudgetRefusalText(infraError)) {
-      if (this.move(key, 'cancelled', 'running')) return this.cancel(BUDGET_SPENT);
-      return;
-    }
     let refusal: string | null = null;
+    let budgetSpent = false;
     if (this.move(key, 'done', 'running') && rowsText !== undefined) {
       this.ctx.storage.sql.exec(`INSERT INTO unwritten (rows) VALUES (?)`, rowsText);
       this.unwritten++;
+      const [taskId, infraError] = finishedOf(rowsText);
+      budgetSpent = infraError !== null && isBudgetRefusalText(infraError);
       refusal = this.refusals.note(taskId, infraError);
     }
+    // An episode ended by the budget refusing one of its model calls (recorded as an infrastructure error, to be
+    // re-run once there is budget): the run stops, saying why, and so do its other episodes.
+    if (budgetSpent) return this.cancel(BUDGET_SPENT);
     // A refusal every task would meet (a bad key, an unknown model) stops the run: its other episodes would only repeat it.
     if (refusal !== null && this.counts.pending + this.counts.running > 0) return this.stop('failed', stoppedBy(refusal));
     // A run under a budget writes each simulation at once: its spend, read from D1, must count them all.

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
 import type { PyInput, PyValue } from '../../src/core/py/index.ts';
 import type { ChatMessage } from '../../src/core/llm/types.ts';
-import type { ToolSchema } from '../../src/core/environment/toolkit.ts';
+import type { ToolSchema } from '../../src/core/llm/tool-schema.ts';
 import { envOptions } from '../../src/core/orchestrator/deps.ts';
 import { completeEpisode, runSimulation } from '../../src/core/runner/simulation.ts';
 import type { SimulationDeps } from '../../src/core/runner/simulation.ts';

@@ -7,7 +7,7 @@
 import { parsePyJson, dumpsPy } from '../../core/py/index.ts';
 import type { PyInput, PyValue } from '../../core/py/index.ts';
 import type { ChatMessage, LlmClient, LlmResponse } from '../../core/llm/types.ts';
-import type { ToolSchema } from '../../core/environment/toolkit.ts';
+import type { ToolSchema } from '../../core/llm/tool-schema.ts';
 import type { LocalTurn, PendingTurn, TurnOutcome, TurnResult } from '../episode/turn.ts';
 import type { TurnRequest } from '../../core/agents/participant.ts';
 import { providerFor } from '../runs/models.ts';

@@ -37,6 +37,13 @@ export const LIMIT_DEFAULTS = {
 } as const;
 
 export type LimitName = keyof typeof LIMIT_DEFAULTS;
+
+/** Why a configuration selects no work: a bad value, or more work than the operator allows. */
+export interface Refusal {
+  readonly ok: false;
+  readonly code: 'invalid_request' | 'limit_exceeded';
+  readonly issues: readonly ApiIssue[];
+}
 RUN_SIZE_LIMITS satisfies readonly LimitName[];
 export type Limits = Record<LimitName, number>;
 

@@ -21,7 +21,7 @@ import type { EpisodeDO } from '../../src/worker/episode/episode-do.ts';
 import { workerToolServices } from '../../src/worker/episode/tool-services.ts';
 import { providerFor } from '../../src/worker/runs/models.ts';
 import { tablesOf, toTablesLayout } from './support/episode-layouts.ts';
-import { OPERATOR_TENANT } from '../../src/worker/api/auth.ts';
+import { OPERATOR_TENANT } from '../../src/worker/tenancy/tenants.ts';
 
 const depsFor = async (taskId: string) => {
   const loaded = await loadDomain(env.ASSETS, 'mock');

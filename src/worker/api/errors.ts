@@ -5,7 +5,7 @@ import type { ErrorHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../core/schemas/api.ts';
-import type { Refusal } from '../runs/launch.ts';
+import type { Refusal } from '../limits.ts';
 
 export class ApiError extends HTTPException {
   readonly code: ApiErrorCode;

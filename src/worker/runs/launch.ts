@@ -11,18 +11,13 @@ import type { EpisodeRef } from '../episode/launch.ts';
 import { encodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { limits, runLimitIssues } from '../limits.ts';
+import type { Refusal } from '../limits.ts';
 import { findQuotas } from '../db/quotas.ts';
 import { apiBaseIssue } from './models.ts';
 import { reserveRun } from '../quotas.ts';
 import { unpricedModelIssues } from '../tenancy/priced-models.ts';
 import { ApiError } from '../api/errors.ts';
 
-/** Why a configuration selects no episodes: a bad value, or more work than the operator allows. */
-export interface Refusal {
-  readonly ok: false;
-  readonly code: 'invalid_request' | 'limit_exceeded';
-  readonly issues: readonly ApiIssue[];
-}
 export type Selection = { readonly ok: true; readonly episodes: EpisodeRef[] } | Refusal;
 
 /** Unknown task ids named in an error: the first few, so a long list is not echoed back whole. */

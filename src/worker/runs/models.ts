@@ -18,7 +18,7 @@ import { endpointOf } from './provider-gate.ts';
 import { apiBaseModelIssue, apiBaseOf, withApiBase } from '../../core/llm/api-base.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
-import { OPERATOR_TENANT } from '../api/auth.ts';
+import { OPERATOR_TENANT } from '../tenancy/tenants.ts';
 import { EMBEDDING_BASE_URLS, createAiSdkEmbedder } from '../../core/llm/embedder.ts';
 import type { Embedder, EmbedderSpec } from '../../core/knowledge/embedder.ts';
 

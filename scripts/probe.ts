@@ -14,6 +14,7 @@ import { dumpsPy } from '../src/core/py/index.ts';
 import type { PyInput } from '../src/core/py/index.ts';
 import { probeHardening } from './probe-hardening.ts';
 import { SOCKET_PROBE_LIMITS } from './probe-sockets.ts';
+import { PROBE_MAX_SCHEDULES, probeTenancy } from './probe-tenancy.ts';
 import { RUN_SIZE_LIMITS } from '../src/worker/run-size-limits.ts';
 import type { Sent } from './probe-hardening.ts';
 
@@ -36,6 +37,7 @@ const harness = await startHarness(mockConversation(), {
     // An empty var is no positive integer, so the default of src/worker/limits.ts applies, as when unset.
     ...Object.fromEntries(RUN_SIZE_LIMITS.map((name) => [name, ''])),
     ...Object.fromEntries(Object.entries(SOCKET_PROBE_LIMITS).map(([name, value]) => [name, String(value)])),
+    LIMIT_MAX_SCHEDULES: String(PROBE_MAX_SCHEDULES),
   },
 });
 const base = harness.worker().url;
@@ -236,6 +238,7 @@ try {
   }
 
   await probeHardening({ harness, base, operatorKey: OPERATOR_KEY, send, check, run, waitDone });
+  await probeTenancy({ harness, base, operatorKey: OPERATOR_KEY, send, check, run, waitDone });
 
   const leaked = [OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google', 'sk-probe-agent-endpoint'].filter((secret) => seen.some((text) => text.includes(secret)));
   check(leaked.length === 0, 'no secret appears in any response', leaked.join(', '));

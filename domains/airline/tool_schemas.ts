@@ -1,6 +1,6 @@
 // The airline agent tools' descriptions and parameter schemas exactly as the reference sends them to the model
 // (pydantic model_json_schema of each signature with docstring-parser descriptions; spec Appendix A.1).
-import type { ToolParameters } from '../../src/core/environment/toolkit.ts';
+import type { ToolParameters } from '../../src/core/llm/tool-schema.ts';
 
 export interface AirlineToolSchema {
   readonly description: string;

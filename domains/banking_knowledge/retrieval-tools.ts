@@ -4,7 +4,8 @@
 // model, the shell) and do that work in `prepare`, with the host's tool services.
 import type { KnowledgeDocument } from '../../src/core/knowledge/documents.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
-import type { ToolParameters, ToolSpec } from '../../src/core/environment/toolkit.ts';
+import type { ToolSpec } from '../../src/core/environment/toolkit.ts';
+import type { ToolParameters } from '../../src/core/llm/tool-schema.ts';
 import type { ToolServices } from '../../src/core/environment/tool-services.ts';
 import { pyTypeName } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';

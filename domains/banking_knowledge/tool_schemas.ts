@@ -1,7 +1,7 @@
 // The descriptions and parameter schemas the banking_knowledge tools are offered with, exactly as the reference
 // sends them (pydantic's schema of each tool's signature and docstring), by tool name. Keys keep pydantic's order,
 // since the request payload is sent byte for byte.
-import type { ToolParameters } from '../../src/core/environment/toolkit.ts';
+import type { ToolParameters } from '../../src/core/llm/tool-schema.ts';
 
 export interface KnowledgeToolSchema {
   readonly description: string;

@@ -6,7 +6,7 @@ import { ToolError } from '../../src/core/environment/errors.ts';
 import { dictHas } from '../../src/core/environment/python-dict.ts';
 import { constructModel } from '../../src/core/environment/model.ts';
 import { defineToolkit } from '../../src/core/environment/toolkit.ts';
-import type { ToolParameters } from '../../src/core/environment/toolkit.ts';
+import type { ToolParameters } from '../../src/core/llm/tool-schema.ts';
 import { transferToHumanAgents } from '../../src/core/environment/common-tools.ts';
 import { calculate } from '../../src/core/environment/calculate.ts';
 import { OrderPaymentSchema, UserAddressSchema } from './data_model.ts';

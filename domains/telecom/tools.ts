@@ -6,7 +6,7 @@ import type { PyNumber, PyValue } from '../../src/core/py/index.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
 import { constructModel } from '../../src/core/environment/model.ts';
 import { defineToolkit } from '../../src/core/environment/toolkit.ts';
-import type { ToolParameters } from '../../src/core/environment/toolkit.ts';
+import type { ToolParameters } from '../../src/core/llm/tool-schema.ts';
 import { transferToHumanAgents } from '../../src/core/environment/common-tools.ts';
 import { pyDict } from '../../src/core/environment/serialize.ts';
 import { BillSchema, LineItemSchema } from './data_model.ts';

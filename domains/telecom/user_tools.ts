@@ -6,7 +6,8 @@ import type { PyJsonable, PyValue } from '../../src/core/py/index.ts';
 import { ToolError } from '../../src/core/environment/errors.ts';
 import { constructModel } from '../../src/core/environment/model.ts';
 import { defineToolkit } from '../../src/core/environment/toolkit.ts';
-import type { ToolParameters, ToolSpec } from '../../src/core/environment/toolkit.ts';
+import type { ToolSpec } from '../../src/core/environment/toolkit.ts';
+import type { ToolParameters } from '../../src/core/llm/tool-schema.ts';
 import {
   apnSettings,
   canSendMms,

@@ -54,7 +54,7 @@ export const runOfResults = (id: string, { results }: LoadedResults): Run => {
     error_bars: runErrorBars(sims),
     infra_errors: groupInfraErrors(sims),
     peak_calls_in_flight: null,
-    usage: resultsUsage(results),
+    usage: { ...resultsUsage(results), metered: null },
   };
 };
 

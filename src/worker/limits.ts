@@ -26,7 +26,7 @@ export const LIMIT_DEFAULTS = {
   LIMIT_MAX_CHOICES: 1,
   /** `num_retries` / `max_retries` in llm_args (provider-call retries). */
   LIMIT_MAX_LLM_RETRIES: 10,
-  /** Schedules a deployment keeps. */
+  /** Schedules one tenant keeps (its schedules quota may set fewer). */
   LIMIT_MAX_SCHEDULES: 100,
   /** Bytes of a request body; larger ones get 413. */
   LIMIT_MAX_BODY_BYTES: 1_048_576,
@@ -43,6 +43,13 @@ export const LIMIT_DEFAULTS = {
 } as const;
 
 export type LimitName = keyof typeof LIMIT_DEFAULTS;
+
+/** Why a configuration selects no work: a bad value, or more work than the operator allows. */
+export interface Refusal {
+  readonly ok: false;
+  readonly code: 'invalid_request' | 'limit_exceeded';
+  readonly issues: readonly ApiIssue[];
+}
 RUN_SIZE_LIMITS satisfies readonly LimitName[];
 export type Limits = Record<LimitName, number>;
 

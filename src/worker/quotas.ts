@@ -4,11 +4,13 @@
 // that reaches the daily USD budget while it runs is stopped by its RunDO (runs/run-do.ts); its finished
 // simulations keep their scores.
 import { ApiError } from './api/errors.ts';
-import { dayStart, insertRunWithinQuotas, insertScheduleWithinQuota, takeInfraErrorsWithinQuotas } from './db/quotas.ts';
+import { insertRunWithinQuotas, insertScheduleWithinQuota, takeInfraErrorsWithinQuotas } from './db/quotas.ts';
+import { dayStart } from './db/statement.ts';
 import type { Refusal } from './db/quotas.ts';
 import { findRunByIdempotencyKey } from './db/runs.ts';
 import type { RunRow } from './db/runs.ts';
 import type { ScheduleRow } from './db/schedules.ts';
+import { limits } from './limits.ts';
 
 /** Seconds from `nowMs` to the next 00:00 UTC, when daily quotas start afresh. */
 const untilTomorrow = (nowMs: number): number => Math.max(1, Math.ceil((Date.parse(dayStart(nowMs)) + 86_400_000 - nowMs) / 1000));
@@ -49,10 +51,16 @@ export const reserveRun = async (env: Env, row: RunRow, nowMs: number): Promise<
   throw new Error(`Run ${row.id} could not be recorded`);
 };
 
-/** Records the schedule if the tenant keeps fewer than its quota allows; throws 429 otherwise. */
+/**
+ * Records the schedule if the tenant keeps fewer than its quota and the operator's LIMIT_MAX_SCHEDULES allow;
+ * throws 429 otherwise.
+ */
 export const reserveSchedule = async (env: Env, row: ScheduleRow, nowMs: number): Promise<void> => {
-  const refusal = await insertScheduleWithinQuota(env.DB, row, nowMs);
-  if (refusal !== null && isOverQuota(refusal)) throw quotaExceeded(refusal, nowMs);
+  const maxSchedules = limits(env).LIMIT_MAX_SCHEDULES;
+  const refusal = await insertScheduleWithinQuota(env.DB, row, nowMs, maxSchedules);
+  if (refusal === null || !isOverQuota(refusal)) return;
+  const allowed = Math.min(refusal.quotas.schedules ?? maxSchedules, maxSchedules);
+  throw quotaExceeded({ ...refusal, quotas: { ...refusal.quotas, schedules: allowed } }, nowMs);
 };
 
 /**

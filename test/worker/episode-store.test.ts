@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
 import type { PyInput, PyValue } from '../../src/core/py/index.ts';
 import type { ChatMessage } from '../../src/core/llm/types.ts';
-import type { ToolSchema } from '../../src/core/environment/toolkit.ts';
+import type { ToolSchema } from '../../src/core/llm/tool-schema.ts';
 import { envOptions } from '../../src/core/orchestrator/deps.ts';
 import { completeEpisode, runSimulation } from '../../src/core/runner/simulation.ts';
 import type { SimulationDeps } from '../../src/core/runner/simulation.ts';
@@ -21,7 +21,7 @@ import type { EpisodeDO } from '../../src/worker/episode/episode-do.ts';
 import { workerToolServices } from '../../src/worker/episode/tool-services.ts';
 import { providerFor } from '../../src/worker/runs/models.ts';
 import { tablesOf, toTablesLayout } from './support/episode-layouts.ts';
-import { OPERATOR_TENANT } from '../../src/worker/api/auth.ts';
+import { OPERATOR_TENANT } from '../../src/worker/tenancy/tenants.ts';
 
 const depsFor = async (taskId: string) => {
   const loaded = await loadDomain(env.ASSETS, 'mock');

@@ -3,7 +3,9 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.ts';
-import { ApiErrorSchema, ScheduleListSchema, ScheduleSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema, ScheduleListSchema, ScheduleSchema } from '../../src/core/schemas/api.ts';
+import { LIMIT_DEFAULTS } from '../../src/worker/limits.ts';
+import { SCHEDULES_PER_TICK } from '../../src/worker/runs/scheduled.ts';
 import type { Schedule } from '../../src/core/schemas/api.ts';
 import { call, pyBody, waitForRun } from './support/api.ts';
 import { scriptedRun } from './support/script.ts';
@@ -85,3 +87,37 @@ describe('cron trigger', () => {
   });
 });
 
+/** Writes `n` schedules of `tenant` straight to D1, due at `nextRunAt`, with `runConfig` as stored. */
+const storeSchedules = async (tenant: string, n: number, nextRunAt: string, runConfig = '{}'): Promise<string[]> => {
+  const now = new Date().toISOString();
+  const ids = Array.from({ length: n }, (_, i) => `${tenant}-${i}`);
+  await env.DB.batch(ids.map((id) => env.DB.prepare(
+    `INSERT INTO schedules (id, tenant_id, name, interval_minutes, enabled, run_config, next_run_at, created_at, updated_at) VALUES (?, ?, 'stored', 60, 1, ?, ?, ?, ?)`,
+  ).bind(id, tenant, runConfig, nextRunAt, now, now)));
+  return ids;
+};
+
+describe('schedule limits', () => {
+  it('a tenant without a schedules quota keeps at most LIMIT_MAX_SCHEDULES: one more → 429 naming the quota', async () => {
+    const key = ApiKeyCreatedSchema.parse(await pyBody(await call('/v1/admin/keys', { body: { tenant: 'sched-cap', name: 'cap' } }))).key;
+    await storeSchedules('sched-cap', LIMIT_DEFAULTS.LIMIT_MAX_SCHEDULES, '2999-01-01T00:00:00.000Z');
+    const response = await call('/v1/schedules', {
+      body: { name: 'one more', interval_minutes: 60, run: scriptedRun({ task_ids: ['create_task_1'] }) },
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.status).toBe(429);
+    expect(ApiErrorSchema.parse(await response.json()).error.message).toContain(`Quota schedules reached: ${LIMIT_DEFAULTS.LIMIT_MAX_SCHEDULES} schedules kept, ${LIMIT_DEFAULTS.LIMIT_MAX_SCHEDULES} allowed`);
+    expect((await env.DB.prepare(`SELECT count(*) AS n FROM schedules WHERE tenant_id = 'sched-cap'`).first<{ n: number }>())!.n).toBe(LIMIT_DEFAULTS.LIMIT_MAX_SCHEDULES);
+  });
+
+  it(`a tick takes at most ${SCHEDULES_PER_TICK} due schedules, the longest overdue first; the next tick the rest`, async () => {
+    const ids = await storeSchedules('sched-page', SCHEDULES_PER_TICK + 5, '2000-01-01T00:00:00.000Z');
+    const taken = async (): Promise<number> =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM schedules WHERE tenant_id = 'sched-page' AND next_run_at > '2000-01-01T00:00:00.000Z'`).first<{ n: number }>())!.n;
+    const now = Date.now();
+    await trigger(now);
+    expect(await taken()).toBe(SCHEDULES_PER_TICK);
+    await trigger(now + 1000);
+    expect(await taken()).toBe(ids.length);
+  });
+});

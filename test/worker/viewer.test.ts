@@ -231,7 +231,8 @@ describe('web viewer: sign-in and sessions', () => {
     const usage = (await (await call(`/v1/runs/${runId}/usage`)).json()) as RunUsage;
     const expected = resultsUsage(full);
     expect(usage.agent.prompt_tokens).toBeGreaterThan(0);
-    expect(usage).toEqual(expected);
+    // The results file keeps no ledger: beside the by-role split, the API adds the run's metered calls (every call made).
+    expect(usage).toEqual({ ...expected, metered: { usd: 0, calls: usage.total.calls, in_flight: 0 } });
     expect((await call(`/v1/runs/${runId}/results?messages=no`)).status).toBe(400);
   });
 
@@ -264,7 +265,11 @@ describe('usage and cost by role', () => {
 
     // Each simulation carries its own split (in `info`), so the results file sums to the same totals.
     const results = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${runId}/results`)));
-    expect(resultsUsage(results)).toEqual(usage);
+    const { metered, ...byRole } = usage;
+    expect(resultsUsage(results)).toEqual(byRole);
+    // Every call of the run was metered as made: the priced ones at the cost the simulations recorded.
+    expect(metered).toMatchObject({ calls: 5, in_flight: 0 });
+    expect(metered!.usd).toBeCloseTo(2 * AGENT_CALL_USD + JUDGE_CALL_USD, 12);
     expect(await (await call(`/v1/runs/${runId}/usage`)).json()).toEqual(usage);
 
     const cookie = await signIn(API_KEY);

@@ -4,7 +4,8 @@
 // The docstring is the tool's whole definition as the model sees it, so it is kept verbatim and parsed with
 // the reference's own regular expressions: this part is hand-written for byte-exact output.
 import type { PyValue } from '../../../src/core/py/index.ts';
-import type { Param, ToolParameters, ToolSpec } from '../../../src/core/environment/toolkit.ts';
+import type { Param, ToolSpec } from '../../../src/core/environment/toolkit.ts';
+import type { ToolParameters } from '../../../src/core/llm/tool-schema.ts';
 import type { ToolType } from '../../../src/core/schemas/simulation.ts';
 
 /** One discoverable tool: its tag, the Python signature, its docstring and its body. */

@@ -5,7 +5,7 @@ import type { ParticipantMessage } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import { isExternalAgent, isSoloAgent } from '../schemas/episode.ts';
 import type { AgentKind } from '../schemas/episode.ts';
-import type { ToolSchema } from '../environment/toolkit.ts';
+import type { ToolSchema } from '../llm/tool-schema.ts';
 import { participantMessageFrom } from '../llm/to-message.ts';
 import { agentChatMessages } from './history.ts';
 import { SOLO_STOP_TOOL, STOP_TOKEN, agentSystemPrompt, gtSystemPrompt, soloSystemPrompt } from './prompts.ts';

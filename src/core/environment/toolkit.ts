@@ -1,28 +1,13 @@
 // Toolkits: a domain's tools in registration order, their tags, schemas and Python-style argument binding
 // (reference: src/tau2/environment/toolkit.py, tool.py).
 import { ToolError } from './errors.ts';
+import type { ToolParameters, ToolSchema } from '../llm/tool-schema.ts';
 import type { PyValue } from '../py/index.ts';
 import type { ToolType } from '../schemas/simulation.ts';
 import type { ToolResult } from './serialize.ts';
 import type { ToolServices } from './tool-services.ts';
 
 export type ToolArgs = Readonly<Record<string, PyValue>>;
-
-/**
- * Key under which a tool call keeps model-produced argument text that is not a JSON object. Such a call is
- * answered with an error tool message without running the tool, live and on replay alike.
- */
-export const UNPARSED_ARGUMENTS_KEY = '__unparsed_arguments__';
-
-/** A parameter JSON schema exactly as the reference sends it to the model (pydantic's `model_json_schema()`). */
-export interface ToolParameters {
-  /** Shared sub-schemas referenced from properties (pydantic emits them for enum and model parameters). */
-  readonly $defs?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  readonly required?: readonly string[];
-  readonly title: 'parameters';
-  readonly type: 'object';
-}
 
 export interface ToolSpec<Db> {
   readonly type: ToolType;
@@ -58,12 +43,6 @@ export interface Toolkit<Db> {
   readonly className: string;
   readonly tools: Readonly<Record<string, ToolSpec<Db>>>;
   readonly functions: Readonly<Record<string, EnvFunctionSpec<Db>>>;
-}
-
-/** The OpenAI function-tool schema of one tool, as the reference sends it. */
-export interface ToolSchema {
-  readonly type: 'function';
-  readonly function: { readonly name: string; readonly description: string; readonly parameters: ToolParameters };
 }
 
 export const defineToolkit = <Db>(toolkit: Toolkit<Db>): Toolkit<Db> => toolkit;

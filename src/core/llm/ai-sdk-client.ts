@@ -5,7 +5,7 @@ import { APICallError } from 'ai';
 import { createJsonErrorResponseHandler, generateId, postJsonToApi, withoutTrailingSlash } from '@ai-sdk/provider-utils';
 import type { ResponseHandler } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
-import { UNPARSED_ARGUMENTS_KEY } from '../environment/toolkit.ts';
+import { UNPARSED_ARGUMENTS_KEY } from './tool-schema.ts';
 import { dumpsPy, isPyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { toJson } from './json-value.ts';

@@ -3,7 +3,7 @@
 // without `execute`, which the engine runs itself.
 import { jsonSchema, tool } from 'ai';
 import type { AssistantContent, JSONSchema7, ModelMessage, ToolSet } from 'ai';
-import type { ToolSchema } from '../environment/toolkit.ts';
+import type { ToolSchema } from './tool-schema.ts';
 import { toJson } from './json-value.ts';
 import type { ChatMessage, LlmRequest, ProviderState } from './types.ts';
 

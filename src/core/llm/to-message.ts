@@ -5,7 +5,7 @@ import { participantMessage } from '../schemas/message.ts';
 import type { AssistantMessage, ToolCall, UserMessage } from '../schemas/message.ts';
 import type { LlmResponse, LlmToolCall } from './types.ts';
 import { pyFloat } from '../py/index.ts';
-import { UNPARSED_ARGUMENTS_KEY } from '../environment/toolkit.ts';
+import { UNPARSED_ARGUMENTS_KEY } from './tool-schema.ts';
 
 
 /** Parses tool-call arguments keeping int/float kinds; empty text means no arguments. */

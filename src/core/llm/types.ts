@@ -1,7 +1,7 @@
 // The model-call port of the engine: the core builds requests in the reference's message format and a
 // caller-provided client performs them (through the Vercel AI SDK in production).
 import type { PyValue } from '../py/index.ts';
-import type { ToolSchema } from '../environment/toolkit.ts';
+import type { ToolSchema } from './tool-schema.ts';
 
 /** A tool call as sent back to the model: arguments are re-encoded with Python's `json.dumps`. */
 export interface ChatToolCall {

@@ -36,7 +36,7 @@ import { MAX_NAME_LENGTH, RunConfigSchema, plainText } from './run-config.ts';
 import { PairedComparisonSchema, RunErrorBarsSchema } from './statistics.ts';
 import { TerminationReasonSchema } from './simulation.ts';
 import { PyFloatSchema, pyNumber } from './py-types.ts';
-import { RoleUsageSchema, UsageByRoleSchema } from './usage.ts';
+import { RoleUsageSchema, UsageByRoleSchema, UsdSchema } from './usage.ts';
 import { textOfBytes } from './text-bytes.ts';
 import { isPyFloat } from '../py/index.ts';
 import { CREDENTIAL_PROVIDERS } from '../llm/providers.ts';
@@ -116,7 +116,15 @@ const RunFieldsSchema = z.object({
  * reviewer) and in total. A role's `cost` counts its priced calls; `unpriced_models` names the models without a
  * known price, whose calls count in the tokens only.
  */
-export const RunUsageSchema = UsageByRoleSchema.extend({ total: RoleUsageSchema });
+/**
+ * What the run's model calls cost as they were made (every role and every attempt, finished or not): the spend
+ * its tenant's budget counts. `in_flight` calls count at the upper bound reserved for them until they return.
+ */
+export const MeteredSpendSchema = z.object({ usd: UsdSchema, calls: count, in_flight: count });
+export type MeteredSpend = z.infer<typeof MeteredSpendSchema>;
+
+/** `metered` is null for a run read from a results file, which keeps no ledger. */
+export const RunUsageSchema = UsageByRoleSchema.extend({ total: RoleUsageSchema, metered: MeteredSpendSchema.nullable() });
 export type RunUsage = z.infer<typeof RunUsageSchema>;
 
 
@@ -302,7 +310,7 @@ export const TenantUsageSchema = z.object({
   episodes_in_flight: count,
   episodes_today: count,
   schedules: count,
-  usd_today: z.number(),
+  usd_today: UsdSchema,
 });
 export type TenantUsage = z.infer<typeof TenantUsageSchema>;
 export const TenantQuotasViewSchema = z.object({ tenant: z.string(), quotas: TenantQuotasSchema, usage: TenantUsageSchema });

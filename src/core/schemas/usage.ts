@@ -9,7 +9,7 @@ export type CostRole = z.infer<typeof CostRoleSchema>;
 
 const tokens = z.number().int().nonnegative();
 /** USD as JSON writes it or as `parsePyJson` reads it back (a PyFloat). */
-const usd = z
+export const UsdSchema = z
   .union([z.number(), PyFloatSchema])
   .transform((v): number => (typeof v === 'number' ? v : v.value))
   .meta({ type: 'number' });
@@ -23,7 +23,7 @@ export const RoleUsageSchema = z.object({
   cache_read_tokens: tokens,
   cache_write_tokens: tokens,
   /** USD of the calls to priced models. */
-  cost: usd,
+  cost: UsdSchema,
   /** Models called that have no known price: their calls count in the tokens but not in `cost`. */
   unpriced_models: z.array(z.string()),
 });

@@ -10,8 +10,7 @@ import { ApiError } from './errors.ts';
 import { findActiveKey } from '../db/api-keys.ts';
 import { sha256Text } from '../crypto.ts';
 import { CSRF_HEADER, sessionCaller } from '../session/session.ts';
-
-export const OPERATOR_TENANT = 'operator';
+import { OPERATOR_TENANT } from '../tenancy/tenants.ts';
 
 /** Who is calling: the tenant every resource they create or read belongs to. */
 export interface Caller {

@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ErrorHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../core/schemas/api.ts';
-import type { Refusal } from '../runs/launch.ts';
+import type { Refusal } from '../limits.ts';
 
 export class ApiError extends HTTPException {
   readonly code: ApiErrorCode;

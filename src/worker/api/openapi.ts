@@ -102,7 +102,7 @@ const paths: ZodOpenApiPathsObject = {
     get: queriedById('The run’s results file (reference format); messages=false leaves the messages out', ok(ResultsSchema, 'Results'), RunResultsQuerySchema),
   },
   '/v1/runs/{id}/usage': {
-    get: operation('Tokens and cost by role (agent, user, judge, retrieval, review) over the run’s finished simulations', { '200': ok(RunUsageSchema, 'Usage'), ...notFound }, idParam()),
+    get: operation('Tokens and cost by role (agent, user, judge, retrieval, review) over the run’s finished simulations, and the spend of all its model calls as metered', { '200': ok(RunUsageSchema, 'Usage'), ...notFound }, idParam()),
   },
   '/v1/runs/{id}/episodes': {
     get: queriedById('The run’s episodes in work-unit order, with the ids an `external` run’s client steps them by', ok(RunEpisodesSchema, 'A page of episodes'), RunEpisodesQuerySchema),

@@ -12,12 +12,13 @@
 import { drizzle } from 'drizzle-orm/d1';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { TenantQuotas, TenantUsage } from '../../core/schemas/api.ts';
 import { reruns, runs, schedules, tenantQuotas } from './schema.ts';
 import type { RunRow } from './runs.ts';
 import type { ScheduleRow } from './schedules.ts';
+import { dayStart, quotaOf as quota, statement } from './statement.ts';
+import { usdSince } from './spend.ts';
 
 export const NO_QUOTAS: TenantQuotas = { episodes_in_flight: null, episodes_per_day: null, schedules: null, usd_per_day: null };
 
@@ -38,9 +39,6 @@ export const putQuotas = async (d1: D1Database, tenant: string, quotas: TenantQu
   await drizzle(d1).insert(tenantQuotas).values({ tenantId: tenant, ...values }).onConflictDoUpdate({ target: tenantQuotas.tenantId, set: values });
 };
 
-/** 00:00 UTC of the day of `nowMs`, as stored timestamps are written. */
-export const dayStart = (nowMs: number): string => `${new Date(nowMs).toISOString().slice(0, 10)}T00:00:00.000Z`;
-
 /** Episodes of the tenant's running runs that have no simulation yet. */
 const inFlight = (tenant: string): SQL => sql`(
   (SELECT coalesce(sum(total), 0) FROM runs WHERE tenant_id = ${tenant} AND status = 'running')
@@ -54,44 +52,26 @@ const launchedSince = (tenant: string, since: string): SQL => sql`(
 
 const schedulesKept = (tenant: string): SQL => sql`(SELECT count(*) FROM schedules WHERE tenant_id = ${tenant})`;
 
-/** Agent and user cost of the tenant's simulations finished since `since` (unknown prices count 0). */
-const usdSince = (tenant: string, since: string): SQL => sql`(
-  SELECT coalesce(sum(coalesce(s.agent_cost, 0) + coalesce(json_extract(s.record, '$.user_cost'), 0)), 0)
-    FROM simulations s JOIN runs r ON r.id = s.run_id WHERE r.tenant_id = ${tenant} AND s.created_at >= ${since})`;
-
 const usageColumns = (tenant: string, since: string): SQL =>
   sql`${inFlight(tenant)} AS episodes_in_flight, ${launchedSince(tenant, since)} AS episodes_today, ${schedulesKept(tenant)} AS schedules, ${usdSince(tenant, since)} AS usd_today`;
 
-const dialect = new SQLiteAsyncDialect();
-
-/** The statement as D1 runs it: reservations batch them, and their rows are read as D1 gives them. */
-const statement = (d1: D1Database, query: SQL): D1PreparedStatement => {
-  const built = dialect.sqlToQuery(query);
-  return d1.prepare(built.sql).bind(...built.params);
-};
-
-export const usdSpentSince = async (d1: D1Database, tenant: string, sinceIso: string): Promise<number> =>
-  (await statement(d1, sql`SELECT ${usdSince(tenant, sinceIso)} AS usd`).first<{ usd: number }>())!.usd;
-
 export const tenantUsage = async (d1: D1Database, tenant: string, nowMs: number): Promise<TenantUsage> =>
   (await statement(d1, sql`SELECT ${usageColumns(tenant, dayStart(nowMs))}`).first<TenantUsage>())!;
-
-/** The quota as the statement runs (NULL, unlimited, when the tenant has none). */
-const quota = (tenant: string, name: keyof TenantQuotas): SQL => sql`(SELECT ${sql.identifier(name)} FROM tenant_quotas WHERE tenant_id = ${tenant})`;
 
 export type RunQuota = 'usd_per_day' | 'episodes_per_day' | 'episodes_in_flight';
 export type Quota = RunQuota | 'schedules';
 
 /** Each quota a launch of `asked` episodes must fit, in the order a refusal names them. */
 const runQuotasFit = (tenant: string, since: string, asked: SQL): [RunQuota, SQL][] => [
-  // Spend is not reserved (episodes spend as they run; the run object stops a run at the budget): a launch needs some left.
+  // Spend is reserved call by call (db/spend.ts): a launch needs some of the budget left.
   ['usd_per_day', sql`(${quota(tenant, 'usd_per_day')} IS NULL OR ${usdSince(tenant, since)} < ${quota(tenant, 'usd_per_day')})`],
   ['episodes_per_day', sql`(${quota(tenant, 'episodes_per_day')} IS NULL OR ${launchedSince(tenant, since)} + ${asked} <= ${quota(tenant, 'episodes_per_day')})`],
   ['episodes_in_flight', sql`(${quota(tenant, 'episodes_in_flight')} IS NULL OR ${inFlight(tenant)} + ${asked} <= ${quota(tenant, 'episodes_in_flight')})`],
 ];
 
-const scheduleQuotaFits = (tenant: string): [Quota, SQL][] => [
-  ['schedules', sql`(${quota(tenant, 'schedules')} IS NULL OR ${schedulesKept(tenant)} < ${quota(tenant, 'schedules')})`],
+/** The tenant's schedules quota, and the operator's limit whether or not the tenant has one. */
+const scheduleQuotaFits = (tenant: string, maxSchedules: number): [Quota, SQL][] => [
+  ['schedules', sql`(${schedulesKept(tenant)} < ${maxSchedules} AND (${quota(tenant, 'schedules')} IS NULL OR ${schedulesKept(tenant)} < ${quota(tenant, 'schedules')}))`],
 ];
 
 const allFit = (fits: [Quota, SQL][]): SQL => sql.join(fits.map(([, fit]) => fit), sql` AND `);
@@ -154,9 +134,9 @@ export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: 
   return refusalOf(refusal!.results[0]);
 };
 
-/** Writes the schedule if the tenant keeps fewer than its quota; null when written, else why not. */
-export const insertScheduleWithinQuota = async (d1: D1Database, row: ScheduleRow, nowMs: number): Promise<Refusal | null> => {
-  const fits = scheduleQuotaFits(row.tenantId);
+/** Writes the schedule if the tenant keeps fewer than its quota and `maxSchedules`; null when written, else why not. */
+export const insertScheduleWithinQuota = async (d1: D1Database, row: ScheduleRow, nowMs: number, maxSchedules: number): Promise<Refusal | null> => {
+  const fits = scheduleQuotaFits(row.tenantId, maxSchedules);
   const [, refusal] = await d1.batch<RefusalRow>([
     statement(d1, insertIf(schedules, row, allFit(fits))),
     statement(d1, refusalIfNotWritten(row.tenantId, dayStart(nowMs), fits, sql`1`, sql`SELECT 1 FROM schedules WHERE id = ${row.id}`)),

@@ -39,10 +39,11 @@ export const updateSchedule = async (d1: D1Database, id: string, changes: Partia
 export const deleteSchedule = async (d1: D1Database, id: string, tenant: string): Promise<boolean> =>
   (await drizzle(d1).delete(schedules).where(and(eq(schedules.id, id), eq(schedules.tenantId, tenant))).returning({ id: schedules.id })).length === 1;
 
-/** Enabled schedules whose next run is due at `nowIso`. */
-export const dueSchedules = (d1: D1Database, nowIso: string): Promise<ScheduleRow[]> =>
+/** Enabled schedules whose next run is due at `nowIso`, the longest overdue first, at most `limit` of them. */
+export const dueSchedules = (d1: D1Database, nowIso: string, limit: number): Promise<ScheduleRow[]> =>
   drizzle(d1)
     .select()
     .from(schedules)
     .where(and(eq(schedules.enabled, true), lte(schedules.nextRunAt, nowIso)))
-    .orderBy(asc(schedules.nextRunAt));
+    .orderBy(asc(schedules.nextRunAt))
+    .limit(limit);

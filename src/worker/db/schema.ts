@@ -112,7 +112,7 @@ export const tenantQuotas = sqliteTable('tenant_quotas', {
   /** Episodes of runs launched since 00:00 UTC. */
   episodesPerDay: integer('episodes_per_day'),
   schedules: integer('schedules'),
-  /** USD spent by simulations finished since 00:00 UTC, where prices are known. */
+  /** USD spent by the tenant's model calls since 00:00 UTC (calls in flight at their reserved bound). */
   usdPerDay: real('usd_per_day'),
   updatedAt: text('updated_at').notNull(),
 });
@@ -128,6 +128,27 @@ export const reruns = sqliteTable(
     createdAt: text('created_at').notNull(),
   },
   (t) => [index('reruns_tenant_created_at').on(t.tenantId, t.createdAt)],
+);
+
+/**
+ * The tenant's spend ledger: one row per model call (every role, every attempt), written before the call with an
+ * upper bound of its cost (`reserved_usd`) and settled with its real cost after; a row not yet settled counts at
+ * its bound. Spend is read from these rows only (db/spend.ts).
+ */
+export const modelCalls = sqliteTable(
+  'model_calls',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull(),
+    /** The run the call was made for; null for calls outside a run. */
+    runId: text('run_id'),
+    model: text('model').notNull(),
+    reservedUsd: real('reserved_usd').notNull(),
+    /** The call's real cost; null while in flight. 0 for a failed call and for a model without a known price. */
+    costUsd: real('cost_usd'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('model_calls_tenant_created_at').on(t.tenantId, t.createdAt), index('model_calls_run').on(t.runId)],
 );
 
 /**

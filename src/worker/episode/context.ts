@@ -17,7 +17,7 @@ export interface EpisodeContext {
 
 export const episodeContext = async (env: Env, launchText: string): Promise<EpisodeContext> => {
   const launch = decodeLaunch(launchText);
-  const deps = await episodeDeps(env, launch.config, launch.tenant);
+  const deps = await episodeDeps(env, launch.config, launch.tenant, launch.run_id);
   return { launch, key: episodeKey(launch.run_id, launch), spec: episodeSpec(launch, deps.data), deps };
 };
 

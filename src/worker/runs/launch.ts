@@ -11,16 +11,13 @@ import type { EpisodeRef } from '../episode/launch.ts';
 import { encodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { limits, runLimitIssues } from '../limits.ts';
+import type { Refusal } from '../limits.ts';
 import { findQuotas } from '../db/quotas.ts';
 import { apiBaseIssue } from './models.ts';
 import { reserveRun } from '../quotas.ts';
+import { unpricedModelIssues } from '../tenancy/priced-models.ts';
+import { ApiError } from '../api/errors.ts';
 
-/** Why a configuration selects no episodes: a bad value, or more work than the operator allows. */
-export interface Refusal {
-  readonly ok: false;
-  readonly code: 'invalid_request' | 'limit_exceeded';
-  readonly issues: readonly ApiIssue[];
-}
 export type Selection = { readonly ok: true; readonly episodes: EpisodeRef[] } | Refusal;
 
 /** Unknown task ids named in an error: the first few, so a long list is not echoed back whole. */
@@ -71,8 +68,8 @@ export interface LaunchOptions {
 }
 
 /**
- * Records the run within the tenant's quotas (429 over one) and starts it; with an Idempotency-Key already used,
- * returns that run instead (created false).
+ * Records the run within the tenant's quotas (429 over one; 400 for a model without a known price under a USD
+ * budget) and starts it; with an Idempotency-Key already used, returns that run instead (created false).
  */
 export const launchRun = async (
   env: Env,
@@ -98,6 +95,9 @@ export const launchRun = async (
     createdAt: now,
     updatedAt: now,
   };
+  const { usd_per_day } = await findQuotas(env.DB, options.tenant);
+  const unpriced = usd_per_day === null ? [] : unpricedModelIssues(recorded);
+  if (unpriced.length > 0) throw new ApiError(400, 'invalid_request', `Under the quota usd_per_day every model needs a known price: ${unpriced.map((i) => `${i.path}: ${i.message}`).join('; ')}`, unpriced);
   const { run, created } = await reserveRun(env, row, Date.parse(now));
   // Starting is idempotent: a retried request (or the orphan repair) also finishes a launch that was cut short. A
   // run that failed to start stays failed: its episodes were given back to the quotas.

@@ -20,7 +20,7 @@ import { endpointOf } from './provider-gate.ts';
 import { apiBaseModelIssue, apiBaseOf, withApiBase } from '../../core/llm/api-base.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { ApiIssue } from '../../core/schemas/api.ts';
-import { OPERATOR_TENANT } from '../api/auth.ts';
+import { OPERATOR_TENANT } from '../tenancy/tenants.ts';
 import { createAiSdkEmbedder } from '../../core/llm/embedder.ts';
 import { embeddingEndpoint } from '../../core/llm/embedding-endpoint.ts';
 import { NATIVE_PROVIDERS, PROVIDERS, operatorApiRoot, operatorBaseUrl, operatorCredential, operatorKey } from '../../core/llm/providers.ts';

@@ -9,6 +9,7 @@ import type { Run, RunCounts, RunMetrics, RunUsage } from '../../core/schemas/ap
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
 import { usageTotals } from '../../core/metrics/role-usage.ts';
+import { runSpend } from '../db/spend.ts';
 import { decodeConfig } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { runSimulationPages, runSimulations, simulationSummaries } from '../db/simulations.ts';
@@ -67,17 +68,19 @@ export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metr
  * Tokens and cost by role over the run's finished simulations, as each recorded them (`info.usage`). The models
  * name the participants whose price applies (an external agent or user has none).
  */
-const usageOfRun = (config: RunConfig, simulations: readonly SimulationRun[]): RunUsage =>
-  usageTotals(simulations, {
+const usageOfRun = async (env: Env, runId: string, config: RunConfig, simulations: readonly SimulationRun[]): Promise<RunUsage> => ({
+  ...usageTotals(simulations, {
     agent: isExternalAgent(config.agent) ? null : config.llm_agent,
     user: config.user === 'external_user' ? null : config.llm_user,
-  });
+  }),
+  metered: await runSpend(env.DB, runId),
+});
 
 export const runView = async (env: Env, row: RunRow): Promise<Run> => {
   const listing = await runListing(env, row);
   const simulations = await runSimulations(env.DB, row.id);
   const metrics = metricsAsDict(computeMetrics({ info: listing.config, simulations }));
-  return { ...listing, metrics: metrics as RunMetrics, error_bars: runErrorBars(simulations), usage: usageOfRun(listing.config, simulations), infra_errors: groupInfraErrors(simulations), peak_calls_in_flight: await peakCallsInFlight(env, row) };
+  return { ...listing, metrics: metrics as RunMetrics, error_bars: runErrorBars(simulations), usage: await usageOfRun(env, row.id, listing.config, simulations), infra_errors: groupInfraErrors(simulations), peak_calls_in_flight: await peakCallsInFlight(env, row) };
 };
 
 /** The run's peak of model calls in flight, from its provider's gate (null when the provider cannot be named now). */
@@ -127,6 +130,6 @@ export const runResultsStream = async (env: Env, row: RunRow, withMessages = tru
   });
 };
 
-/** Tokens and cost by role over the run's finished simulations (their records only, never their messages). */
+/** Tokens and cost by role over the run's finished simulations (their records only, never their messages), and its metered spend. */
 export const runUsage = async (env: Env, row: RunRow): Promise<RunUsage> =>
-  usageOfRun(decodeConfig(row.config), await runSimulations(env.DB, row.id));
+  usageOfRun(env, row.id, decodeConfig(row.config), await runSimulations(env.DB, row.id));

@@ -14,13 +14,18 @@ import type { EpisodeWatch } from '../episode/episode-do.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { decodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import { dayStart, usdSpentSince } from '../db/quotas.ts';
+import { dayStart } from '../db/statement.ts';
+import { usdSpentSince } from '../db/spend.ts';
 import { writeSimulations } from '../db/simulations.ts';
 import { chunksOfSize } from '../db/chunks.ts';
 import type { SimulationRows } from '../db/simulations.ts';
 import { infraErrorOf, refusalWatch, stoppedBy } from '../../core/runner/refusal.ts';
 import { SimulationRunSchema } from '../../core/schemas/simulation.ts';
 import { parsePyJson } from '../../core/py/index.ts';
+import { BUDGET_REFUSAL, isBudgetRefusalText } from '../../core/llm/budget.ts';
+
+/** Why a run was stopped by its tenant's budget. */
+const BUDGET_SPENT = `${BUDGET_REFUSAL}: the tenant's daily USD budget is spent`;
 
 /** The tenant's daily USD budget as it stood when the run was launched: reaching it stops the run. */
 export interface RunBudget {
@@ -145,11 +150,17 @@ export class RunDO extends DurableObject<Env> {
    */
   async episodeFinished(key: string, rowsText?: string): Promise<void> {
     let refusal: string | null = null;
+    let budgetSpent = false;
     if (this.move(key, 'done', 'running') && rowsText !== undefined) {
       this.ctx.storage.sql.exec(`INSERT INTO unwritten (rows) VALUES (?)`, rowsText);
       this.unwritten++;
-      refusal = this.refusals.note(...finishedOf(rowsText));
+      const [taskId, infraError] = finishedOf(rowsText);
+      budgetSpent = infraError !== null && isBudgetRefusalText(infraError);
+      refusal = this.refusals.note(taskId, infraError);
     }
+    // An episode ended by the budget refusing one of its model calls (recorded as an infrastructure error, to be
+    // re-run once there is budget): the run stops, saying why, and so do its other episodes.
+    if (budgetSpent) return this.cancel(BUDGET_SPENT);
     // A refusal every task would meet (a bad key, an unknown model) stops the run: its other episodes would only repeat it.
     if (refusal !== null && this.counts.pending + this.counts.running > 0) return this.stop('failed', stoppedBy(refusal));
     // A run under a budget writes each simulation at once: its spend, read from D1, must count them all.
@@ -296,7 +307,7 @@ export class RunDO extends DurableObject<Env> {
     await this.armRecovery();
     const free = run.config.max_concurrency - running;
     if (free > 0) {
-      if (await this.overBudget(run.budget)) return this.cancel('Quota usd_per_day reached: the tenant\'s daily USD budget is spent');
+      if (await this.overBudget(run.budget)) return this.cancel(BUDGET_SPENT);
       const next = this.ctx.storage.sql
         .exec<{ key: string; task_id: string; trial: number }>(
           `SELECT key, task_id, trial FROM episodes WHERE status = 'pending' ORDER BY ord LIMIT ?`,

@@ -1,6 +1,7 @@
-// The cron trigger: launches every enabled schedule that is due and moves its next run on by its interval,
-// then repairs orphan runs. Each schedule is launched on its own: one that fails records why on itself and
-// the others still launch.
+// The cron trigger: launches the enabled schedules that are due, a bounded page of them per tick (the longest
+// overdue first; the rest on the next ticks), so that one invocation stays inside the platform's per-invocation
+// limits however many are due; moves each one's next run on by its interval, then repairs orphan runs. Each
+// schedule is launched on its own: one that fails records why on itself and the others still launch.
 import { MAX_INTERVAL_MINUTES } from '../../core/schemas/api.ts';
 import { decodeConfig } from '../db/runs.ts';
 import { dueSchedules, updateSchedule } from '../db/schedules.ts';
@@ -30,10 +31,13 @@ const launchSchedule = async (env: Env, schedule: ScheduleRow, nowIso: string): 
   return run.id;
 };
 
+/** Due schedules one tick launches at most: each launch is a handful of D1 and Durable Object calls. */
+export const SCHEDULES_PER_TICK = 25;
+
 export const launchDueSchedules = async (env: Env, nowMs: number): Promise<string[]> => {
   const launched: string[] = [];
   const nowIso = new Date(nowMs).toISOString();
-  for (const schedule of await dueSchedules(env.DB, nowIso)) {
+  for (const schedule of await dueSchedules(env.DB, nowIso, SCHEDULES_PER_TICK)) {
     try {
       // Moved on first, so a schedule that cannot launch is not retried on every tick (an interval stored
       // before intervals were bounded counts as the longest one).

@@ -7,7 +7,7 @@
 import { parsePyJson, dumpsPy } from '../../core/py/index.ts';
 import type { PyInput, PyValue } from '../../core/py/index.ts';
 import type { ChatMessage, LlmClient, LlmResponse } from '../../core/llm/types.ts';
-import type { ToolSchema } from '../../core/environment/toolkit.ts';
+import type { ToolSchema } from '../../core/llm/tool-schema.ts';
 import type { LocalTurn, PendingTurn, TurnOutcome, TurnResult } from '../../core/episode/turn.ts';
 import type { TurnRequest } from '../../core/agents/participant.ts';
 import { providerFor } from '../runs/models.ts';
@@ -15,6 +15,7 @@ import type { Provider } from '../runs/models.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { agentEndpointClient } from '../agent-endpoint.ts';
 import { isRefusal } from '../../core/runner/refusal.ts';
+import { budgeted } from '../tenancy/spend-ledger.ts';
 
 /** How long one `acquire` waits for a slot of the provider's cap before asking again. */
 const GATE_WAIT_MS = 10_000;
@@ -124,7 +125,7 @@ const produceLeased = async (env: Env, episode: TurnSink, provider: Provider, fi
     // as a provider failure would.
     const result =
       current.agent_endpoint === null
-        ? await callModel(provider.client, current)
+        ? await callModel(budgeted(env, { tenant: current.tenant, runId: current.run_id }, provider.client), current)
         : await agentEndpointClient(env, current.run_id, current.agent_endpoint).then((client) => callModel(client, current), failed);
     const produceNext = Date.now() < deadline;
     const outcome = await episode.submitTurn(current.step, result, { produceNext });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { bindArguments } from '../../../src/core/environment/toolkit.ts';
 import { newEnvironment } from '../../support/domains.ts';
-import { UNPARSED_ARGUMENTS_KEY } from '../../../src/core/environment/toolkit.ts';
+import { UNPARSED_ARGUMENTS_KEY } from '../../../src/core/llm/tool-schema.ts';
 
 const params = [
   { name: 'user_id', hasDefault: false },

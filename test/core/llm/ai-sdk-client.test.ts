@@ -6,8 +6,8 @@ import { createAiSdkClient } from '../../../src/core/llm/ai-sdk-client.ts';
 import type { AiSdkClientConfig } from '../../../src/core/llm/ai-sdk-client.ts';
 import { InfraError } from '../../../src/core/llm/types.ts';
 import type { ChatMessage, LlmRequest } from '../../../src/core/llm/types.ts';
-import type { ToolSchema } from '../../../src/core/environment/toolkit.ts';
-import { UNPARSED_ARGUMENTS_KEY } from '../../../src/core/environment/toolkit.ts';
+import type { ToolSchema } from '../../../src/core/llm/tool-schema.ts';
+import { UNPARSED_ARGUMENTS_KEY } from '../../../src/core/llm/tool-schema.ts';
 import { pyFloat } from '../../../src/core/py/index.ts';
 import {
   garbage,

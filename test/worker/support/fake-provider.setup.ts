@@ -7,7 +7,7 @@
 import type { TestProject } from 'vitest/node';
 import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
-import { AGENT_ENDPOINT_KEY, LONG_CONVERSATION_TURNS, NATIVE, OPERATOR_PROVIDER_KEY, PRICED_AGENT_USAGE, PRICED_JUDGE_USAGE, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
+import { AGENT_ENDPOINT_KEY, LONG_CONVERSATION_TURNS, NATIVE, OPERATOR_PROVIDER_KEY, PRICED_AGENT_USAGE, PRICED_CALL_USAGE, PRICED_JUDGE_USAGE, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
 import { endsWithToolResult, startFakeNative } from '../../support/fake-native.ts';
 import { isRerankRequest, rerankReply } from '../../support/fake-reranker.ts';
 import type { NativeReply, NativeRequest } from '../../support/fake-native.ts';
@@ -102,6 +102,15 @@ const reply = async (request: CapturedRequest): Promise<FakeReply> => {
       return { ...agentReply(messages), usage: PRICED_AGENT_USAGE } as FakeReply;
     case SCRIPT_MODELS.pricedJudge:
       return { ...judgeReply(messages), usage: PRICED_JUDGE_USAGE } as FakeReply;
+    case SCRIPT_MODELS.pricedUser:
+      return { ...userReply(messages), usage: PRICED_CALL_USAGE } as FakeReply;
+    case SCRIPT_MODELS.pricedTalkativeUser:
+      return text('I still need help, here is one more detail.', { usage: PRICED_CALL_USAGE });
+    case SCRIPT_MODELS.pricedSlowAgent:
+      await delay(400);
+      return { ...agentReply(messages), usage: PRICED_CALL_USAGE } as FakeReply;
+    case SCRIPT_MODELS.pricedFailingAgent:
+      return httpError(500, 'scripted: this priced agent always fails');
     case SCRIPT_MODELS.flakyAgent:
       if (!refusedOnce.has(request.bodyText)) {
         refusedOnce.add(request.bodyText);

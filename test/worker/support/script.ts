@@ -26,7 +26,18 @@ export const SCRIPT_MODELS = {
   pricedAgent: 'gpt-4.1-mini',
   /** The scripted judge under a priced name, reporting PRICED_JUDGE_USAGE per call. */
   pricedJudge: 'gpt-4o-mini',
+  /** The scripted user under a priced name, reporting PRICED_CALL_USAGE per call. */
+  pricedUser: 'gpt-4.1',
+  /** The talkative user under a priced name, reporting PRICED_CALL_USAGE per call. */
+  pricedTalkativeUser: 'gpt-4o-2024-08-06',
+  /** The slow agent under a priced name, reporting PRICED_CALL_USAGE per call. */
+  pricedSlowAgent: 'gpt-4o',
+  /** A priced agent that always answers HTTP 500: every attempt fails after its user's calls. */
+  pricedFailingAgent: 'gpt-4.1-nano',
 } as const;
+
+/** What the priced user, talkative user and slow agent report per call: within the bound reserved for a call with max_tokens 100. */
+export const PRICED_CALL_USAGE = { prompt_tokens: 500, completion_tokens: 50 };
 
 /** What the priced agent reports: cached prompt and reasoning tokens included. */
 export const PRICED_AGENT_USAGE = { prompt_tokens: 1000, completion_tokens: 100, prompt_tokens_details: { cached_tokens: 400 }, completion_tokens_details: { reasoning_tokens: 60 } };

@@ -12,6 +12,7 @@ import { execa } from 'execa';
 import { Log, LogLevel, Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import type { Unstable_MiniflareWorkerOptions } from 'wrangler';
 import { repoRoot, wranglerBin } from './local-worker.ts';
+import { liveObjectsBound, openFileLimit } from './open-files.ts';
 
 const { values } = parseArgs({
   options: {
@@ -46,6 +47,9 @@ const { name, main, workerOptions } = JSON.parse(printed.stdout) as {
 };
 // The caller's variables and secrets override wrangler.toml's [vars], as an env file does for `wrangler dev`.
 const vars = JSON.parse(await readFile(required('vars'), 'utf8')) as Record<string, string>;
+// Live objects bounded under the open-file limit workerd inherits, unless the caller sets the bound.
+const openFiles = await openFileLimit();
+const objectsBound: Record<string, string> = openFiles === null ? {} : { LIMIT_LIVE_OBJECTS: String(liveObjectsBound(openFiles)) };
 const inspectorPort = values['inspector-port'] === undefined ? undefined : Number(values['inspector-port']);
 // With --limits-trace, the Worker logs the calls the platform's per-invocation limits count (LIMITS_TRACE), and a
 // tail Worker posts each invocation's kind, start and those lines to the URL (see scripts/limits/trace.ts).
@@ -84,7 +88,7 @@ const runtime = new Miniflare(
         modules: true,
         modulesRoot: bundleDir,
         scriptPath: path.join(bundleDir, path.basename(main, path.extname(main)) + '.js'),
-        bindings: { ...(workerOptions.bindings ?? {}), ...vars, ...(traceUrl === undefined ? {} : { LIMITS_TRACE: '1' }) },
+        bindings: { ...(workerOptions.bindings ?? {}), ...objectsBound, ...vars, ...(traceUrl === undefined ? {} : { LIMITS_TRACE: '1' }) },
         ...(traceUrl === undefined ? {} : { tails: [limitsTail.name] }),
       },
       ...(traceUrl === undefined ? [] : [limitsTail]),

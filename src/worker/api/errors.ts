@@ -45,8 +45,31 @@ export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {
   return refusal.code === 'invalid_request' ? error : new ApiError(400, 'limit_exceeded', error.message, issues);
 };
 
+/** Seconds a caller is asked to wait after the runtime ran out of a resource. */
+const OVERLOAD_RETRY_SECONDS = 30;
+
+/**
+ * The runtime out of a resource rather than a defect: an object over its load (the platform's `overloaded`
+ * error), or no file left to open a database or socket with (the local runtime at the machine's open-file
+ * limit). Such a request may succeed later.
+ */
+export const isOverload = (err: unknown): boolean => {
+  if (!(err instanceof Error)) return false;
+  if ((err as { overloaded?: unknown }).overloaded === true) return true;
+  return /SQLITE_CANTOPEN|\bEMFILE\b|too many open files/i.test(err.message);
+};
+
+/** 503 `overloaded`: the worker is out of capacity now, and says when to ask again. */
+export const overloaded = (message: string, retryAfterSeconds = OVERLOAD_RETRY_SECONDS): ApiError =>
+  new ApiError(503, 'overloaded', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);
+  if (isOverload(err)) {
+    console.error('overloaded', err);
+    const refusal = overloaded('This worker is out of capacity for now; try again later');
+    return c.json(refusal.body(), refusal.status, refusal.headers);
+  }
   if (err instanceof HTTPException) {
     const body: ApiErrorBody = { error: { code: err.status === 401 ? 'unauthorized' : 'invalid_request', message: err.message } };
     return c.json(body, err.status);

@@ -38,6 +38,7 @@ import { providerGate } from '../runs/provider-gate.ts';
 import { providerFor } from '../runs/models.ts';
 import { simulationRows } from '../db/simulations.ts';
 import { CONTINUE_MS, produceTurnsIfFree } from '../turns/consumer.ts';
+import { noteObjectLoaded } from '../live-objects.ts';
 
 
 /** Where an episode stands (plain values: an RPC result cannot carry PyFloats). */
@@ -88,6 +89,7 @@ export class EpisodeDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    noteObjectLoaded(ctx.id);
     this.store = new EpisodeStore(ctx.storage, { kv: ctx.storage.kv, launch: launchFromLegacy });
   }
 

@@ -7,6 +7,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { handleMessage, SessionSchema } from './session.ts';
+import { noteObjectLoaded } from '../live-objects.ts';
 
 /** The header the Worker hands the authenticated session to the object in (never a client's). */
 export const SESSION_HEADER = 'x-tau2-edge-openenv-session';
@@ -14,6 +15,11 @@ export const SESSION_HEADER = 'x-tau2-edge-openenv-session';
 export class OpenEnvSessionDO extends DurableObject<Env> {
   /** Messages of the socket in arrival order: one is handled at a time, as an OpenEnv server does. */
   private queue: Promise<void> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    noteObjectLoaded(ctx.id);
+  }
 
   override fetch(request: Request): Response {
     const session = SessionSchema.parse(JSON.parse(request.headers.get(SESSION_HEADER) ?? 'null'));

@@ -14,6 +14,7 @@ import { limits, runLimitIssues } from '../limits.ts';
 import { findQuotas } from '../db/quotas.ts';
 import { apiBaseIssue } from './models.ts';
 import { reserveRun } from '../quotas.ts';
+import { admitObjects } from '../live-objects.ts';
 
 /** Why a configuration selects no episodes: a bad value, or more work than the operator allows. */
 export interface Refusal {
@@ -80,6 +81,8 @@ export const launchRun = async (
   episodes: readonly EpisodeRef[],
   options: LaunchOptions,
 ): Promise<{ run: RunRow; created: boolean }> => {
+  // Its run object and the episodes it starts at once, before anything is recorded.
+  admitObjects(env, 1 + Math.min(episodes.length, config.max_concurrency));
   const now = new Date().toISOString();
   // The run records the retrieval configuration its episodes use, as its results do: the domain's default when
   // the request names none, so listing and filtering by configuration see it.

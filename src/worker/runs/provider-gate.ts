@@ -5,6 +5,7 @@
 // The gate also counts each run's calls in flight (a lease's holder starts with its run's id) and their peak,
 // so a run can say how many of its model calls ran at once.
 import { DurableObject } from 'cloudflare:workers';
+import { noteObjectLoaded } from '../live-objects.ts';
 
 export const LEASE_TTL_MS = 5 * 60_000;
 /** How long `acquire` waits for a free slot before answering false (the caller asks again). */
@@ -26,6 +27,7 @@ export class ProviderGateDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    noteObjectLoaded(ctx.id);
     ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS leases (holder TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)');
     for (const row of ctx.storage.sql.exec<{ holder: string; expires_at: number }>('SELECT holder, expires_at FROM leases')) {
       this.leases.set(row.holder, row.expires_at);

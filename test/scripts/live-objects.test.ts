@@ -41,4 +41,16 @@ describe('a local worker at its bound on live objects', () => {
     expect(await client.listRuns(100)).toHaveLength(created.length);
     expect(await client.step(created[0]!, 0, getUsers)).toMatchObject({ step: 1, done: false });
   }, 180_000);
+
+  it('refuses an OpenEnv reset with CAPACITY_REACHED (503 overloaded)', async () => {
+    const ws = new WebSocket(`${harness.worker().url.replace(/^http/, 'ws')}/openenv/ws`);
+    await new Promise((resolve, reject) => {
+      ws.addEventListener('open', resolve, { once: true });
+      ws.addEventListener('error', reject, { once: true });
+    });
+    const reply = new Promise<unknown>((resolve) => ws.addEventListener('message', (event) => resolve(JSON.parse(String(event.data))), { once: true }));
+    ws.send(JSON.stringify({ type: 'reset', data: EPISODE }));
+    expect(await reply).toMatchObject({ type: 'error', data: { code: 'CAPACITY_REACHED', status: 503, reason: 'overloaded' } });
+    ws.close(1000);
+  }, 60_000);
 });

@@ -60,14 +60,14 @@ export const isOverload = (err: unknown): boolean => {
 };
 
 /** 503 `overloaded`: the worker is out of capacity now, and says when to ask again. */
-export const overloaded = (message: string, retryAfterSeconds = OVERLOAD_RETRY_SECONDS): ApiError =>
+export const overloaded = (message = 'This worker is out of capacity for now; try again later', retryAfterSeconds = OVERLOAD_RETRY_SECONDS): ApiError =>
   new ApiError(503, 'overloaded', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
 
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);
   if (isOverload(err)) {
     console.error('overloaded', err);
-    const refusal = overloaded('This worker is out of capacity for now; try again later');
+    const refusal = overloaded();
     return c.json(refusal.body(), refusal.status, refusal.headers);
   }
   if (err instanceof HTTPException) {

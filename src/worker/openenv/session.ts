@@ -9,7 +9,7 @@ import type { OpenEnvErrorCode, OpenEnvErrorData, OpenEnvServerMessage, OpenEnvS
 import { parsePyJson } from '../../core/py/index.ts';
 import { findActiveKeyById } from '../db/api-keys.ts';
 import { episodeIdOf } from '../episode/launch.ts';
-import { ApiError, zodIssues } from '../api/errors.ts';
+import { ApiError, isOverload, overloaded, zodIssues } from '../api/errors.ts';
 import { EpisodeHandleSchema } from '../api/episode-actions.ts';
 import { limits } from '../limits.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
@@ -43,14 +43,15 @@ const error = (code: OpenEnvErrorCode, message: string, extra: Omit<OpenEnvError
 });
 
 /** A failed reset, step or state in OpenEnv's terms; the step API's status and code go along. */
-const errorOf = (failure: unknown, phase: 'reset' | 'step'): OpenEnvServerMessage => {
+const errorOf = (thrown: unknown, phase: 'reset' | 'step'): OpenEnvServerMessage => {
+  const failure = !(thrown instanceof ApiError) && isOverload(thrown) ? overloaded() : thrown;
   if (!(failure instanceof ApiError)) {
     console.error('openenv session: unexpected failure', failure);
     return error('EXECUTION_ERROR', 'Internal error', { status: 500, reason: 'internal_error' });
   }
   const extra = { status: failure.status, reason: failure.code };
   if (failure.status === 400) return error('VALIDATION_ERROR', failure.message, { ...extra, errors: [...(failure.issues ?? [])] });
-  if (failure.code === 'quota_exceeded') return error('CAPACITY_REACHED', failure.message, extra);
+  if (failure.code === 'quota_exceeded' || failure.code === 'overloaded') return error('CAPACITY_REACHED', failure.message, extra);
   // A reset that yields no episode to play is OpenEnv's failure to make the session's environment.
   return error(phase === 'reset' ? 'FACTORY_ERROR' : 'EXECUTION_ERROR', failure.message, extra);
 };

@@ -49,14 +49,15 @@ export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {
 const OVERLOAD_RETRY_SECONDS = 30;
 
 /**
- * The runtime out of a resource rather than a defect: an object over its load (the platform's `overloaded`
- * error), or no file left to open a database or socket with (the local runtime at the machine's open-file
- * limit). Such a request may succeed later.
+ * The runtime out of a resource rather than a defect of this code: an object over its load (the platform's
+ * `overloaded` error), no file left to open a database or socket with, or a failure inside the runtime, which
+ * workerd reports to the code only as `internal error; reference = …` and logs itself (at the machine's
+ * open-file limit, a new object's `SQLITE_CANTOPEN` arrives so). Such a request may succeed later.
  */
 export const isOverload = (err: unknown): boolean => {
   if (!(err instanceof Error)) return false;
   if ((err as { overloaded?: unknown }).overloaded === true) return true;
-  return /SQLITE_CANTOPEN|\bEMFILE\b|too many open files/i.test(err.message);
+  return /SQLITE_CANTOPEN|\bEMFILE\b|too many open files|^internal error; reference = /i.test(err.message);
 };
 
 /** 503 `overloaded`: the worker is out of capacity now, and says when to ask again. */

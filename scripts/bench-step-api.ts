@@ -2,7 +2,8 @@
 // OpenEnv WebSocket session and HTTP. p50 of one agent step (one episode at a time, next to the same step applied
 // in-process by the engine), steps/s with 256 episodes stepped at once, then memory with 1,000 idle sessions
 // (hibernated) and with 10,000 episodes created, stepped once and left open. Steps are mock `get_users` tool
-// calls, whose turn comes straight back, so no model call is involved.
+// calls, whose turn comes straight back, so no model call is involved. A creation the worker refuses for capacity
+// (503 `overloaded`: its bound on live objects, see src/worker/live-objects.ts) is sent again when it says.
 import { readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -12,6 +13,7 @@ import { sqliteStorage } from './bench-episode-steps.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import type { LoadedDomain } from '../src/cli/data.ts';
 import type { EpisodeDeps } from '../src/core/orchestrator/deps.ts';
+import { ApiRequestError } from '../src/client/index.ts';
 import type { ApiClient } from '../src/client/index.ts';
 import { EpisodeStore } from '../src/worker/episode/store.ts';
 import { applyTurn, startEpisode } from '../src/core/episode/machine.ts';
@@ -42,6 +44,39 @@ const getUsers = (n: number) => ({
   tool_calls: [{ id: `call_${n}`, type: 'function' as const, function: { name: 'get_users', arguments: '{}' } }],
 });
 
+/** An OpenEnv error answer, with the step API's reason (e.g. `overloaded`). */
+class SessionError extends Error {
+  readonly reason: unknown;
+  constructor(data: Record<string, unknown>) {
+    super(`${String(data.code)}: ${String(data.message)}`);
+    this.reason = data.reason;
+  }
+}
+
+/** How long a session refused for capacity waits before it asks again (OpenEnv errors carry no Retry-After). */
+const SESSION_RETRY_MS = 5_000;
+
+/** Sends creations again while the worker refuses them for capacity, counting the refusals waited out. */
+class Admission {
+  waits = 0;
+
+  async run<T>(attempt: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const waitMs =
+          error instanceof ApiRequestError && error.code === 'overloaded' ? (error.retryAfterSeconds ?? 1) * 1000
+          : error instanceof SessionError && error.reason === 'overloaded' ? SESSION_RETRY_MS
+          : null;
+        if (waitMs === null) throw error;
+        this.waits++;
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
+    }
+  }
+}
+
 /** An OpenEnv session from Node's WebSocket: each `ask` sends a message and resolves with its answer. */
 class Session {
   private readonly answers: ((data: { type: string; data: Record<string, unknown> }) => void)[] = [];
@@ -63,7 +98,7 @@ class Session {
     const answer = new Promise<{ type: string; data: Record<string, unknown> }>((resolve) => this.answers.push(resolve));
     this.ws.send(JSON.stringify(message));
     const { type, data } = await answer;
-    if (type === 'error') throw new Error(`${String(data.code)}: ${String(data.message)}`);
+    if (type === 'error') throw new SessionError(data);
     return data;
   }
 
@@ -77,17 +112,17 @@ interface Transport {
   start(steps: number): Promise<{ step: (n: number) => Promise<void>; close: () => void }>;
 }
 
-const httpTransport = (client: ApiClient): Transport => ({
+const httpTransport = (client: ApiClient, admission: Admission): Transport => ({
   async start(steps) {
-    const { episode_id } = await client.createEpisode({ ...EPISODE, max_steps: 4 * steps });
+    const { episode_id } = await admission.run(() => client.createEpisode({ ...EPISODE, max_steps: 4 * steps }));
     return { step: async (n) => void (await client.step(episode_id, n, getUsers(n))), close: () => undefined };
   },
 });
 
-const webSocketTransport = (url: string): Transport => ({
+const webSocketTransport = (url: string, admission: Admission): Transport => ({
   async start(steps) {
     const session = await Session.open(url);
-    await session.ask({ type: 'reset', data: { ...EPISODE, max_steps: 4 * steps } });
+    await admission.run(() => session.ask({ type: 'reset', data: { ...EPISODE, max_steps: 4 * steps } }));
     return { step: async (n) => void (await session.ask({ type: 'step', data: { message: getUsers(n) } })), close: () => session.close() };
   },
 });
@@ -196,7 +231,7 @@ const stateBytes = async (dir: string): Promise<number> => {
   return total;
 };
 
-async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator<string> {
+async function* memoryLines(harness: Harness, client: ApiClient, admission: Admission, openEpisodes: number): AsyncGenerator<string> {
   const url = harness.worker().url;
   const pid = await workerdPid(harness);
   // From a runtime holding none of the objects the measures before made.
@@ -205,7 +240,7 @@ async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator
   const openSessions = async (): Promise<Session[]> => {
     const sessions = await Promise.all(Array.from({ length: IDLE_SESSIONS }, () => Session.open(url)));
     const reset = pLimit(STARTS_AT_ONCE);
-    await Promise.all(sessions.map((s) => reset(() => s.ask({ type: 'reset', data: EPISODE }))));
+    await Promise.all(sessions.map((s) => reset(() => admission.run(() => s.ask({ type: 'reset', data: EPISODE })))));
     return sessions;
   };
   const sessions = await openSessions();
@@ -226,16 +261,17 @@ async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator
   );
 
   const samples: string[] = [];
+  const waitsBefore = admission.waits;
   const limit = pLimit(STARTS_AT_ONCE);
   let done = 0;
   const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: OPEN_EPISODES }, () =>
+    Array.from({ length: openEpisodes }, () =>
       limit(async () => {
-        const { episode_id } = await client.createEpisode({ ...EPISODE, max_steps: 8 });
+        const { episode_id } = await admission.run(() => client.createEpisode({ ...EPISODE, max_steps: 8 }));
         await client.step(episode_id, 0, getUsers(0));
         done++;
-        if (done % 2_500 === 0) {
+        if (done % Math.max(1, Math.floor(openEpisodes / 4)) === 0) {
           const held = (await objectsHeld(pid)).get('EpisodeDO') ?? 0;
           samples.push(`${done} (${((performance.now() - t0) / 1000).toFixed(0)} s): ${mb(await workerdBytes(harness))}, ${held} episode objects held`);
         }
@@ -245,19 +281,21 @@ async function* memoryLines(harness: Harness, client: ApiClient): AsyncGenerator
   const settled = await untilEvicted(pid, ['EpisodeDO', 'RunDO']);
   const idleBytes = await workerdBytes(harness);
   yield (
-    `memory, ${OPEN_EPISODES} episodes created, stepped once and left open: workerd ${samples.join('; ')}; ` +
+    `memory, ${openEpisodes} episodes created, stepped once and left open (${admission.waits - waitsBefore} creations refused for ` +
+      `capacity, 503 overloaded, and sent again after Retry-After): workerd ${samples.join('; ')}; ` +
       `after ${settled.seconds.toFixed(0)} s idle ${mb(idleBytes)} (${heldText(settled.held)}); ` +
       `the runtime's state directory holds ${mb(await stateBytes(harness.stateDir))} (Durable Object storage and D1)`
   );
 }
 
 /** The section's lines, each as soon as it is measured. */
-export async function* benchStepApi(loaded: LoadedDomain): AsyncGenerator<string> {
+export async function* benchStepApi(loaded: LoadedDomain, { openEpisodes = OPEN_EPISODES } = {}): AsyncGenerator<string> {
   const harness = await startHarness(mockConversation());
   try {
     const client = harness.client();
-    const http = httpTransport(client);
-    const ws = webSocketTransport(harness.worker().url);
+    const admission = new Admission();
+    const http = httpTransport(client, admission);
+    const ws = webSocketTransport(harness.worker().url, admission);
     // Warm-up: the worker's first requests load its code and data.
     await timedSteps(http, 2);
     await timedSteps(ws, 2);
@@ -277,7 +315,7 @@ export async function* benchStepApi(loaded: LoadedDomain): AsyncGenerator<string
     const httpRate = await throughput(http, CONCURRENT_EPISODES);
     const wsRate = await throughput(ws, CONCURRENT_EPISODES);
     yield `steps/s with ${CONCURRENT_EPISODES} episodes: websocket ${wsRate.toFixed(0)}, http ${httpRate.toFixed(0)} (${ratio(wsRate, httpRate)})`;
-    yield* memoryLines(harness, client);
+    yield* memoryLines(harness, client, admission, openEpisodes);
   } finally {
     await harness.close();
   }

@@ -105,9 +105,11 @@ const hasData = async (name: string): Promise<boolean> => {
   }
 };
 
-// `--only SECTION` runs one section: domains, retrieval, step-api, provider-bound, runtime or viewer.
+// `--only SECTION` runs one section: domains, retrieval, step-api, provider-bound, runtime or viewer;
+// `--open-episodes N` sizes the step-api section's last measure (10,000 episodes left open by default).
 const SECTIONS = ['domains', 'retrieval', 'step-api', 'provider-bound', 'runtime', 'viewer'] as const;
-const { only } = parseArgs({ options: { only: { type: 'string' } } }).values;
+const { only, 'open-episodes': openEpisodes } = parseArgs({ options: { only: { type: 'string' }, 'open-episodes': { type: 'string' } } }).values;
+if (openEpisodes !== undefined && !(Number.isSafeInteger(Number(openEpisodes)) && Number(openEpisodes) > 0)) throw new Error('--open-episodes takes a positive integer');
 if (only !== undefined && !(SECTIONS as readonly string[]).includes(only)) throw new Error(`--only takes one of ${SECTIONS.join(', ')}`);
 const runs = (section: (typeof SECTIONS)[number]): boolean => only === undefined || only === section;
 
@@ -121,7 +123,7 @@ if (runs('retrieval') && (await hasData('banking_knowledge'))) {
   for (const line of await benchRetrieval()) console.log(line);
   for (const line of await benchRetrievalConfigs()) console.log(line);
 }
-if (runs('step-api') && (await hasData('mock'))) for await (const line of benchStepApi(await loadDomain('mock'))) console.log(line);
+if (runs('step-api') && (await hasData('mock'))) for await (const line of benchStepApi(await loadDomain('mock'), openEpisodes === undefined ? {} : { openEpisodes: Number(openEpisodes) })) console.log(line);
 if (runs('provider-bound') && (await hasData('mock'))) for (const line of await benchProviderBound()) console.log(line);
 if (runs('runtime')) for (const line of await benchRuntime()) console.log(line);
 if (runs('viewer')) for (const line of await benchViewer()) console.log(line);

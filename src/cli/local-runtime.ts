@@ -10,6 +10,7 @@ import { text } from 'node:stream/consumers';
 import path from 'node:path';
 import { Log, LogLevel, Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import { workerBundle } from './worker-bundle.ts';
+import { liveObjectsBound, openFileLimit } from './open-files.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +30,9 @@ const required = (name: keyof typeof values): string => {
 const { dir: bundleDir, scriptPath, name, workerOptions } = await workerBundle();
 // The caller's variables and secrets override wrangler.toml's [vars], as an env file does for `wrangler dev`.
 const vars = JSON.parse(await text(process.stdin)) as Record<string, string>;
+// Live objects bounded under the open-file limit workerd inherits, unless the caller sets the bound.
+const openFiles = await openFileLimit();
+const objectsBound: Record<string, string> = openFiles === null ? {} : { LIMIT_LIVE_OBJECTS: String(liveObjectsBound(openFiles)) };
 const inspectorPort = values['inspector-port'] === undefined ? undefined : Number(values['inspector-port']);
 // With --limits-trace, the Worker logs the calls the platform's per-invocation limits count (LIMITS_TRACE), and a
 // tail Worker posts each invocation's kind, start and those lines to the URL (see scripts/limits/trace.ts).
@@ -67,7 +71,7 @@ const runtime = new Miniflare(
         modules: true,
         modulesRoot: bundleDir,
         scriptPath,
-        bindings: { ...(workerOptions.bindings ?? {}), ...vars, ...(traceUrl === undefined ? {} : { LIMITS_TRACE: '1' }) },
+        bindings: { ...(workerOptions.bindings ?? {}), ...objectsBound, ...vars, ...(traceUrl === undefined ? {} : { LIMITS_TRACE: '1' }) },
         ...(traceUrl === undefined ? {} : { tails: [limitsTail.name] }),
       },
       ...(traceUrl === undefined ? [] : [limitsTail]),

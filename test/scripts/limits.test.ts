@@ -20,6 +20,8 @@ describe('npm run limits', () => {
     for (const name of ['subrequests_per_invocation', 'cpu_ms_per_invocation', 'd1_params_per_statement', 'd1_queries_per_invocation']) {
       expect(figure(name), name).toBeGreaterThan(0);
     }
+    // Every domain's data and its live episodes fit in half an isolate's 128 MB (telecom's tasks held shared).
+    expect(figure('isolate_memory')).toBeLessThanOrEqual(64);
     const traced = lines.find((line) => line.startsWith('limit subrequests_per_invocation:'))!;
     for (const kind of ['http', 'queue', 'rpc', 'cron']) expect(traced).toMatch(new RegExp(`\\d+ ${kind}\\b`));
     // The script fails a run with a figure over its limit, as an operator running it alone needs.

@@ -1,9 +1,11 @@
 // Reference data in the Worker: read from the static assets, parsed once per isolate, never served to callers.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { loadDomain } from '../../src/worker/data/domains.ts';
+import { assetsDataSource, loadDomain } from '../../src/worker/data/domains.ts';
 import { call } from './support/api.ts';
 import { domains } from '../../domains/registry.ts';
+import { dumpsPy } from '../../src/core/py/index.ts';
+import type { PyInput } from '../../src/core/py/index.ts';
 
 describe('domain data', () => {
   it('is loaded from the assets once and shared by every later use in the isolate', async () => {
@@ -19,6 +21,25 @@ describe('domain data', () => {
       const { data } = await loadDomain(env.ASSETS, name);
       expect(data.tasks.length, name).toBeGreaterThan(0);
     }
+  });
+
+  it("holds each domain's tasks exactly as the domain's loader reads them", async () => {
+    for (const name of Object.keys(domains)) {
+      const { data } = await loadDomain(env.ASSETS, name);
+      const parsed = await domains[name]!.load(assetsDataSource(env.ASSETS));
+      expect(dumpsPy(data.tasks as unknown as PyInput), name).toBe(dumpsPy(parsed.tasks as unknown as PyInput));
+    }
+  });
+
+  it("holds telecom's 2,285 tasks compactly: their equal parts are one object, shared with telecom-workflow", async () => {
+    const telecom = (await loadDomain(env.ASSETS, 'telecom')).data.tasks;
+    const workflow = (await loadDomain(env.ASSETS, 'telecom-workflow')).data.tasks;
+    expect(workflow).toBe(telecom);
+    // The gold actions are composed from a few atomic issues: one object each, not a copy per task.
+    const objects = new Set(telecom.flatMap((task) => task.evaluation_criteria?.actions ?? []));
+    const actions = telecom.flatMap((task) => task.evaluation_criteria?.actions ?? []);
+    expect(objects.size).toBeLessThan(actions.length / 10);
+    expect(Object.isFrozen(telecom[0])).toBe(true);
   });
 
   it('an unknown domain is refused', async () => {

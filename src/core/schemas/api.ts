@@ -485,6 +485,7 @@ export const ApiErrorCodeSchema = z.enum([
   'quota_exceeded',
   'not_configured',
   'not_ready',
+  'overloaded',
   'internal_error',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;

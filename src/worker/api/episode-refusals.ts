@@ -19,6 +19,8 @@ export const httpError = (refusal: Refusal): ApiError => {
       return new ApiError(429, 'quota_exceeded', refusal.message, refusal.issues, refusal.retry_after === null ? {} : { 'Retry-After': refusal.retry_after });
     case 'key_reused':
       return new ApiError(422, 'idempotency_key_reused', refusal.message);
+    case 'overloaded':
+      return new ApiError(503, 'overloaded', refusal.message, undefined, { 'Retry-After': refusal.retry_after });
   }
 };
 

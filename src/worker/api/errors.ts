@@ -5,6 +5,7 @@ import type { ErrorHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../core/schemas/api.ts';
 import type { Refusal } from '../limits.ts';
+import { isOverload, OVERLOAD_RETRY_SECONDS } from '../overload.ts';
 
 export class ApiError extends HTTPException {
   readonly code: ApiErrorCode;
@@ -31,6 +32,7 @@ export const invalidRequest = (issues: readonly ApiIssue[]): ApiError =>
   new ApiError(400, 'invalid_request', issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '), issues);
 
 export { zodIssues } from '../../core/schemas/issues.ts';
+export { isOverload } from '../overload.ts';
 
 /** A configuration that selects no work: 400 naming the field, `limit_exceeded` when over an operator limit. */
 export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {
@@ -39,8 +41,17 @@ export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {
   return refusal.code === 'invalid_request' ? error : new ApiError(400, 'limit_exceeded', error.message, issues);
 };
 
+/** 503 `overloaded`: the worker is out of capacity now, and says when to ask again. */
+export const overloaded = (message = 'This worker is out of capacity for now; try again later', retryAfterSeconds = OVERLOAD_RETRY_SECONDS): ApiError =>
+  new ApiError(503, 'overloaded', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);
+  if (isOverload(err)) {
+    console.error('overloaded', err);
+    const refusal = overloaded();
+    return c.json(refusal.body(), refusal.status, refusal.headers);
+  }
   if (err instanceof HTTPException) {
     const body: ApiErrorBody = { error: { code: err.status === 401 ? 'unauthorized' : 'invalid_request', message: err.message } };
     return c.json(body, err.status);

@@ -15,6 +15,7 @@ import { externalRole } from './context.ts';
 import { Episode } from './episode.ts';
 import { observe, submitExternalTurn } from './external.ts';
 import { TURN_WATCHDOG_MS } from './production.ts';
+import { noteObjectLoaded } from '../live-objects.ts';
 
 /** Where an episode stands (plain values: an RPC result cannot carry PyFloats). */
 export interface EpisodeSnapshot {
@@ -32,6 +33,7 @@ export class EpisodeDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    noteObjectLoaded(ctx.id);
     this.episode = new Episode({ env, storage: ctx.storage, waitUntil: (promise) => ctx.waitUntil(promise), abort: (reason) => ctx.abort(reason) });
   }
 

@@ -1,6 +1,7 @@
 // Why the episode service did not do what was asked, as values: each transport maps a refusal to its own wire
 // (the step API to HTTP statuses, OpenEnv to its error codes, MCP to JSON-RPC errors).
 import type { ApiIssue } from '../../core/schemas/api.ts';
+import { isOverload, OVERLOAD_RETRY_SECONDS } from '../overload.ts';
 
 export type Refusal =
   /** No such episode for this caller (another tenant's, a malformed id, a task and trial its run does not have). */
@@ -17,9 +18,11 @@ export type Refusal =
   /** Over one of the tenant's quotas; `retry_after` in seconds. */
   | { readonly kind: 'quota'; readonly message: string; readonly issues: readonly ApiIssue[]; readonly retry_after: string | null }
   /** An idempotency key already used with another request. */
-  | { readonly kind: 'key_reused'; readonly message: string };
+  | { readonly kind: 'key_reused'; readonly message: string }
+  /** The worker is out of capacity now (live objects at their bound, the runtime out of a resource). */
+  | { readonly kind: 'overloaded'; readonly message: string; readonly retry_after: string };
 
-const REFUSAL_KINDS: ReadonlySet<string> = new Set<Refusal['kind']>(['not_found', 'invalid', 'conflict', 'done', 'cancelled', 'not_ready', 'quota', 'key_reused']);
+const REFUSAL_KINDS: ReadonlySet<string> = new Set<Refusal['kind']>(['not_found', 'invalid', 'conflict', 'done', 'cancelled', 'not_ready', 'quota', 'key_reused', 'overloaded']);
 
 /** Whether an outcome is a refusal. */
 export const isRefused = <T extends { readonly kind: string }>(outcome: T | Refusal): outcome is Refusal => REFUSAL_KINDS.has(outcome.kind);
@@ -41,4 +44,17 @@ export const quotaRefusal = (error: unknown): Refusal | null => {
     issues: Array.isArray(thrown.issues) ? (thrown.issues as ApiIssue[]) : [],
     retry_after: thrown.headers?.['Retry-After'] ?? null,
   };
+};
+
+/**
+ * The worker out of capacity, as the live-objects bound throws it (an `overloaded` error with its Retry-After) or
+ * as the runtime fails when out of a resource; read by fields, like a quota's refusal.
+ */
+export const overloadRefusal = (error: unknown): Refusal | null => {
+  const thrown = error as { code?: unknown; message?: unknown; headers?: Record<string, string> } | null;
+  if (thrown !== null && typeof thrown === 'object' && thrown.code === 'overloaded') {
+    return { kind: 'overloaded', message: String(thrown.message), retry_after: thrown.headers?.['Retry-After'] ?? String(OVERLOAD_RETRY_SECONDS) };
+  }
+  if (!isOverload(error)) return null;
+  return { kind: 'overloaded', message: 'This worker is out of capacity for now; try again later', retry_after: String(OVERLOAD_RETRY_SECONDS) };
 };

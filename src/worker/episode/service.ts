@@ -23,7 +23,7 @@ import type { ExternalObservation, TurnResponse } from '../../core/episode/turn.
 import { failedToolCalls, participantObservation } from '../../core/episode/machine.ts';
 import { produceTurns } from '../turns/producer.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';
-import { isRefused, quotaRefusal } from './refusals.ts';
+import { isRefused, overloadRefusal, quotaRefusal } from './refusals.ts';
 import type { Refusal } from './refusals.ts';
 
 /**
@@ -180,9 +180,9 @@ export const launchEpisodes = async (
   try {
     ({ run } = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) }));
   } catch (error) {
-    const overQuota = quotaRefusal(error);
-    if (overQuota === null) throw error;
-    return overQuota;
+    const refusal = quotaRefusal(error) ?? overloadRefusal(error);
+    if (refusal === null) throw error;
+    return refusal;
   }
   if (run.requestHash !== requestHash) return reusedKey(idempotency!.header);
   return { kind: 'launched', run, episodes: selection.episodes.map((ref) => handleOf(run, ref)) };

@@ -22,6 +22,7 @@ const STEP_API_STATUS: Record<Refusal['kind'], readonly [number, string]> = {
   not_ready: [503, 'not_ready'],
   quota: [429, 'quota_exceeded'],
   key_reused: [422, 'idempotency_key_reused'],
+  overloaded: [503, 'overloaded'],
 };
 
 /** What a refusal says, and the step API's status and code of it. */
@@ -32,8 +33,8 @@ export const refusalData = (refusal: Refusal): RefusalData => {
 };
 
 /**
- * OpenEnv's code of a refusal: a bad request is a validation error, a quota its capacity reached, and any other
+ * OpenEnv's code of a refusal: a bad request is a validation error, a quota or an overload its capacity reached, and any other
  * refusal of a reset OpenEnv's failure to make the session's environment (of a step, of executing it).
  */
 export const openEnvCode = (refusal: Refusal, phase: 'reset' | 'step'): OpenEnvErrorCode =>
-  refusal.kind === 'invalid' ? 'VALIDATION_ERROR' : refusal.kind === 'quota' ? 'CAPACITY_REACHED' : phase === 'reset' ? 'FACTORY_ERROR' : 'EXECUTION_ERROR';
+  refusal.kind === 'invalid' ? 'VALIDATION_ERROR' : refusal.kind === 'quota' || refusal.kind === 'overloaded' ? 'CAPACITY_REACHED' : phase === 'reset' ? 'FACTORY_ERROR' : 'EXECUTION_ERROR';

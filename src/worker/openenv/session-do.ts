@@ -15,6 +15,7 @@ import type { Session } from './session-state.ts';
 import { MessageQueue } from './message-queue.ts';
 import type { QueueBounds } from './message-queue.ts';
 import { holdSocket, releaseSocket, SOCKET_LEASE_RENEW_MS } from './socket-gate.ts';
+import { noteObjectLoaded } from '../live-objects.ts';
 
 /** The header the Worker hands the authenticated session to the object in (never a client's). */
 export const SESSION_HEADER = 'x-tau2-edge-openenv-session';
@@ -29,6 +30,11 @@ const queueFull = (bounds: QueueBounds): OpenEnvServerMessage => ({
 
 export class OpenEnvSessionDO extends DurableObject<Env> {
   private readonly queue = new MessageQueue();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    noteObjectLoaded(ctx.id);
+  }
 
   override async fetch(request: Request): Promise<Response> {
     const session = SessionSchema.parse(JSON.parse(request.headers.get(SESSION_HEADER) ?? 'null'));

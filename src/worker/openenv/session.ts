@@ -11,7 +11,7 @@ import { findActiveKeyById } from '../db/api-keys.ts';
 import { episodeIdOf } from '../episode/launch.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';
 import type { Refusal } from '../episode/refusals.ts';
-import { isRefused } from '../episode/refusals.ts';
+import { isRefused, overloadRefusal } from '../episode/refusals.ts';
 import { openEnvCode, refusalData } from './refusals.ts';
 import { limits } from '../limits.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
@@ -37,7 +37,10 @@ const refusedWith = (refusal: Refusal, phase: 'reset' | 'step'): OpenEnvServerMe
 };
 
 /** A reset or step that failed unexpectedly (a bug or an outage, not a refusal). */
-const unexpected = (failure: unknown): OpenEnvServerMessage => {
+const unexpected = (failure: unknown, phase: 'reset' | 'step'): OpenEnvServerMessage => {
+  // The runtime out of a resource is capacity to ask for again, not a defect.
+  const overload = overloadRefusal(failure);
+  if (overload !== null) return refusedWith(overload, phase);
   console.error('openenv session: unexpected failure', failure);
   return error('EXECUTION_ERROR', 'Internal error', { status: 500, reason: 'internal_error' });
 };
@@ -91,7 +94,7 @@ export const handleMessage = async (env: Env, session: Session, text: string | A
         const next: Session = { ...session, episode: handle, step: opening.step, done: opening.done };
         return { session: next, reply: { type: 'observation', data: resultOf(opening.episode_id, opening) }, close: null };
       } catch (failure) {
-        return unchanged(unexpected(failure));
+        return unchanged(unexpected(failure, 'reset'));
       }
     case 'step': {
       if (session.episode === null) return unchanged(error('EXECUTION_ERROR', 'No episode in this session: send a reset first', { status: 409, reason: 'conflict' }));
@@ -102,7 +105,7 @@ export const handleMessage = async (env: Env, session: Session, text: string | A
         const next: Session = stepped === null ? session : { ...session, step: stepped.step, done: stepped.done };
         return { session: next, reply: { type: 'observation', data: result }, close: null };
       } catch (failure) {
-        return unchanged(unexpected(failure));
+        return unchanged(unexpected(failure, 'step'));
       }
     }
     case 'mcp': {

@@ -17,6 +17,7 @@ import { apiBaseIssue } from './models.ts';
 import { reserveRun } from '../quotas.ts';
 import { unpricedModelIssues } from '../tenancy/priced-models.ts';
 import { ApiError } from '../api/errors.ts';
+import { admitObjects } from '../live-objects.ts';
 
 export type Selection = { readonly ok: true; readonly episodes: EpisodeRef[] } | Refusal;
 
@@ -77,6 +78,8 @@ export const launchRun = async (
   episodes: readonly EpisodeRef[],
   options: LaunchOptions,
 ): Promise<{ run: RunRow; created: boolean }> => {
+  // Its run object and the episodes it starts at once, before anything is recorded.
+  admitObjects(env, 1 + Math.min(episodes.length, config.max_concurrency));
   const now = new Date().toISOString();
   // The run records the retrieval configuration its episodes use, as its results do: the domain's default when
   // the request names none, so listing and filtering by configuration see it.

@@ -7,6 +7,7 @@
 // tenant's open OpenEnv sockets (openenv/socket-gate.ts).
 import { DurableObject } from 'cloudflare:workers';
 import { operatorApiRoot } from '../../core/llm/providers.ts';
+import { noteObjectLoaded } from '../live-objects.ts';
 
 export const LEASE_TTL_MS = 5 * 60_000;
 /** How long `acquire` waits for a free slot before answering false (the caller asks again). */
@@ -28,6 +29,7 @@ export class ProviderGateDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    noteObjectLoaded(ctx.id);
     ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS leases (holder TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)');
     for (const row of ctx.storage.sql.exec<{ holder: string; expires_at: number }>('SELECT holder, expires_at FROM leases')) {
       this.leases.set(row.holder, row.expires_at);

@@ -22,6 +22,7 @@ import type { SimulationRows } from '../db/simulations.ts';
 import { infraErrorOf, refusalWatch, stoppedBy } from '../../core/runner/refusal.ts';
 import { SimulationRunSchema } from '../../core/schemas/simulation.ts';
 import { parsePyJson } from '../../core/py/index.ts';
+import { noteObjectLoaded } from '../live-objects.ts';
 import { BUDGET_REFUSAL, isBudgetRefusalText } from '../../core/llm/budget.ts';
 
 /** Why a run was stopped by its tenant's budget. */
@@ -90,6 +91,7 @@ export class RunDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    noteObjectLoaded(ctx.id);
     ctx.storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS episodes (
          key TEXT PRIMARY KEY, ord INTEGER NOT NULL, task_id TEXT NOT NULL, trial INTEGER NOT NULL, status TEXT NOT NULL)`,

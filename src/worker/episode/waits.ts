@@ -36,13 +36,16 @@ export type Settled =
 export const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven = false): Promise<Settled> => {
   const deadline = Date.now() + waitMs(env);
   for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
-    const stub = env.EPISODE.getByName(episode.key);
-    const view = await stub.awaitTurn(since, withGiven, deadline - Date.now()).catch(retriedOnReset);
+    // A wait cut short (its instance reset or evicted) falls back to one read, through a stub of its own.
+    const view = await env.EPISODE.getByName(episode.key)
+      .awaitTurn(since, withGiven, deadline - Date.now())
+      .catch(() => env.EPISODE.getByName(episode.key).observe(since, withGiven))
+      .catch(retriedOnReset);
     if (view !== undefined && view !== null && (view.waiting || Date.now() > deadline)) return { kind: 'live', view };
     if (view === null) {
       const simulation = await findEpisodeSimulation(env.DB, episode.run_id, episode.task_id, episode.trial);
       if (simulation !== null) return { kind: 'graded', simulation };
-      if ((await stub.snapshot().catch(retriedOnReset))?.phase === 'cancelled') return { kind: 'cancelled' };
+      if ((await env.EPISODE.getByName(episode.key).snapshot().catch(retriedOnReset))?.phase === 'cancelled') return { kind: 'cancelled' };
     }
     if (Date.now() > deadline) return { kind: 'not_ready' };
     await defaultSleep(pause);

@@ -59,6 +59,10 @@ describe('waiting for an episode', () => {
     expect(await stub.awaitTurn(1, false, 200)).toMatchObject({ waiting: false, step: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
     expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
+    // A bound that is not a number is none.
+    started = Date.now();
+    expect(await stub.awaitTurn(1, false, Number.NaN)).toMatchObject({ waiting: false, step: 1 });
+    expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
     // A longer bound asked for is cut to the wait limit.
     started = Date.now();
     expect(await stub.awaitTurn(1, false, 600_000)).toMatchObject({ waiting: false, step: 1 });

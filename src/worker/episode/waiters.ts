@@ -26,7 +26,8 @@ export class Waiters {
    * runs out, or at once when MAX_WAITERS already wait.
    */
   async until<T>(read: () => Promise<T>, ready: (value: T) => boolean, boundMs: number): Promise<T> {
-    const deadline = Date.now() + boundMs;
+    // A bound that is not a number is none (NaN would never be reached).
+    const deadline = Date.now() + (Number.isNaN(boundMs) ? 0 : boundMs);
     for (;;) {
       const seen = this.changes;
       const value = await read();

@@ -6,16 +6,10 @@ import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } fro
 import { describe, expect, it } from 'vitest';
 import { episodeOfId } from '../../src/worker/episode/launch.ts';
 import { TURN_WATCHDOG_MS } from '../../src/worker/episode/production.ts';
-import { EpisodeCreatedSchema, EpisodeSchema, EpisodeStepSchema, RunEpisodesSchema } from '../../src/core/schemas/api.ts';
-import type { EpisodeCreated } from '../../src/core/schemas/api.ts';
+import { EpisodeSchema, EpisodeStepSchema, RunEpisodesSchema } from '../../src/core/schemas/api.ts';
 import { call, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
-
-const create = async (body: Record<string, unknown>): Promise<EpisodeCreated> => {
-  const response = await call('/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', ...body } });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return EpisodeCreatedSchema.parse(await response.json());
-};
+import { createEpisode } from './support/episodes.ts';
 
 const alarmOf = (stub: DurableObjectStub): Promise<number | null> => runInDurableObject(stub, (_instance: unknown, state) => state.storage.getAlarm());
 
@@ -23,7 +17,7 @@ const keyOf = (episodeId: string): string => episodeOfId(episodeId)!.key;
 
 describe('episode watch', () => {
   it('an open agent-driven episode leaves its run without an alarm; its own alarm is its idle limit', async () => {
-    const episode = await create({ llm_user: SCRIPT_MODELS.user });
+    const episode = await createEpisode({ llm_user: SCRIPT_MODELS.user });
     const stepped = await call(`/v1/episodes/${episode.episode_id}/step`, {
       body: { step: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_users', arguments: '{}' } }] } },
     });
@@ -38,7 +32,7 @@ describe('episode watch', () => {
 
   it("a built-in turn of an episode played from outside is watched by the episode's alarm: one lost is asked for again", async () => {
     // The caller plays the user; the built-in agent's turn follows each of its messages.
-    const episode = await create({ role: 'user', llm_agent: SCRIPT_MODELS.agent });
+    const episode = await createEpisode({ role: 'user', llm_agent: SCRIPT_MODELS.agent });
     const stub = env.EPISODE.getByName(keyOf(episode.episode_id));
     // The user's message is applied and the agent's turn handed to the caller, which never produces it (as if
     // the request producing it were lost).

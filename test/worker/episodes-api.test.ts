@@ -4,18 +4,15 @@ import { env } from 'cloudflare:workers';
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import { episodeOfId } from '../../src/worker/episode/launch.ts';
-import { EpisodeCreatedSchema, EpisodeSchema, EpisodeStepSchema, ApiErrorSchema, RunEpisodesSchema } from '../../src/core/schemas/api.ts';
+import { EpisodeSchema, EpisodeStepSchema, ApiErrorSchema, RunEpisodesSchema } from '../../src/core/schemas/api.ts';
 import type { EpisodeCreated, EpisodeStep } from '../../src/core/schemas/api.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import { call, pyBody, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
+import { createEpisode } from './support/episodes.ts';
 
-const create = async (body: Record<string, unknown> = {}): Promise<EpisodeCreated> => {
-  const response = await call('/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user, ...body } });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return EpisodeCreatedSchema.parse(await response.json());
-};
+const create = (body: Record<string, unknown> = {}): Promise<EpisodeCreated> => createEpisode({ llm_user: SCRIPT_MODELS.user, ...body });
 
 const step = (id: string, n: number, message: Record<string, unknown>): Promise<Response> =>
   call(`/v1/episodes/${id}/step`, { body: { step: n, message: { role: 'assistant', ...message } } });

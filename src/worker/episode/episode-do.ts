@@ -13,9 +13,10 @@ import { asPendingTurn, expireTurn } from '../../core/episode/machine.ts';
 import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from '../../core/episode/turn.ts';
 import { externalRole } from './context.ts';
 import { Episode } from './episode.ts';
-import { observe, submitExternalTurn } from './external.ts';
+import { awaitTurn, observe, submitExternalTurn } from './external.ts';
 import { TURN_WATCHDOG_MS } from './production.ts';
 import { noteObjectLoaded } from '../live-objects.ts';
+import { waitMs } from './waits.ts';
 
 /** Where an episode stands (plain values: an RPC result cannot carry PyFloats). */
 export interface EpisodeSnapshot {
@@ -110,6 +111,14 @@ export class EpisodeDO extends DurableObject<Env> {
   /** What the external participant sees now (see ExternalObservation); null for an episode without one. */
   observe(since = 0, withGiven = false): Promise<ExternalObservation | null> {
     return observe(this.episode.external, since, withGiven);
+  }
+
+  /**
+   * What the external participant sees once the episode waits for it again or has ended (null), or as it stands
+   * after `boundMs` (at most the episode wait limit): the caller waits here and is told, rather than polling.
+   */
+  awaitTurn(since = 0, withGiven = false, boundMs = 0): Promise<ExternalObservation | null> {
+    return awaitTurn(this.episode.external, since, withGiven, Math.min(boundMs, waitMs(this.env)));
   }
 
   override async alarm(): Promise<void> {

@@ -21,6 +21,7 @@ import { finalTurn } from './external.ts';
 import type { ExternalHost } from './external.ts';
 import { TURN_WATCHDOG_MS, TurnProduction } from './production.ts';
 import { gradeEpisode } from './grading.ts';
+import { Waiters } from './waiters.ts';
 import { limits } from '../limits.ts';
 import { simulationRows } from '../db/simulations.ts';
 
@@ -56,10 +57,12 @@ export class Episode {
   private handingOver = false;
   /** Set while this instance grades the episode (the run's check leaves it alone). */
   private grading = false;
+  /** Callers waiting for the episode to change (see waiters.ts), told by every write to its storage. */
+  private readonly waiters = new Waiters();
 
   constructor(object: EpisodeObject) {
     this.object = object;
-    this.store = new EpisodeStore(object.storage, { kv: object.storage.kv, launch: launchFromLegacy });
+    this.store = new EpisodeStore(object.storage, { kv: object.storage.kv, launch: launchFromLegacy }, () => this.waiters.changed());
     this.production = new TurnProduction(object.env, object);
     this.external = {
       store: this.store,
@@ -68,6 +71,7 @@ export class Episode {
       loadLive: (context) => this.loadLive(context),
       handingOver: () => this.handingOver,
       takesTurns: () => this.takesTurns(),
+      waiters: this.waiters,
       applyAnswer: async (context, live, step, result, produceNext) => this.continueAfter(context, await this.apply(context, live, step, result), produceNext),
     };
   }

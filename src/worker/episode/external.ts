@@ -12,6 +12,7 @@ import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, FinalTurn,
 import { externalRole } from './context.ts';
 import type { EpisodeContext } from './context.ts';
 import type { EpisodeStore } from './store.ts';
+import type { Waiters } from './waiters.ts';
 
 /** What the protocol needs of its episode object. */
 export interface ExternalHost {
@@ -22,6 +23,8 @@ export interface ExternalHost {
   /** Whether the simulation is on its way to the run (the episode is over, though its phase still says running). */
   handingOver(): boolean;
   takesTurns(): boolean;
+  /** Callers waiting for the episode to change. */
+  readonly waiters: Waiters;
   /** Applies an accepted answer as turn `step` and asks for what follows; with `produceNext`, a built-in next turn comes back. */
   applyAnswer(context: EpisodeContext, live: LiveEpisode, step: number, result: TurnResponse, produceNext: boolean): Promise<TurnOutcome & { pending?: LocalTurn }>;
 }
@@ -66,6 +69,16 @@ export const observe = async (host: ExternalHost, since: number, withGiven: bool
     given: withGiven ? given() : null,
   };
 };
+
+/** Whether the episode ended for good (graded and handed over, or cancelled): nothing more comes to a waiter. */
+const ended = (phase: EpisodePhase | undefined): boolean => phase === 'finished' || phase === 'cancelled';
+
+/**
+ * What the external participant sees once the episode waits for it again or has ended (null, as `observe`), or
+ * as it stands once `boundMs` runs out: the caller is told by the change instead of observing it repeatedly.
+ */
+export const awaitTurn = (host: ExternalHost, since: number, withGiven: boolean, boundMs: number): Promise<ExternalObservation | null> =>
+  host.waiters.until(() => observe(host, since, withGiven), (view) => view?.waiting === true || ended(host.phase()), boundMs);
 
 /**
  * Applies the external participant's turn `n` exactly once: a repeat of an applied message is answered as

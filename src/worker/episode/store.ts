@@ -130,9 +130,12 @@ export class EpisodeStore {
   private readonly values: CachedValues;
   /** The step index of the next turn (one past the last recorded turn), once read. */
   private next: number | null = null;
+  /** Told after every write: whoever waits for the episode to change reads it again. */
+  private readonly changed: () => void;
 
-  constructor(storage: EpisodeStorage, keyValue?: KeyValueLayout) {
+  constructor(storage: EpisodeStorage, keyValue?: KeyValueLayout, changed: () => void = () => undefined) {
     this.sql = storage.sql;
+    this.changed = changed;
     const rows = this.createTable();
     this.values = new CachedValues(storage.sql, rows.filter((row) => row.key !== ''));
     if (keyValue) this.moveLegacyValues(keyValue);
@@ -213,6 +216,7 @@ export class EpisodeStore {
 
   put(key: EpisodeKey, value: unknown): void {
     this.values.put(key, value);
+    this.changed();
   }
 
   /** An episode never started (or reset) has no turn records: its next step is 0, without a query. */
@@ -247,6 +251,7 @@ export class EpisodeStore {
       pending: live.pending,
     };
     this.values.put('cursor', cursor, rows);
+    this.changed();
   }
 
   /** The stored episode of the current attempt, or null before it is initialized. */
@@ -280,17 +285,20 @@ export class EpisodeStore {
     this.sql.exec(`DELETE FROM episode`);
     this.values.allDeleted();
     this.next = 0;
+    this.changed();
   }
 
   /** Forgets the attempt's episode (a new attempt starts from scratch); the turn records stay. */
   clearEpisode(): void {
     this.sql.exec(`DELETE FROM episode WHERE key >= ? AND key < ?`, STEP, pastAll(STEP));
     this.values.delete('cursor');
+    this.changed();
   }
 
   recordTurn(step: number, result: string, outcome: TurnOutcome): void {
     this.writeTurn(step, result, JSON.stringify(outcome));
     this.next = step + 1;
+    this.changed();
   }
 
   private writeTurn(step: number, result: string, outcome: string): void {
@@ -323,6 +331,7 @@ export class EpisodeStore {
 
   recordExternalTurn(n: number, step: number, idx: number): void {
     writeRows(this.sql, [[numbered(EXTERNAL, n), JSON.stringify({ step, idx })]]);
+    this.changed();
   }
 
   turn(step: number): { result: string; outcome: TurnOutcome } | null {

@@ -1,5 +1,7 @@
 // Waiting for an episode on the caller's behalf: until it waits for the caller's participant again or is graded
-// (bounded by LIMIT_EPISODE_WAIT_SECONDS), reading it with a growing pause between reads.
+// (bounded by LIMIT_EPISODE_WAIT_SECONDS). The episode's object tells the caller when its state changes; what is
+// not the object's to tell (its simulation reaching D1 through its run, an object reset mid-wait) is read again
+// after a growing pause.
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import { defaultSleep } from '../../core/llm/retry.ts';
 import type { ExternalObservation } from '../../core/episode/turn.ts';
@@ -16,7 +18,7 @@ export const retriedOnReset = (error: unknown): undefined => {
   throw error;
 };
 
-/** Pauses between two reads of an episode that is waited for: FIRST_PAUSE_MS, doubling up to 200 ms. */
+/** Pauses between two reads that were not told of a change: FIRST_PAUSE_MS, doubling up to 200 ms. */
 const FIRST_PAUSE_MS = 5;
 const nextPause = (pause: number): number => Math.min(pause * 2, 200);
 
@@ -34,13 +36,16 @@ export type Settled =
 export const settle = async (env: Env, episode: EpisodeHandle, since: number, withGiven = false): Promise<Settled> => {
   const deadline = Date.now() + waitMs(env);
   for (let pause = FIRST_PAUSE_MS; ; pause = nextPause(pause)) {
-    const stub = env.EPISODE.getByName(episode.key);
-    const view = await stub.observe(since, withGiven).catch(retriedOnReset);
+    // A wait cut short (its instance reset or evicted) falls back to one read, through a stub of its own.
+    const view = await env.EPISODE.getByName(episode.key)
+      .awaitTurn(since, withGiven, deadline - Date.now())
+      .catch(() => env.EPISODE.getByName(episode.key).observe(since, withGiven))
+      .catch(retriedOnReset);
     if (view !== undefined && view !== null && (view.waiting || Date.now() > deadline)) return { kind: 'live', view };
     if (view === null) {
       const simulation = await findEpisodeSimulation(env.DB, episode.run_id, episode.task_id, episode.trial);
       if (simulation !== null) return { kind: 'graded', simulation };
-      if ((await stub.snapshot().catch(retriedOnReset))?.phase === 'cancelled') return { kind: 'cancelled' };
+      if ((await env.EPISODE.getByName(episode.key).snapshot().catch(retriedOnReset))?.phase === 'cancelled') return { kind: 'cancelled' };
     }
     if (Date.now() > deadline) return { kind: 'not_ready' };
     await defaultSleep(pause);

@@ -123,7 +123,7 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
         },
       },
-      // Local workers (src/cli/local-worker.ts), the CLI, the Python client, and the web viewer in headless Chromium
+      // Local workers (src/cli/local/worker.ts), the CLI, the Python client, and the web viewer in headless Chromium
       // (test/support/browser.ts).
       nodeTier('e2e', 3, {
         ...localState,

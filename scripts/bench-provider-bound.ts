@@ -4,8 +4,8 @@
 // both. The ideal is the calls of one episode times 0.5 s, times the episodes over 64.
 import { mockConversation, startFakeOpenAI } from '../test/support/fake-openai.ts';
 import { followToEnd, mockRun, scorableMockTasks, startHarness } from '../test/support/load-harness.ts';
-import { runInProcess } from '../src/cli/run-in-process.ts';
-import { progressDisplay } from '../src/cli/progress-display.ts';
+import { runInProcess } from '../src/cli/run/in-process.ts';
+import { progressDisplay } from '../src/cli/run/progress-display.ts';
 
 const EPISODES = 240;
 const CALL_MS = 500;

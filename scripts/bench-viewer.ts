@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { saveResults } from '../src/cli/results-file.ts';
-import { startWebView } from '../src/cli/web-view.ts';
+import { startWebView } from '../src/cli/view/web.ts';
 import { parsePyJson } from '../src/core/py/index.ts';
 import { ResultsSchema } from '../src/core/schemas/simulation.ts';
 import type { Results } from '../src/core/schemas/simulation.ts';

@@ -13,7 +13,7 @@ import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import { RunConfigSchema } from '../src/core/schemas/run-config.ts';
 import type { RunConfigInput } from '../src/core/schemas/run-config.ts';
 import { loadDomain } from '../src/cli/data.ts';
-import { workerBundle } from '../src/cli/worker-bundle.ts';
+import { workerBundle } from '../src/cli/local/bundle.ts';
 import { domains } from '../domains/registry.ts';
 import { text } from '../test/support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../test/support/fake-openai.ts';

@@ -22,7 +22,7 @@ import { profileSummary, startWorkerProfile } from './load-profile.ts';
 import { runBatch } from '../src/core/runner/batch.ts';
 import { systemClock } from '../src/core/orchestrator/clock.ts';
 import { loadDomain } from '../src/cli/data.ts';
-import { clientFor } from '../src/cli/models.ts';
+import { clientFor } from '../src/cli/run/models.ts';
 import type { SimulationRun } from '../src/core/schemas/simulation.ts';
 
 const { values } = parseArgs({

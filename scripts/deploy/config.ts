@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { repoRoot } from '../../src/cli/local-worker.ts';
+import { repoRoot } from '../../src/cli/local/worker.ts';
 
 export const sourceConfigPath = path.join(repoRoot, 'wrangler.toml');
 /** Ignored by git; wrangler never picks it up by itself (it looks for wrangler.json, .jsonc and .toml only). */

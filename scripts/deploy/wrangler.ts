@@ -2,7 +2,7 @@
 // configuration, without a terminal (wrangler then takes its non-interactive defaults), and its output is
 // captured, never echoed, so that nothing it prints reaches the deploy's own output unless a step fails.
 import { execa } from 'execa';
-import { repoRoot, wranglerBin } from '../../src/cli/local-worker.ts';
+import { repoRoot, wranglerBin } from '../../src/cli/local/worker.ts';
 
 export interface WranglerResult {
   readonly ok: boolean;

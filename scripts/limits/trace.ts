@@ -1,4 +1,4 @@
-// The per-invocation figures of `npm run limits`, from the local runtime's tail Worker (src/cli/local-runtime.ts
+// The per-invocation figures of `npm run limits`, from the local runtime's tail Worker (src/cli/local/runtime.ts
 // --limits-trace): for each invocation the runtime reports, the calls the Worker logged under it
 // (src/worker/limits-trace.ts) and an upper bound of its CPU time.
 //

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../src/cli/checkout.ts';
-import { applyLocalMigrations, defaultMigratedCacheDir } from '../../src/cli/local-migrations.ts';
+import { applyLocalMigrations, defaultMigratedCacheDir } from '../../src/cli/local/migrations.ts';
 
 const root = await mkdtemp(path.join(tmpdir(), 'tau2-edge-migrations-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
-import { repoRoot } from '../../src/cli/local-worker.ts';
+import { repoRoot } from '../../src/cli/local/worker.ts';
 import { functionalCall, playedMessage } from '../../src/core/gym-action.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import { domains } from '../../domains/registry.ts';

@@ -1,8 +1,8 @@
 // The progress display's pure parts: counts, average reward, ETA and the lines drawn from them.
 import { describe, expect, it } from 'vitest';
-import { addSimulation, etaSeconds, formatDuration, progressLine, simulationLine, startProgress } from '../../src/cli/progress.ts';
-import type { FinishedSimulation } from '../../src/cli/progress.ts';
-import { progressDisplay } from '../../src/cli/progress-display.ts';
+import { addSimulation, etaSeconds, formatDuration, progressLine, simulationLine, startProgress } from '../../src/cli/run/progress.ts';
+import type { FinishedSimulation } from '../../src/cli/run/progress.ts';
+import { progressDisplay } from '../../src/cli/run/progress-display.ts';
 
 const sim = (reward: number | null, termination_reason: FinishedSimulation['termination_reason'] = 'user_stop'): FinishedSimulation => ({
   task_id: 't1',

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
-import { parseRunFlags } from '../../src/cli/run-flags.ts';
+import { parseRunFlags } from '../../src/cli/run/flags.ts';
 
 let main: FakeOpenAI;
 let second: FakeOpenAI;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAgent, isUserSimulator, startFakeOpenAI, text, toolCall } from '../support/fake-openai.ts';
 import type { CapturedRequest, FakeOpenAI, FakeReply } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
-import { parseRunFlags } from '../../src/cli/run-flags.ts';
+import { parseRunFlags } from '../../src/cli/run/flags.ts';
 import { loadDomain } from '../../src/cli/data.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';

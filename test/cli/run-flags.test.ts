@@ -1,10 +1,10 @@
 // `tau2-edge run` flags → the run configuration sent to the API (the reference's `tau2 run` defaults).
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { parseRunFlags, resultsPath, simulationsDir } from '../../src/cli/run-flags.ts';
-import { localWorkerEnv } from '../../src/cli/run-remote.ts';
+import { parseRunFlags, resultsPath, simulationsDir } from '../../src/cli/run/flags.ts';
+import { localWorkerEnv } from '../../src/cli/run/remote.ts';
 import { RUN_SIZE_LIMITS } from '../../src/worker/run-size-limits.ts';
-import { localCredentialsKey } from '../../src/cli/local-worker.ts';
+import { localCredentialsKey } from '../../src/cli/local/worker.ts';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dumpsPy } from '../../src/core/py/index.ts';

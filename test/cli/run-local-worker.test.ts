@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockConversation, requireKey, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
-import { defaultPersistDir, localStateRoot, startLocalWorker, repoRoot } from '../../src/cli/local-worker.ts';
+import { defaultPersistDir, localStateRoot, startLocalWorker, repoRoot } from '../../src/cli/local/worker.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 

@@ -2,7 +2,7 @@
 // OpenRouter when OPENROUTER_API_KEY or OPENROUTER_BASE_URL is set, else to the OpenAI-compatible endpoint too.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeEmbeddings } from '../support/fake-embeddings.ts';
-import { cliToolServices } from '../../src/cli/tool-services.ts';
+import { cliToolServices } from '../../src/cli/run/tool-services.ts';
 import { OPENAI_EMBEDDINGS, QWEN_EMBEDDINGS } from '../../src/core/knowledge/embedder.ts';
 
 const [openai, openrouter] = await Promise.all([startFakeEmbeddings(), startFakeEmbeddings()]);

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workerBundle } from '../../src/cli/worker-bundle.ts';
+import { workerBundle } from '../../src/cli/local/bundle.ts';
 
 let project: string;
 const configPath = (): string => path.join(project, 'wrangler.toml');

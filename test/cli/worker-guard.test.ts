@@ -8,7 +8,7 @@ import { access, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../src/cli/local-worker.ts';
+import { repoRoot } from '../../src/cli/local/worker.ts';
 import { filesHolding } from '../support/files-holding.ts';
 import { groupAlive } from '../support/process-group.ts';
 
@@ -26,7 +26,7 @@ const until = async (condition: () => boolean | Promise<boolean>, timeoutMs: num
 /** A CLI process that starts a local worker (its temporary folder `tmp`) and keeps it until it is killed. */
 const startCli = async (tmp: string, stateDir: string): Promise<{ cli: ChildProcess; url: string; pid: number }> => {
   const script = `
-    import { startLocalWorker } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local-worker.ts'))};
+    import { startLocalWorker } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local/worker.ts'))};
     const worker = await startLocalWorker({ env: { OPENAI_API_KEY: ${JSON.stringify(SECRET)}, API_KEY: ${JSON.stringify(`${SECRET}-operator`)} }, persistTo: process.argv[1], readyTimeoutMs: 280_000 });
     console.log(JSON.stringify({ url: worker.url, pid: worker.pid }));
     setInterval(() => undefined, 1000);

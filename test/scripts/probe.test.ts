@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../src/cli/local-worker.ts';
+import { repoRoot } from '../../src/cli/local/worker.ts';
 
 describe('probe', () => {
   it('every attack is refused, contained or survived: no FAIL line, exit 0', async () => {

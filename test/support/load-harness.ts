@@ -15,10 +15,10 @@ import { runTasks } from '../../src/core/runner/batch.ts';
 import { loadDomain } from '../../src/cli/data.ts';
 import { apiClient } from '../../src/client/index.ts';
 import type { ApiClient } from '../../src/client/index.ts';
-import { followRun } from '../../src/cli/follow-run.ts';
-import { localCredentialsKey, startLocalWorker } from '../../src/cli/local-worker.ts';
-import type { LocalWorker } from '../../src/cli/local-worker.ts';
-import { localWorkerEnv } from '../../src/cli/run-remote.ts';
+import { followRun } from '../../src/cli/run/follow-run.ts';
+import { localCredentialsKey, startLocalWorker } from '../../src/cli/local/worker.ts';
+import type { LocalWorker } from '../../src/cli/local/worker.ts';
+import { localWorkerEnv } from '../../src/cli/run/remote.ts';
 import { startFakeOpenAI } from './fake-openai.ts';
 import type { FakeHandler, FakeOpenAI } from './fake-openai.ts';
 

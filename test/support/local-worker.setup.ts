@@ -3,8 +3,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { applyLocalMigrations } from '../../src/cli/local-migrations.ts';
-import { workerBundle } from '../../src/cli/worker-bundle.ts';
+import { applyLocalMigrations } from '../../src/cli/local/migrations.ts';
+import { workerBundle } from '../../src/cli/local/bundle.ts';
 
 export default async function setup(): Promise<void> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'tau2-edge-migrated-'));

@@ -2,7 +2,7 @@
 // waiting for a run to finish, and tearing the browser, worker and provider down.
 import { rm } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
-import type { LocalWorker } from '../../src/cli/local-worker.ts';
+import type { LocalWorker } from '../../src/cli/local/worker.ts';
 import type { ApiClient } from '../../src/client/index.ts';
 import { isAgent, text, toolCall } from './fake-openai.ts';
 import type { FakeHandler, FakeOpenAI } from './fake-openai.ts';

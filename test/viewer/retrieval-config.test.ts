@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebView } from '../../src/cli/web-view.ts';
-import type { WebView } from '../../src/cli/web-view.ts';
+import { startWebView } from '../../src/cli/view/web.ts';
+import type { WebView } from '../../src/cli/view/web.ts';
 import { bankingResultsFiles } from '../support/banking-runs.ts';
 
 let dir: string;

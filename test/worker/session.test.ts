@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { SESSION_SECONDS, openSession, sessionCaller } from '../../src/worker/session/session.ts';
+import { SESSION_SECONDS, openSession, sessionCaller } from '../../src/worker/ui/browser-session.ts';
 
 const OPERATOR_KEY = 'session-test-operator-key';
 

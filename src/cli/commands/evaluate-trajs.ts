@@ -8,7 +8,7 @@ import path from 'node:path';
 import { regradeSimulation, rewardComponents } from '../../core/evaluator/regrade.ts';
 import { isoTimestamp, systemClock } from '../../core/orchestrator/clock.ts';
 import { loadDomain } from '../data.ts';
-import { modelFromFlags } from '../models.ts';
+import { modelFromFlags } from '../run/models.ts';
 
 interface EvaluateTrajsFlags {
   readonly out?: string;

@@ -3,8 +3,8 @@
 import type { Command } from 'commander';
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
-import { withApi } from '../run-remote.ts';
-import { LLM_BASE_URL_DEFAULT } from '../models.ts';
+import { withApi } from '../run/remote.ts';
+import { LLM_BASE_URL_DEFAULT } from '../run/models.ts';
 import { terminalAsker } from '../ask.ts';
 import type { Asker } from '../ask.ts';
 import { playedMessage } from '../../core/gym-action.ts';

@@ -13,12 +13,12 @@ import { selectForReview } from '../../core/review/review-run.ts';
 import { terminalAsker } from '../ask.ts';
 import { defineCommand, int, parseOrExplain } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
-import { LLM_BASE_URL_DEFAULT, clientFor, missingCredentials } from '../models.ts';
+import { LLM_BASE_URL_DEFAULT, clientFor, missingCredentials } from '../run/models.ts';
 import { loadResults, saveResults } from '../results-file.ts';
-import { reviewResults } from '../review-results.ts';
-import { reviewDetails, reviewSummary } from '../review-summary.ts';
+import { reviewResults } from '../review/results.ts';
+import { reviewDetails, reviewSummary } from '../review/summary.ts';
 import { summaryTable } from '../summary.ts';
-import { folderLoggedClient } from '../llm-call-log.ts';
+import { folderLoggedClient } from '../run/llm-call-log.ts';
 
 const MAX_CONCURRENCY = 256;
 

@@ -4,20 +4,20 @@
 import { resultsFormat, saveResults } from '../results-file.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
 import { withErrorBars } from '../../core/metrics/error-bars.ts';
-import { addRunFlags, runOptionsFrom } from '../run-flags.ts';
-import type { RunFlagValues, RunOptions } from '../run-flags.ts';
+import { addRunFlags, runOptionsFrom } from '../run/flags.ts';
+import type { RunFlagValues, RunOptions } from '../run/flags.ts';
 import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
-import { progressDisplay, stdoutTarget } from '../progress-display.ts';
-import { runInProcess } from '../run-in-process.ts';
-import { runThroughApi } from '../run-remote.ts';
-import { missingCredentials } from '../models.ts';
+import { progressDisplay, stdoutTarget } from '../run/progress-display.ts';
+import { runInProcess } from '../run/in-process.ts';
+import { runThroughApi } from '../run/remote.ts';
+import { missingCredentials } from '../run/models.ts';
 import { resultsSummary } from '../summary.ts';
-import { reviewRun } from '../auto-review.ts';
-import { mergeResumed, resumeSaved } from '../resume.ts';
-import { loggedProgress } from '../run-log.ts';
+import { reviewRun } from '../run/auto-review.ts';
+import { mergeResumed, resumeSaved } from '../run/resume.ts';
+import { loggedProgress } from '../run/log.ts';
 import { refusalOf, stoppedBy } from '../../core/runner/refusal.ts';
-import { infraErrorLines } from '../infra-errors.ts';
+import { infraErrorLines } from '../run/infra-errors.ts';
 
 
 export const runCommand = (ctx: CliContext) =>

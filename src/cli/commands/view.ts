@@ -7,20 +7,20 @@ import { defineCommand, int } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { simulationsDir } from '../run-flags.ts';
+import { simulationsDir } from '../run/flags.ts';
 import { loadResults } from '../results-file.ts';
 import type { Results, SimulationRun } from '../../core/schemas/simulation.ts';
 import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
 import { apiClient } from '../../client/index.ts';
 import type { ApiClient } from '../../client/index.ts';
-import { MAX_TOOL_RESULT_CHARS, renderSimulation, runHeader, simulationsTable } from '../render.ts';
+import { MAX_TOOL_RESULT_CHARS, renderSimulation, runHeader, simulationsTable } from '../view/render.ts';
 import { resultsSummary } from '../summary.ts';
-import { infraErrorLines } from '../infra-errors.ts';
-import { allFailedTasks, filterSimulations } from '../view-filter.ts';
-import type { ViewFilter, ViewOptions } from '../view-filter.ts';
-import { startWebView } from '../web-view.ts';
-import { browseRuns } from '../view-browser.ts';
-import type { BrowserIo, SavedRun } from '../view-browser.ts';
+import { infraErrorLines } from '../run/infra-errors.ts';
+import { allFailedTasks, filterSimulations } from '../view/filter.ts';
+import type { ViewFilter, ViewOptions } from '../view/filter.ts';
+import { startWebView } from '../view/web.ts';
+import { browseRuns } from '../view/browser.ts';
+import type { BrowserIo, SavedRun } from '../view/browser.ts';
 
 /** A results file, or a results folder in the reference's `dir` format. */
 const isLocal = async (target: string): Promise<boolean> => (await stat(target).catch(() => null)) !== null;

@@ -1,7 +1,7 @@
 // Authentication and the caller's tenant. With API_KEY configured, every request must carry
 // `Authorization: Bearer <key>` — the operator key (API_KEY itself, tenant `operator`, may administer keys) or
 // a tenant's key (stored hashed in D1) — or a browser session cookie opened with one of those keys
-// (src/worker/session/session.ts), whose state-changing requests must also carry the session's CSRF token.
+// (src/worker/ui/browser-session.ts), whose state-changing requests must also carry the session's CSRF token.
 // Without API_KEY (local development) every caller is the operator. Failed authentications are rate-limited
 // per client address.
 import { createMiddleware } from 'hono/factory';
@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import { ApiError } from './errors.ts';
 import { findActiveKey } from '../db/api-keys.ts';
 import { sha256Text } from '../crypto.ts';
-import { CSRF_HEADER, sessionCaller } from '../session/session.ts';
+import { CSRF_HEADER, sessionCaller } from '../ui/browser-session.ts';
 import { OPERATOR_TENANT } from '../tenancy/tenants.ts';
 
 /** Who is calling: the tenant every resource they create or read belongs to. */

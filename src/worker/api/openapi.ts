@@ -41,7 +41,7 @@ import {
   TenantQuotasViewSchema,
 } from '../../core/schemas/api.ts';
 import { ResultsSchema, SimulationRunSchema } from '../../core/schemas/simulation.ts';
-import { SESSION_COOKIE } from '../session/session.ts';
+import { SESSION_COOKIE } from '../ui/browser-session.ts';
 import { CREDENTIAL_PROVIDERS } from '../../core/llm/providers.ts';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });

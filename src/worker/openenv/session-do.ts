@@ -1,6 +1,6 @@
 // The Durable Object that holds one OpenEnv WebSocket session, through the hibernation API: the runtime keeps
 // the socket while the object is evicted between messages, so an idle session costs no memory. The session
-// (tenant, key, episode, step) is the socket's attachment; every message is handled by session.ts. The
+// (tenant, key, episode, step) is the socket's attachment; every message is handled by messages.ts. The
 // session is an object of its own rather than its episode's because a reset moves the socket to a new episode
 // and a socket cannot move between objects; each message is one call on to the episode's object.
 import { DurableObject } from 'cloudflare:workers';
@@ -9,7 +9,7 @@ import type { PyInput } from '../../core/py/index.ts';
 import type { OpenEnvServerMessage } from '../../core/schemas/openenv.ts';
 import { utf8Length } from '../../core/schemas/text-bytes.ts';
 import { limits } from '../limits.ts';
-import { handleMessage } from './session.ts';
+import { handleMessage } from './messages.ts';
 import { SessionSchema } from './session-state.ts';
 import type { Session } from './session-state.ts';
 import { MessageQueue } from './message-queue.ts';

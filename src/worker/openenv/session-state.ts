@@ -1,5 +1,5 @@
 // The state of one OpenEnv session: a small JSON value kept as its WebSocket's attachment (so it survives
-// hibernation), read by the message handler (session.ts) and MCP (mcp.ts).
+// hibernation), read by the message handler (messages.ts) and MCP (mcp.ts).
 import { z } from 'zod';
 import { EpisodeHandleSchema } from '../episode/handle.ts';
 

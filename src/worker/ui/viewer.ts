@@ -10,7 +10,7 @@ import type { ViewerSource } from '../../viewer/source.ts';
 import { loginPage } from '../../viewer/pages/login.ts';
 import { authFailure, callerOfKey, sameSecret } from '../api/auth.ts';
 import { ApiError } from '../api/errors.ts';
-import { CSRF_FIELD, CSRF_HEADER, closeSession, openSession, sessionCaller } from '../session/session.ts';
+import { CSRF_FIELD, CSRF_HEADER, closeSession, openSession, sessionCaller } from './browser-session.ts';
 
 type WorkerViewerEnv = ViewerEnv<{ Bindings: Env }>;
 type ApiFetch = (request: Request, env: Env, ctx: Context<WorkerViewerEnv>['executionCtx']) => Response | Promise<Response>;

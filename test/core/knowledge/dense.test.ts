@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fileEmbeddingStore } from '../../../src/cli/embedding-file-store.ts';
+import { fileEmbeddingStore } from '../../../src/cli/run/embedding-file-store.ts';
 import { isToolError } from '../../../src/core/environment/errors.ts';
 import { createDenseIndex } from '../../../src/core/knowledge/dense.ts';
 import { OPENAI_EMBEDDINGS, QWEN_EMBEDDINGS, QWEN_QUERY_INSTRUCTION } from '../../../src/core/knowledge/embedder.ts';

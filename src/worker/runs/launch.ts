@@ -14,6 +14,8 @@ import { limits, runLimitIssues } from '../limits.ts';
 import { findQuotas } from '../db/quotas.ts';
 import { apiBaseIssue } from './models.ts';
 import { reserveRun } from '../quotas.ts';
+import { encodeRounds } from './rounds.ts';
+import type { RunRounds } from '../../core/schemas/api.ts';
 
 /** Why a configuration selects no episodes: a bad value, or more work than the operator allows. */
 export interface Refusal {
@@ -68,6 +70,8 @@ export interface LaunchOptions {
   readonly requestHash?: string;
   /** The agent endpoint's sealed headers (see agent-endpoint.ts). */
   readonly agentHeadersCiphertext?: string | null;
+  /** The goal of a run adding trials in rounds (see rounds.ts). */
+  readonly rounds?: RunRounds;
 }
 
 /**
@@ -95,6 +99,8 @@ export const launchRun = async (
     requestHash: options.requestHash ?? null,
     error: null,
     agentHeadersCiphertext: options.agentHeadersCiphertext ?? null,
+    rounds: options.rounds === undefined ? null : encodeRounds(options.rounds),
+    stopReason: null,
     createdAt: now,
     updatedAt: now,
   };

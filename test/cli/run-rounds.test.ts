@@ -10,6 +10,7 @@ import { capture } from '../support/cli.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import type { Results } from '../../src/core/schemas/simulation.ts';
+import { saveResults } from '../../src/cli/results-file.ts';
 
 /** An agent that does what create_task_1 asks: reward 1 (mockConversation's agent only lists users: reward 0). */
 const solvingAgent: FakeHandler = (request) => {
@@ -93,5 +94,14 @@ describe('tau2-edge run in rounds', () => {
     expect(out).toContain("not resolved, and A has only 3 trial(s) per task to pair with");
     expect(out).toContain('rounds stopped: baseline_trials');
     expect((await saved('b3.json')).info.num_trials).toBe(3);
+
+    // A results file of another domain is refused before anything runs.
+    const a3 = await saved('a3.json');
+    const other = path.join(dir, 'a-airline.json');
+    await saveResults(other, { ...a3, info: { ...a3.info, environment_info: { ...a3.info.environment_info, domain_name: 'airline' } } }, 'json');
+    const refused = await capture(runArgs('b-other.json', '--compare-to', other, '--until-resolved'));
+    expect(refused.code).toBe(1);
+    expect(refused.errors).toContain(`--compare-to: ${other} ran domain airline, not mock`);
+    expect(refused.text).not.toContain('results will be saved');
   });
 });

@@ -46,6 +46,8 @@ const baselineOf = async (options: RunOptions): Promise<{ baseline: Results | nu
   if (options.rounds?.kind !== 'resolved') return { baseline: null, options };
   const baseline = await loadResults(options.rounds.compareTo);
   const { config } = options;
+  const domain = baseline.info.environment_info.domain_name;
+  if (domain !== config.domain) throw new Error(`--compare-to: ${options.rounds.compareTo} ran domain ${domain}, not ${config.domain}`);
   const taskIds = config.task_ids ?? (config.num_tasks === null ? baseline.tasks.map((t) => t.id) : null);
   return { baseline, options: { ...options, config: { ...config, task_ids: taskIds } } };
 };

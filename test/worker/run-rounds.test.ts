@@ -47,6 +47,9 @@ describe('runs adding trials in rounds', () => {
     const theirs = await startRun(oneTask(), { authorization: `Bearer ${other}` });
     await waitForRun(theirs, { apiKey: other });
     await refusedWith(oneTask({ compare_to: theirs, until_resolved: true }), 404, 'not_found', `Run ${theirs} not found`);
+    const airline = await startRun(scriptedRun({ domain: 'airline', task_ids: ['0'] }));
+    expect((await call(`/v1/runs/${airline}/cancel`, { method: 'POST' })).status).toBe(200);
+    await refusedWith(oneTask({ compare_to: airline, until_resolved: true }), 400, 'invalid_request', `compare_to: Run ${airline} ran domain airline, not mock`);
   });
 
   it('target_ci_width out of reach: rounds until max_trials, trials continuing, the reason on the run', async () => {

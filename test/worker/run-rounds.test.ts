@@ -96,4 +96,12 @@ describe('runs adding trials in rounds', () => {
     expect(run.counts).toMatchObject({ total: 2, done: 2 });
     expect((await getRun(id, key)).config.num_trials).toBe(1);
   });
+
+  it('the OpenAPI document names the rounds fields of POST /v1/runs and the stop reasons of the run', async () => {
+    const doc = (await (await call('/v1/openapi.json', { anonymous: true })).json()) as { paths: Record<string, Record<string, unknown>> };
+    const post = JSON.stringify(doc.paths['/v1/runs']!['post']);
+    for (const field of ['target_ci_width', 'compare_to', 'until_resolved', 'max_trials', '"domain"']) expect(post).toContain(field);
+    const get = JSON.stringify(doc.paths['/v1/runs/{id}']!['get']);
+    for (const reason of ['ci_width_reached', 'resolved', 'max_trials', 'baseline_trials', 'quota_exceeded']) expect(get).toContain(`"${reason}"`);
+  });
 });

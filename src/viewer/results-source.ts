@@ -48,6 +48,8 @@ export const runOfResults = (id: string, { results }: LoadedResults): Run => {
     updated_at: timestamp,
     schedule_id: null,
     error: null,
+    rounds: null,
+    stop_reason: null,
     config,
     counts: { total: sims.length, pending: 0, running: 0, done: sims.length, passed, failed: sims.length - passed - infra, infra_error: infra, cancelled: 0 },
     metrics: metricsAsDict(computeMetrics(results)) as Run['metrics'],

@@ -4,7 +4,7 @@
 // that reaches the daily USD budget while it runs is stopped by its RunDO (runs/run-do.ts); its finished
 // simulations keep their scores.
 import { ApiError } from './api/errors.ts';
-import { insertRunWithinQuotas, insertScheduleWithinQuota, takeInfraErrorsWithinQuotas } from './db/quotas.ts';
+import { addRoundWithinQuotas, insertRunWithinQuotas, insertScheduleWithinQuota, takeInfraErrorsWithinQuotas } from './db/quotas.ts';
 import { dayStart } from './db/statement.ts';
 import type { Refusal } from './db/quotas.ts';
 import { findRunByIdempotencyKey } from './db/runs.ts';
@@ -72,4 +72,11 @@ export const reserveRerun = async (env: Env, run: RunRow, nowMs: number): Promis
   if ('episodes' in taken) return taken.episodes;
   if (isOverQuota(taken)) throw quotaExceeded(taken, nowMs);
   return [];
+};
+
+/** Reserves a round of `asked` episodes for a run adding rounds (see runs/rounds.ts); null when reserved, else why not. */
+export const reserveRound = async (env: Env, run: RunRow, configText: string, asked: number, nowMs: number): Promise<string | null> => {
+  const refusal = await addRoundWithinQuotas(env.DB, run, configText, asked, nowMs);
+  if (refusal === null) return null;
+  return isOverQuota(refusal) ? quotaExceeded(refusal, nowMs).message : `Run ${run.id} is no longer running`;
 };

@@ -186,4 +186,19 @@ describe('run flags', () => {
     expect(() => parseRunFlags(['--domain', 'mock', '--llm-log-mode', 'some'])).toThrow('Allowed choices are all, latest');
     expect(() => parseRunFlags(['--domain', 'mock', '--verbose-logs'])).toThrow('--verbose-logs writes the model calls made in this process: add --in-process');
   });
+
+  it('rounds: --target-ci-width in (0, 1], --compare-to with --until-resolved, --max-trials bounded', () => {
+    const m = ['--domain', 'mock'];
+    expect(parseRunFlags(m).rounds).toBeNull();
+    expect(parseRunFlags([...m, '--target-ci-width', '0.2']).rounds).toEqual({ kind: 'ci_width', width: 0.2, maxTrials: 10 });
+    expect(parseRunFlags([...m, '--compare-to', 'a.json', '--until-resolved', '--max-trials', '30']).rounds).toEqual({ kind: 'resolved', compareTo: 'a.json', maxTrials: 30 });
+    expect(() => parseRunFlags([...m, '--target-ci-width', '0'])).toThrow('--target-ci-width: 0 is not in (0, 1]');
+    expect(() => parseRunFlags([...m, '--target-ci-width', '1.5'])).toThrow('--target-ci-width: 1.5 is not in (0, 1]');
+    expect(() => parseRunFlags([...m, '--compare-to', 'a.json'])).toThrow('--compare-to and --until-resolved go together');
+    expect(() => parseRunFlags([...m, '--until-resolved'])).toThrow('--compare-to and --until-resolved go together');
+    expect(() => parseRunFlags([...m, '--target-ci-width', '0.2', '--compare-to', 'a.json', '--until-resolved'])).toThrow('exclude each other');
+    expect(() => parseRunFlags([...m, '--max-trials', '5'])).toThrow('--max-trials needs --target-ci-width or --until-resolved');
+    expect(() => parseRunFlags([...m, '--target-ci-width', '0.2', '--max-trials', '101'])).toThrow('--max-trials: 101 is not between --num-trials (1) and 100');
+    expect(() => parseRunFlags([...m, '--target-ci-width', '0.2', '--num-trials', '4', '--max-trials', '3'])).toThrow('--max-trials: 3 is not between --num-trials (4)');
+  });
 });

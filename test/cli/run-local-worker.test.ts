@@ -186,6 +186,23 @@ describe('tau2-edge run on the local worker', () => {
     }
   }, 180_000);
 
+  it('run --target-ci-width through a worker: each round a run of one more trial, one results file with all trials', async () => {
+    const worker = await startLocalWorker({ persistTo: path.join(dir, 'state-rounds'), logFile: path.join(dir, 'worker-rounds.log'), env: { OPENAI_BASE_URL: fake.baseURL } });
+    try {
+      const file = path.join(dir, 'rounds.json');
+      const run = await capture(['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--task-ids', 'create_task_1', 'update_task_1',
+        '--target-ci-width', '0.05', '--max-trials', '2', '--api', worker.url, '--save-to', file]);
+      expect(run.code, run.text).toBe(0);
+      expect(run.text).toMatch(/^round 1: after 1 trial\(s\) per task: .* wide \(target 0\.05\)$/m);
+      expect(run.text).toContain('rounds stopped: max_trials');
+      const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+      expect(results.info.num_trials).toBe(2);
+      expect(results.simulations.map((s) => `${s.task_id}/${s.trial}`).sort()).toEqual(['create_task_1/0', 'create_task_1/1', 'update_task_1/0', 'update_task_1/1']);
+    } finally {
+      await worker.stop();
+    }
+  }, 180_000);
+
   it('admin keys create|list|revoke: the operator issues a tenant key that works until revoked', async () => {
     const worker = await startLocalWorker({
       persistTo: path.join(dir, 'admin-state'),

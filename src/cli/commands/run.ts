@@ -18,6 +18,13 @@ import { mergeResumed, resumeSaved } from '../run/resume.ts';
 import { loggedProgress } from '../run/log.ts';
 import { refusalOf, stoppedBy } from '../../core/runner/refusal.ts';
 import { infraErrorLines } from '../run/infra-errors.ts';
+import { loadResults } from '../results-file.ts';
+import { addRounds, stopLine } from '../run/rounds.ts';
+import type { RoundsGoal } from '../../core/runner/rounds.ts';
+import type { Results } from '../../core/schemas/simulation.ts';
+import type { RunConfig } from '../../core/schemas/run-config.ts';
+import { pairedComparison } from '../../core/metrics/paired-comparison.ts';
+import { comparisonLines } from './compare.ts';
 
 
 export const runCommand = (ctx: CliContext) =>
@@ -34,7 +41,25 @@ export const runCommand = (ctx: CliContext) =>
     (values: RunFlagValues) => run(runOptionsFrom(values), ctx.out),
   );
 
-const run = async (options: RunOptions, out: (text: string) => void): Promise<number> => {
+/** Run A of `--compare-to`, loaded before anything starts; B runs A's tasks unless tasks are chosen. */
+const baselineOf = async (options: RunOptions): Promise<{ baseline: Results | null; options: RunOptions }> => {
+  if (options.rounds?.kind !== 'resolved') return { baseline: null, options };
+  const baseline = await loadResults(options.rounds.compareTo);
+  const { config } = options;
+  const domain = baseline.info.environment_info.domain_name;
+  if (domain !== config.domain) throw new Error(`--compare-to: ${options.rounds.compareTo} ran domain ${domain}, not ${config.domain}`);
+  const taskIds = config.task_ids ?? (config.num_tasks === null ? baseline.tasks.map((t) => t.id) : null);
+  return { baseline, options: { ...options, config: { ...config, task_ids: taskIds } } };
+};
+
+const roundsGoal = (options: RunOptions, baseline: Results | null): RoundsGoal | null => {
+  const { rounds } = options;
+  if (rounds === null) return null;
+  return rounds.kind === 'ci_width' ? rounds : { kind: 'resolved', baseline: baseline!.simulations, maxTrials: rounds.maxTrials };
+};
+
+const run = async (asked: RunOptions, out: (text: string) => void): Promise<number> => {
+  const { baseline, options } = await baselineOf(asked);
   // Checked before anything starts: a results file is never silently overwritten, only resumed.
   const resume = await resumeSaved(options.saveTo, options.config, options.autoResume, out);
   if (options.api === null) {
@@ -52,14 +77,17 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   const target = stdoutTarget();
   const display = (total: number) => loggedProgress(progressDisplay(total, target), options.config.domain, options.logLevel);
   const config = resume === null ? options.config : { ...options.config, skip_episodes: resume.skip };
-  const outcome =
+  const runOnce = (config: RunConfig) => (options.inProcess ? runInProcess(config, options, display) : runThroughApi({ ...options, config }, display, out));
+  const first =
     resume !== null && resume.pending === 0
       ? { results: resume.kept, cancelled: false, fatal: null, peakCallsInFlight: null }
-      : options.inProcess
-        ? await runInProcess(config, options, display)
-        : await runThroughApi({ ...options, config }, display, out);
+      : await runOnce(config);
+  const firstRan = resume === null || resume.pending === 0 ? first : { ...first, results: mergeResumed(resume, first.results) };
+  const goal = roundsGoal(options, baseline);
+  const rounds = goal === null ? null : await addRounds(goal, config, firstRan, runOnce, out);
+  const outcome = rounds ?? firstRan;
   const { cancelled } = outcome;
-  const ran = resume === null || resume.pending === 0 ? outcome.results : mergeResumed(resume, outcome.results);
+  const ran = outcome.results;
   // A refusal met by the last simulations ends the run as well, without stopping it.
   const refusal = refusalOf(outcome.results.simulations);
   const fatal = outcome.fatal ?? (refusal === null ? null : stoppedBy(refusal));
@@ -69,6 +97,11 @@ const run = async (options: RunOptions, out: (text: string) => void): Promise<nu
   const results = options.autoReview === null ? ran : await reviewRun(ran, options.autoReview, options.llmBaseUrl, options.config.max_concurrency, out);
   const metrics = computeMetrics(results);
   out(resultsSummary(results));
+  if (rounds?.stop) out(stopLine(rounds.stop));
+  if (baseline !== null) {
+    out(`\nA: ${options.rounds?.kind === 'resolved' ? options.rounds.compareTo : ''}\nB: ${options.saveTo}`);
+    for (const line of comparisonLines(pairedComparison(baseline.simulations, results.simulations))) out(line);
+  }
   for (const line of infraErrorLines(results.simulations)) out(line);
   if (outcome.peakCallsInFlight !== null) out(`peak model calls in flight: ${outcome.peakCallsInFlight} (max concurrency ${config.max_concurrency})`);
   // A resumed file keeps its format.

@@ -44,7 +44,18 @@ export interface RunOptions {
   /** Writes each simulation's model calls beside the results file (with --in-process). */
   readonly verboseLogs: boolean;
   readonly llmLogMode: LlmLogMode;
+  /** `--target-ci-width` or `--compare-to … --until-resolved`: add trials in rounds until the answer is known. */
+  readonly rounds: RoundsRequest | null;
 }
+
+/** What a run adding rounds aims at; `compareTo` is the results file of run A. */
+export type RoundsRequest =
+  | { readonly kind: 'ci_width'; readonly width: number; readonly maxTrials: number }
+  | { readonly kind: 'resolved'; readonly compareTo: string; readonly maxTrials: number };
+
+/** Trials per task a run adding rounds may reach at most, and by default. */
+export const MAX_ROUND_TRIALS = 100;
+const DEFAULT_MAX_TRIALS = 10;
 
 /**
  * tau2's `--workers N` spawns N processes of `--max-concurrency` simulations each; tau2-edge runs every
@@ -101,7 +112,11 @@ export const addRunFlags = (command: Command): Command =>
       .option('--llm-base-url <url>', `an OpenAI-compatible provider endpoint (${LLM_BASE_URL_DEFAULT})`)
       .option('--no-prompt-cache', "don't ask Anthropic models to cache the system prompt and tools (\"prompt_cache\": false in their llm args)")
       .option('--api <url>', 'run on a tau2-edge API already serving, instead of a local worker')
-      .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)'),
+      .option('--in-process', 'run the engine inside this process (for machines where workerd cannot start)')
+      .option('--target-ci-width <width>', "add trials in rounds until the average reward's anytime-valid 95% CI is at most this wide, in (0, 1]", float)
+      .option('--compare-to <results>', "with --until-resolved: run A's results file; this run (B) runs A's tasks")
+      .option('--until-resolved', 'with --compare-to: add trials in rounds until the difference to A is resolved (anytime-valid test)')
+      .option('--max-trials <n>', `with --target-ci-width or --until-resolved: trials per task at most (default: ${DEFAULT_MAX_TRIALS}, at most ${MAX_ROUND_TRIALS})`, int),
   )), 'xml-prompt', 'no-xml-prompt');
 
 /** The reference's voice-mode flags: accepted by the parser only to answer clearly that voice is not supported. */
@@ -186,7 +201,27 @@ export interface RunFlagValues extends AutoReviewFlagValues {
   readonly logLevel?: LogLevel;
   readonly verboseLogs?: boolean;
   readonly llmLogMode?: LlmLogMode;
+  readonly targetCiWidth?: number;
+  readonly compareTo?: string;
+  readonly untilResolved?: boolean;
+  readonly maxTrials?: number;
 }
+
+/** The rounds asked for by --target-ci-width, --compare-to/--until-resolved and --max-trials, checked. */
+const roundsFrom = (values: RunFlagValues, numTrials: number): RoundsRequest | null => {
+  if (values.targetCiWidth !== undefined && values.compareTo !== undefined) throw new Error('--target-ci-width and --compare-to exclude each other');
+  if ((values.compareTo !== undefined) !== (values.untilResolved === true)) throw new Error('--compare-to and --until-resolved go together');
+  if (values.targetCiWidth === undefined && values.compareTo === undefined) {
+    if (values.maxTrials !== undefined) throw new Error('--max-trials needs --target-ci-width or --until-resolved');
+    return null;
+  }
+  const maxTrials = values.maxTrials ?? Math.max(DEFAULT_MAX_TRIALS, numTrials);
+  if (!(maxTrials >= numTrials && maxTrials <= MAX_ROUND_TRIALS)) throw new Error(`--max-trials: ${maxTrials} is not between --num-trials (${numTrials}) and ${MAX_ROUND_TRIALS}`);
+  if (values.compareTo !== undefined) return { kind: 'resolved', compareTo: values.compareTo, maxTrials };
+  const width = values.targetCiWidth!;
+  if (!(width > 0 && width <= 1)) throw new Error(`--target-ci-width: ${width} is not in (0, 1]`);
+  return { kind: 'ci_width', width, maxTrials };
+};
 
 /** `--agent-header 'Name: value'` flags as a header record. */
 const agentHeaders = (flags: readonly string[]): Record<string, string> =>
@@ -311,6 +346,7 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
     logLevel: values.logLevel ?? DEFAULT_LOG_LEVEL,
     verboseLogs: values.verboseLogs ?? false,
     llmLogMode: values.llmLogMode ?? 'latest',
+    rounds: roundsFrom(values, config.num_trials),
   };
 };
 

@@ -55,6 +55,44 @@ export const RunRequestSchema = RunConfigSchema.strict();
 export type RunRequest = z.input<typeof RunRequestSchema>;
 
 /**
+ * POST /v1/runs may add, beside the configuration, a goal for adding trials in rounds: `target_ci_width` (the
+ * average reward's anytime-valid 95% interval at most this wide), or `compare_to` (a run id of the caller's) with
+ * `until_resolved` (until the paired difference to that run is resolved); either stops at `max_trials` per task
+ * (default 10, within the operator's trial and episode limits).
+ */
+const roundsShape = {
+  target_ci_width: pyNumber(z.number().gt(0).lte(1)).optional(),
+  compare_to: plainText().min(1).max(MAX_NAME_LENGTH).optional(),
+  until_resolved: z.boolean().optional(),
+  max_trials: pyNumber(z.number().int().positive()).optional(),
+};
+
+type RoundsFields = { readonly [K in keyof typeof roundsShape]?: z.infer<(typeof roundsShape)[K]> };
+
+/** The rules between the rounds fields, each refusal naming its field. */
+const withRoundsRules = <S extends z.ZodType<RoundsFields>>(schema: S) =>
+  schema
+    .refine((r) => r.target_ci_width === undefined || r.compare_to === undefined, { message: 'target_ci_width and compare_to exclude each other', path: ['compare_to'] })
+    .refine((r) => (r.compare_to !== undefined) === (r.until_resolved === true), { message: 'compare_to goes with until_resolved: true', path: ['until_resolved'] })
+    .refine((r) => r.max_trials === undefined || r.target_ci_width !== undefined || r.compare_to !== undefined, {
+      message: 'max_trials needs target_ci_width or compare_to with until_resolved',
+      path: ['max_trials'],
+    });
+
+export const RunRoundsSchema = withRoundsRules(z.strictObject(roundsShape));
+export type RunRounds = z.infer<typeof RunRoundsSchema>;
+
+/** The POST /v1/runs body: the configuration and the optional rounds goal. */
+export const RunLaunchSchema = withRoundsRules(RunConfigSchema.safeExtend(roundsShape).strict());
+
+/**
+ * Why a run adding rounds stopped: the target width reached, the difference resolved, `max_trials` spent, the
+ * compared run's trials all paired, or a round refused by the tenant's quotas (`error` says which).
+ */
+export const RunStopReasonSchema = z.enum(['ci_width_reached', 'resolved', 'max_trials', 'baseline_trials', 'quota_exceeded']);
+export type RunStopReason = z.infer<typeof RunStopReasonSchema>;
+
+/**
  * `running` until every episode has finished (`completed`) or the run was cancelled; `failed` when it could
  * not be started (its `error` says why).
  */
@@ -109,6 +147,10 @@ const RunFieldsSchema = z.object({
   error: z.string().nullable(),
   config: RunConfigSchema,
   counts: RunCountsSchema,
+  /** The run's goal for adding trials in rounds (max_trials filled in), or null for a run of fixed size. */
+  rounds: RunRoundsSchema.nullable(),
+  /** Why a run adding rounds stopped adding them; null while it adds them, and for a run of fixed size. */
+  stop_reason: RunStopReasonSchema.nullable(),
 });
 
 /**

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
 import { sha256Hex } from '../../core/py/index.ts';
-import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunEpisodesQuerySchema, RunListQuerySchema, RunRequestSchema, RunResultsQuerySchema } from '../../core/schemas/api.ts';
+import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunEpisodesQuerySchema, RunLaunchSchema, RunListQuerySchema, RunResultsQuerySchema, RunRoundsSchema } from '../../core/schemas/api.ts';
 import type { Rerun, RunCreated, RunEpisodes, RunList } from '../../core/schemas/api.ts';
 import { episodeIdOf } from '../episode/launch.ts';
 import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns, setRunStatus } from '../db/runs.ts';
@@ -16,6 +16,7 @@ import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
 import { reserveRerun } from '../quotas.ts';
 import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
+import { checkedRounds } from '../runs/rounds.ts';
 
 /** The caller's run; another tenant's is as unknown as one that never existed. */
 const requireRun = async (c: Context<AppEnv>): Promise<RunRow> => {
@@ -39,21 +40,26 @@ const reusedKey = (key: string): ApiError =>
 
 export const runsApi = new Hono<AppEnv>()
   .post('/', async (c) => {
-    const { value } = await readBody(c, RunRequestSchema);
+    const { value: launch } = await readBody(c, RunLaunchSchema);
     const { tenant } = c.get('caller');
+    const { target_ci_width, compare_to, until_resolved, max_trials, ...value } = launch;
+    const asked = { target_ci_width, compare_to, until_resolved, max_trials };
+    const wantsRounds = Object.values(asked).some((v) => v !== undefined);
     const endpointIssue = agentEndpointIssue(c.env, value);
     if (endpointIssue) throw invalidRequest([endpointIssue]);
     // The endpoint's header values are secrets: sealed apart, and not part of the request hash either.
     const { config, agentHeadersCiphertext } = await sealAgentEndpoint(c.env, tenant, value);
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     const key = idempotencyKey(header, tenant);
-    const requestHash = sha256Hex(encodeConfig(config));
+    const requestHash = sha256Hex(encodeConfig(config) + (wantsRounds ? JSON.stringify(asked) : ''));
     const existing = key === undefined ? null : await findRunByIdempotencyKey(c.env.DB, key);
     if (existing && existing.requestHash !== requestHash) throw reusedKey(header!);
     const selection = await selectEpisodes(c.env, config);
     if (!selection.ok) throw refused(selection);
+    const rounds = wantsRounds ? await checkedRounds(c.env, tenant, config, RunRoundsSchema.parse(asked), selection.episodes.length) : undefined;
     const { run } = await launchRun(c.env, config, selection.episodes, {
       tenant,
+      ...(rounds === undefined ? {} : { rounds }),
       ...(key === undefined ? {} : { idempotencyKey: key }),
       requestHash,
       agentHeadersCiphertext,

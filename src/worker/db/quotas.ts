@@ -170,3 +170,23 @@ export const takeInfraErrorsWithinQuotas = async (
   ]);
   return refusalOf(refusal!.results[0] as RefusalRow | undefined) ?? { episodes: taken!.results as Array<{ task_id: string; trial: number }> };
 };
+
+/**
+ * Adds a round of `asked` episodes to the run (its total grows, its configuration gains the trial) if they fit the
+ * tenant's quotas, in one statement; null when added, else why not.
+ */
+export const addRoundWithinQuotas = async (
+  d1: D1Database,
+  run: { readonly id: string; readonly tenantId: string },
+  configText: string,
+  asked: number,
+  nowMs: number,
+): Promise<Refusal | null> => {
+  const fits = runQuotasFit(run.tenantId, dayStart(nowMs), sql`${asked}`);
+  const [, refusal] = await d1.batch<RefusalRow>([
+    statement(d1, sql`UPDATE ${runs} SET total = total + ${asked}, config = ${configText}, updated_at = ${new Date(nowMs).toISOString()}
+      WHERE id = ${run.id} AND status = 'running' AND ${allFit(fits)}`),
+    statement(d1, refusalIfNotWritten(run.tenantId, dayStart(nowMs), fits, sql`${asked}`, sql`SELECT 1 FROM runs WHERE id = ${run.id} AND config = ${configText}`)),
+  ]);
+  return refusalOf(refusal!.results[0]);
+};

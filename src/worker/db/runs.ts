@@ -6,7 +6,7 @@ import type { PyInput } from '../../core/py/index.ts';
 import { RunConfigSchema } from '../../core/schemas/run-config.ts';
 import { withoutCredentials } from '../../core/schemas/llm-args.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import type { RunListFilter, RunStatus } from '../../core/schemas/api.ts';
+import type { RunListFilter, RunStatus, RunStopReason } from '../../core/schemas/api.ts';
 import { runs } from './schema.ts';
 
 export type RunRow = typeof runs.$inferSelect;
@@ -66,6 +66,14 @@ export const setRunStatus = async (d1: D1Database, id: string, status: RunStatus
     .update(runs)
     .set({ status, updatedAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) })
     .where(from === undefined ? eq(runs.id, id) : and(eq(runs.id, id), eq(runs.status, from)));
+};
+
+/** Records why a run adding rounds stops adding them (with what refused the last round, when something did). */
+export const setStopReason = async (d1: D1Database, id: string, reason: RunStopReason, error?: string): Promise<void> => {
+  await drizzle(d1)
+    .update(runs)
+    .set({ stopReason: reason, updatedAt: new Date().toISOString(), ...(error === undefined ? {} : { error }) })
+    .where(eq(runs.id, id));
 };
 
 /** Runs still `running` that were created before `beforeIso`, oldest first. */

@@ -22,6 +22,10 @@ export const runs = sqliteTable(
     error: text('error'),
     /** The agent endpoint's headers (config.agent_endpoint), encrypted under CREDENTIALS_KEY for the tenant. */
     agentHeadersCiphertext: text('agent_headers_ciphertext'),
+    /** A run adding trials in rounds: its RunRounds as JSON (null: a run of fixed size). */
+    rounds: text('rounds'),
+    /** Why a run adding rounds stopped adding them (a RunStopReason), once it did. */
+    stopReason: text('stop_reason'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

@@ -18,6 +18,8 @@ import { reserveRun } from '../quotas.ts';
 import { unpricedModelIssues } from '../tenancy/priced-models.ts';
 import { ApiError } from '../api/errors.ts';
 import { admitObjects } from '../live-objects.ts';
+import { encodeRounds } from './rounds.ts';
+import type { RunRounds } from '../../core/schemas/api.ts';
 
 export type Selection = { readonly ok: true; readonly episodes: EpisodeRef[] } | Refusal;
 
@@ -66,6 +68,8 @@ export interface LaunchOptions {
   readonly requestHash?: string;
   /** The agent endpoint's sealed headers (see agent-endpoint.ts). */
   readonly agentHeadersCiphertext?: string | null;
+  /** The goal of a run adding trials in rounds (see rounds.ts). */
+  readonly rounds?: RunRounds;
 }
 
 /**
@@ -95,6 +99,8 @@ export const launchRun = async (
     requestHash: options.requestHash ?? null,
     error: null,
     agentHeadersCiphertext: options.agentHeadersCiphertext ?? null,
+    rounds: options.rounds === undefined ? null : encodeRounds(options.rounds),
+    stopReason: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -6,6 +6,7 @@ import { runInfo, runTasks } from '../../core/runner/batch.ts';
 import { isoTimestamp } from '../../core/orchestrator/clock.ts';
 import type { Results, SimulationRun } from '../../core/schemas/simulation.ts';
 import type { Run, RunCounts, RunMetrics, RunUsage } from '../../core/schemas/api.ts';
+import { RunStopReasonSchema } from '../../core/schemas/api.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
 import { usageTotals } from '../../core/metrics/role-usage.ts';
@@ -20,6 +21,7 @@ import { loadDomain } from '../data/domains.ts';
 import { groupInfraErrors } from '../../core/runner/refusal.ts';
 import { providerFor } from './models.ts';
 import { providerGate } from './provider-gate.ts';
+import { decodeRounds } from './rounds.ts';
 
 /** Finished simulations of a run by outcome, kept up to date as more finish. */
 export interface FinishedTally {
@@ -62,6 +64,8 @@ export const runListing = async (env: Env, row: RunRow): Promise<Omit<Run, 'metr
   error: row.error,
   config: decodeConfig(row.config),
   counts: await runCounts(env, row, tallyFinished(await simulationSummaries(env.DB, row.id))),
+  rounds: decodeRounds(row.rounds),
+  stop_reason: row.stopReason === null ? null : RunStopReasonSchema.parse(row.stopReason),
 });
 
 /**

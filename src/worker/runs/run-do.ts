@@ -27,6 +27,7 @@ import { BUDGET_REFUSAL, isBudgetRefusalText } from '../../core/llm/budget.ts';
 
 /** Why a run was stopped by its tenant's budget. */
 const BUDGET_SPENT = `${BUDGET_REFUSAL}: the tenant's daily USD budget is spent`;
+import { nextRound } from './rounds.ts';
 
 /** The tenant's daily USD budget as it stood when the run was launched: reaching it stops the run. */
 export interface RunBudget {
@@ -88,6 +89,8 @@ export class RunDO extends DurableObject<Env> {
   private readonly oneWrite = pLimit(1);
   /** The provider refusals among the simulations finished since this instance started (see core/runner/refusal.ts). */
   private readonly refusals = refusalWatch();
+  /** Rounds are added one at a time: a second finished fill sees the first one's episodes. */
+  private readonly oneRound = pLimit(1);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -128,16 +131,37 @@ export class RunDO extends DurableObject<Env> {
   /** Records the run's episodes (in work-unit order) for `tenant` and starts the first ones; a repeated start adds nothing. */
   async start(runId: string, configText: string, episodes: readonly EpisodeRef[], tenant: string, budget: RunBudget | null = null): Promise<void> {
     if ((await this.run()) === null) {
-      episodes.forEach((ref, ord) =>
-        this.ctx.storage.sql.exec(
-          `INSERT INTO episodes (key, ord, task_id, trial, status) VALUES (?, ?, ?, ?, 'pending')`,
-          episodeKey(runId, ref), ord, ref.task_id, ref.trial,
-        ),
-      );
-      this.counts.pending += episodes.length;
+      this.addPending(runId, episodes);
       await this.ctx.storage.put({ run_id: runId, config: configText, tenant, ...(budget === null ? {} : { budget }) });
     }
     await this.fill();
+  }
+
+  /** Records `episodes` as pending, after those the run has. */
+  private addPending(runId: string, episodes: readonly EpisodeRef[]): void {
+    const first = this.ctx.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM episodes`).one().n;
+    episodes.forEach((ref, i) =>
+      this.ctx.storage.sql.exec(
+        `INSERT INTO episodes (key, ord, task_id, trial, status) VALUES (?, ?, ?, ?, 'pending')`,
+        episodeKey(runId, ref), first + i, ref.task_id, ref.trial,
+      ),
+    );
+    this.counts.pending += episodes.length;
+  }
+
+  /**
+   * A run adding trials in rounds gets its next round when all of its episodes have finished (see rounds.ts);
+   * returns whether it has episodes to run.
+   */
+  private async addRound(run: RecordedRun): Promise<boolean> {
+    if (this.counts.pending + this.counts.running > 0) return true;
+    const tasks = this.ctx.storage.sql.exec<{ task_id: string }>(`SELECT task_id FROM episodes GROUP BY task_id ORDER BY min(ord)`).toArray();
+    const round = await nextRound(this.env, run.runId, tasks.map((t) => t.task_id));
+    if (round === null) return false;
+    await this.ctx.storage.put('config', round.configText);
+    this.recorded = { ...run, configText: round.configText, config: decodeConfig(round.configText) };
+    this.addPending(run.runId, round.episodes);
+    return true;
   }
 
   /** Whether the run's episodes were recorded (a launch cut short before this leaves an orphan run). */
@@ -300,6 +324,7 @@ export class RunDO extends DurableObject<Env> {
     if (pending === 0 && running === 0) {
       // Completed once every simulation is in D1; until then the recovery alarm writes what is left.
       if (!(await this.writeUnwritten())) return this.armRecovery();
+      if (await this.oneRound(() => this.addRound(run))) return this.fill();
       await this.ctx.storage.deleteAlarm();
       this.recoveryArmed = false;
       await setRunStatus(this.env.DB, run.runId, 'completed', 'running');

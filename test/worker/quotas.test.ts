@@ -264,7 +264,7 @@ describe('quotas under concurrent launches', () => {
     const failed = await env.DB.prepare(`SELECT status FROM runs WHERE tenant_id = 'q-giveback'`).first<{ status: string }>();
     expect(failed!.status).toBe('failed');
     expect(await usageOf('q-giveback')).toMatchObject({ episodes_today: 0, episodes_in_flight: 0 });
-    const { run } = await launchRun(env, config, [{ task_id: 'create_task_1', trial: 0 }, { task_id: 'create_task_1', trial: 1 }], { tenant: 'q-giveback' });
-    expect(run.status).toBe('running');
+    const launched = await launchRun(env, config, [{ task_id: 'create_task_1', trial: 0 }, { task_id: 'create_task_1', trial: 1 }], { tenant: 'q-giveback' });
+    expect(launched).toMatchObject({ run: { status: 'running' }, created: true });
   });
 });

@@ -4,7 +4,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { ErrorHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../core/schemas/api.ts';
-import type { Refusal } from '../limits.ts';
+import type { Refusal } from '../tenancy/limits.ts';
+import type { QuotaRefusal } from '../tenancy/quotas.ts';
 
 export class ApiError extends HTTPException {
   readonly code: ApiErrorCode;
@@ -38,6 +39,10 @@ export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {
   const error = invalidRequest(issues);
   return refusal.code === 'invalid_request' ? error : new ApiError(400, 'limit_exceeded', error.message, issues);
 };
+
+/** A quota's refusal: 429 naming the quota, with Retry-After. */
+export const quotaExceeded = (refusal: QuotaRefusal): ApiError =>
+  new ApiError(429, 'quota_exceeded', refusal.message, refusal.issues, { 'Retry-After': String(refusal.retry_after_seconds) });
 
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);

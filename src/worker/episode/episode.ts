@@ -21,7 +21,7 @@ import { finalTurn } from './external.ts';
 import type { ExternalHost } from './external.ts';
 import { TURN_WATCHDOG_MS, TurnProduction } from './production.ts';
 import { gradeEpisode } from './grading.ts';
-import { limits } from '../limits.ts';
+import { limits } from '../tenancy/limits.ts';
 import { simulationRows } from '../db/simulations.ts';
 
 /** What an episode needs of its Durable Object. */

@@ -15,7 +15,7 @@ import type { PyInput } from '../src/core/py/index.ts';
 import { probeHardening } from './probe-hardening.ts';
 import { SOCKET_PROBE_LIMITS } from './probe-sockets.ts';
 import { PROBE_MAX_SCHEDULES, probeTenancy } from './probe-tenancy.ts';
-import { RUN_SIZE_LIMITS } from '../src/worker/run-size-limits.ts';
+import { RUN_SIZE_LIMITS } from '../src/worker/tenancy/run-size-limits.ts';
 import type { Sent } from './probe-hardening.ts';
 
 const OPERATOR_KEY = 'probe-operator-key-5f1c';
@@ -34,7 +34,7 @@ const harness = await startHarness(mockConversation(), {
     // A deployed service's rules: tenants' endpoints must be public, and the operator limits on a run's size
     // hold (a local worker for the user's own runs lifts them).
     ALLOW_LOCAL_PROVIDERS: 'false',
-    // An empty var is no positive integer, so the default of src/worker/limits.ts applies, as when unset.
+    // An empty var is no positive integer, so the default of src/worker/tenancy/limits.ts applies, as when unset.
     ...Object.fromEntries(RUN_SIZE_LIMITS.map((name) => [name, ''])),
     ...Object.fromEntries(Object.entries(SOCKET_PROBE_LIMITS).map(([name, value]) => [name, String(value)])),
     LIMIT_MAX_SCHEDULES: String(PROBE_MAX_SCHEDULES),

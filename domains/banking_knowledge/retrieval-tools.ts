@@ -15,9 +15,8 @@ import { createBm25Index } from '../../src/core/knowledge/bm25.ts';
 import type { Bm25Index } from '../../src/core/knowledge/bm25.ts';
 import { createDenseIndex } from '../../src/core/knowledge/dense.ts';
 import type { DenseIndex } from '../../src/core/knowledge/dense.ts';
-import type { Embedder } from '../../src/core/knowledge/embedder.ts';
+import type { EmbedCall, Embedder } from '../../src/core/knowledge/embedder.ts';
 import type { EmbeddingStore } from '../../src/core/knowledge/embedding-store.ts';
-import type { UsageMeter } from '../../src/core/llm/meter.ts';
 import { createGrepIndex } from '../../src/core/knowledge/grep.ts';
 import type { GrepIndex } from '../../src/core/knowledge/grep.ts';
 import { documentLookup, inIndexOrder } from '../../src/core/knowledge/documents.ts';
@@ -43,7 +42,7 @@ interface KnowledgeIndexes {
   readonly bm25: () => Bm25Index;
   readonly grep: (caseSensitive: boolean) => GrepIndex;
   /** Per embedder: its vectors differ by model and, in a hosted service, by whose endpoint computed them. */
-  readonly dense: (embedder: Embedder, store: EmbeddingStore, meter?: UsageMeter) => Promise<DenseIndex>;
+  readonly dense: (embedder: Embedder, store: EmbeddingStore, call?: EmbedCall) => Promise<DenseIndex>;
   /**
    * Runs `work` on a read-only shell. Commands cannot change a read-only shell's files and each runs afresh in
    * the knowledge-base directory, so idle shells are reused (building one costs more than most commands).
@@ -73,10 +72,10 @@ const indexesOf = (documents: readonly KnowledgeDocument[]): KnowledgeIndexes =>
       if (!index) greps.set(caseSensitive, (index = createGrepIndex(ordered, { caseSensitive })));
       return index;
     },
-    dense: (embedder, store, meter) => {
+    dense: (embedder, store, call) => {
       let index = denses.get(embedder);
       if (!index) {
-        index = createDenseIndex(ordered, embedder, store, meter);
+        index = createDenseIndex(ordered, embedder, store, call);
         denses.set(embedder, index);
         // A failed build (the endpoint down) is tried again by the next search.
         index.catch(() => denses.delete(embedder));
@@ -116,8 +115,9 @@ const sliceArg = (k: PyValue | undefined): number | undefined => {
 
 const stagesFor = async (spec: KbSearchSpec, indexes: KnowledgeIndexes, services: ToolServices): Promise<SearchStages<unknown>> => {
   if (spec.kind === 'bm25') return bm25Stages(indexes.bm25(), spec.topK) as SearchStages<unknown>;
-  const index = await indexes.dense(services.embedder(spec.embedder!), services.embeddingStore, services.meter);
-  return denseStages(index, spec.topK, services.meter) as SearchStages<unknown>;
+  // The tool call's services are its embeddings calls' meter and ledger.
+  const index = await indexes.dense(services.embedder(spec.embedder!), services.embeddingStore, services);
+  return denseStages(index, spec.topK, services) as SearchStages<unknown>;
 };
 
 /** One search of a KB_search pipeline, with its reranker when the configuration has one. */

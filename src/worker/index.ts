@@ -21,7 +21,7 @@ import { openEnvApi } from './openenv/routes.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
 import { routeMethods } from './api/methods.ts';
 import { viewerRoutes } from './ui/viewer.ts';
-import { limits } from './limits.ts';
+import { limits } from './tenancy/limits.ts';
 import { consumeTurns } from './turns/consumer.ts';
 import type { TurnMessage } from './turns/consumer.ts';
 import './env.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { parseRunFlags, resultsPath, simulationsDir } from '../../src/cli/run/flags.ts';
 import { localWorkerEnv } from '../../src/cli/run/remote.ts';
-import { RUN_SIZE_LIMITS } from '../../src/worker/run-size-limits.ts';
+import { RUN_SIZE_LIMITS } from '../../src/worker/tenancy/run-size-limits.ts';
 import { localCredentialsKey } from '../../src/cli/local/worker.ts';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

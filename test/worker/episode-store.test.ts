@@ -134,7 +134,7 @@ describe('EpisodeStore', () => {
     const task = loaded.data.tasks.find((t) => t.id === 'task_005')!;
     const idle = { client: { generate: () => Promise.reject(new Error('turns are given here')) }, model: 'none', llmArgs: {} };
     // The shell calls no provider; the episode still has the tool services every episode on the Worker gets.
-    const toolServices = workerToolServices(env, await providerFor(env, OPERATOR_TENANT));
+    const toolServices = workerToolServices(env, await providerFor(env, OPERATOR_TENANT), { tenant: OPERATOR_TENANT, runId: null });
     const deps: SimulationDeps = { ...loaded, agentModel: idle, userModel: idle, clock: { nowMs: () => Date.UTC(2026, 0, 1) }, newId: () => 'sim-1', judge: { recorded: null }, toolServices };
     const spec = { task, agent: 'llm_agent' as const, trial: 0, seed: 7, retrievalConfig: 'terminal_use_write' };
     const shell = (command: string, id: string): TurnResponse => ({ kind: 'response', content: null, tool_calls: [{ id, name: 'shell', arguments: JSON.stringify({ command }) }] });

@@ -9,6 +9,9 @@ import { ApiErrorSchema, ApiKeyCreatedSchema, EpisodeBatchCreatedSchema, RerunSc
 import type { TenantQuotasView, TenantUsage } from '../../src/core/schemas/api.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import { launchRun } from '../../src/worker/runs/launch.ts';
+import { reserveRun } from '../../src/worker/tenancy/quotas.ts';
+import type { RunRow } from '../../src/worker/db/runs.ts';
+import { encodeConfig } from '../../src/worker/db/runs.ts';
 import { call, getRun, pyBody, waitForRun } from './support/api.ts';
 import type { CallOptions } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
@@ -264,7 +267,28 @@ describe('quotas under concurrent launches', () => {
     const failed = await env.DB.prepare(`SELECT status FROM runs WHERE tenant_id = 'q-giveback'`).first<{ status: string }>();
     expect(failed!.status).toBe('failed');
     expect(await usageOf('q-giveback')).toMatchObject({ episodes_today: 0, episodes_in_flight: 0 });
-    const { run } = await launchRun(env, config, [{ task_id: 'create_task_1', trial: 0 }, { task_id: 'create_task_1', trial: 1 }], { tenant: 'q-giveback' });
-    expect(run.status).toBe('running');
+    const launched = await launchRun(env, config, [{ task_id: 'create_task_1', trial: 0 }, { task_id: 'create_task_1', trial: 1 }], { tenant: 'q-giveback' });
+    expect(launched).toMatchObject({ run: { status: 'running' }, created: true });
+  });
+
+  it('a reservation over a quota answers its refusal as a value (quota, usage, limit, retry-after), writing nothing', async () => {
+    await setQuotas('q-value', { episodes_in_flight: 1 });
+    const nowMs = Date.now();
+    const row = (id: string, total: number): RunRow => ({
+      id, tenantId: 'q-value', status: 'running', config: encodeConfig(RunConfigSchema.parse(scriptedRun())), total, scheduleId: null,
+      idempotencyKey: null, requestHash: null, error: null, agentHeadersCiphertext: null, rounds: null, stopReason: null, createdAt: new Date(nowMs).toISOString(), updatedAt: new Date(nowMs).toISOString(),
+    });
+    const refusal = await reserveRun(env, row('q-value-1', 3), nowMs);
+    expect(refusal).toEqual({
+      kind: 'quota',
+      quota: 'episodes_in_flight',
+      message: 'Quota episodes_in_flight reached: 0 episodes in flight, 3 more asked, 1 allowed',
+      issues: [{ path: 'episodes_in_flight', message: '0 episodes in flight, 3 more asked, 1 allowed' }],
+      usage: { episodes_in_flight: 0, episodes_today: 0, schedules: 0, usd_today: 0 },
+      limit: 1,
+      retry_after_seconds: 60,
+    });
+    expect(await runsOf('q-value')).toBe(0);
+    expect(await reserveRun(env, row('q-value-2', 1), nowMs)).toMatchObject({ created: true, run: { id: 'q-value-2' } });
   });
 });

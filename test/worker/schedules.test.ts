@@ -4,7 +4,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.ts';
 import { ApiErrorSchema, ApiKeyCreatedSchema, ScheduleListSchema, ScheduleSchema } from '../../src/core/schemas/api.ts';
-import { LIMIT_DEFAULTS } from '../../src/worker/limits.ts';
+import { LIMIT_DEFAULTS } from '../../src/worker/tenancy/limits.ts';
 import { SCHEDULES_PER_TICK } from '../../src/worker/runs/scheduled.ts';
 import type { Schedule } from '../../src/core/schemas/api.ts';
 import { call, pyBody, waitForRun } from './support/api.ts';

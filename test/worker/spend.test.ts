@@ -4,7 +4,7 @@
 // and checked against the prices of the calls made.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, ApiKeyCreatedSchema, EpisodeCreatedSchema, RunUsageSchema, TenantQuotasViewSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema, EpisodeCreatedSchema, EpisodeStepSchema, RunUsageSchema, TenantQuotasViewSchema } from '../../src/core/schemas/api.ts';
 import type { RunRequest, TenantUsage } from '../../src/core/schemas/api.ts';
 import { callCost } from '../../src/core/llm/pricing.ts';
 import { call, getRun, pyBody, waitForRun } from './support/api.ts';
@@ -176,5 +176,30 @@ describe('USD spend metered per model call', () => {
     // Without a budget the same run is accepted (its unpriced calls count 0).
     await setBudget('s-unpriced', null);
     expect((await as(key, '/v1/runs', { body: pricedRun({ llm_user: SCRIPT_MODELS.user }) })).status).toBe(202);
+  });
+
+  it('a banking_knowledge episode\'s dense retrieval spends its embeddings calls: usd_today moves by their recorded cost', async () => {
+    const key = await tenantKey('s-embeddings');
+    const body = { domain: 'banking_knowledge', task_id: 'task_005', llm_user: SCRIPT_MODELS.user, retrieval_config: 'openai_embeddings' };
+    const created = await as(key, '/v1/episodes', { body });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const episode = EpisodeCreatedSchema.parse(await created.json());
+    const step = async (n: number, message: unknown) => {
+      const response = await as(key, `/v1/episodes/${episode.episode_id}/step`, { body: { step: n, message } });
+      expect(response.status, await response.clone().text()).toBe(200);
+      return EpisodeStepSchema.parse(await response.json());
+    };
+    const searched = await step(0, { role: 'assistant', tool_calls: [{ id: 'search_0', type: 'function', function: { name: 'KB_search', arguments: '{"query": "credit card annual fee"}' } }] });
+    expect(searched.observation.messages.find((m) => m.role === 'tool')?.content).toMatch(/^1\. /);
+    expect(await step(1, { role: 'assistant', content: 'All done.' })).toMatchObject({ done: true });
+    const { usage } = await waitForRun(episode.run_id, { apiKey: key });
+    // The user simulator is unpriced (its calls count 0): what the tenant spent is the embeddings' cost.
+    expect(usage.retrieval.cost).toBeGreaterThan(0);
+    const ledger = await settledLedger('s-embeddings');
+    const embeddings = ledger.filter((c) => c.model === 'openai/text-embedding-3-large');
+    expect(embeddings.length).toBeGreaterThan(0);
+    expect(embeddings.every((c) => c.run_id === episode.run_id && c.reserved_usd >= c.cost_usd!)).toBe(true);
+    close(sum(embeddings.map((c) => c.cost_usd!)), usage.retrieval.cost);
+    close((await usageOf('s-embeddings')).usd_today, usage.retrieval.cost);
   });
 });

@@ -11,7 +11,7 @@ import { gitCommit } from './git-commit.ts';
 import { localCredentialsKey, startLocalWorker } from '../local/worker.ts';
 import type { LocalWorker } from '../local/worker.ts';
 import type { ProgressDisplay } from './progress-display.ts';
-import { RUN_SIZE_LIMITS } from '../../worker/run-size-limits.ts';
+import { RUN_SIZE_LIMITS } from '../../worker/tenancy/run-size-limits.ts';
 import { PROVIDERS, PROVIDER_VARS } from '../../core/llm/providers.ts';
 
 /**

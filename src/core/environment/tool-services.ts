@@ -3,10 +3,12 @@
 import type { LlmClient } from '../llm/types.ts';
 import { meteredClient } from '../llm/meter.ts';
 import type { UsageMeter } from '../llm/meter.ts';
-import type { Embedder, EmbedderSpec } from '../knowledge/embedder.ts';
+import type { SpendLedger } from '../llm/budget.ts';
+import type { EmbedCall, Embedder, EmbedderSpec } from '../knowledge/embedder.ts';
 import type { EmbeddingStore } from '../knowledge/embedding-store.ts';
 
-export interface ToolServices {
+/** Also what each embeddings call of the tool call is reported and held to (its `meter` and `ledger`). */
+export interface ToolServices extends EmbedCall {
   /** The embedder of a dense retriever's model; the same object for the same model (indexes are kept per embedder). */
   readonly embedder: (spec: EmbedderSpec) => Embedder;
   /** Where document embeddings are kept between index builds. */
@@ -20,6 +22,11 @@ export interface ToolServices {
    * passing it to the embedder (which is shared, so it cannot be wrapped without losing its index).
    */
   readonly meter?: UsageMeter;
+  /**
+   * The payer's spend ledger, for the embeddings calls (passed with each, like `meter`); the model's calls are
+   * held to it by `model` itself.
+   */
+  readonly ledger?: SpendLedger;
 }
 
 /** The services of one tool call, its calls reported to `meter`. */

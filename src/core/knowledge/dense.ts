@@ -4,12 +4,11 @@ import { ToolError } from '../environment/errors.ts';
 import { DEFAULT_TOP_K } from './bm25.ts';
 import { cosineScores, normalizeRows, rankCosine } from './cosine.ts';
 import type { KnowledgeDocument, RankedDocument } from './documents.ts';
-import type { Embedder, EmbedderSpec } from './embedder.ts';
+import type { EmbedCall, Embedder, EmbedderSpec } from './embedder.ts';
 import { queryText } from './embedder.ts';
 import type { EmbeddingStore } from './embedding-store.ts';
 import { embeddingKey } from './embedding-store.ts';
 import { isPyBlank } from './py-text.ts';
-import type { UsageMeter } from '../llm/meter.ts';
 
 export interface DenseIndex {
   readonly spec: EmbedderSpec;
@@ -19,11 +18,11 @@ export interface DenseIndex {
   readonly embeddedOnBuild: number;
   /**
    * The query's vector (the latest QUERY_CACHE_SIZE are remembered, as the reference caches query embeddings);
-   * an embeddings call it makes is reported to `meter`.
+   * an embeddings call it makes is reported and held to `call`.
    */
-  embedQuery(query: string, meter?: UsageMeter): Promise<Float64Array>;
+  embedQuery(query: string, call?: EmbedCall): Promise<Float64Array>;
   rank(queryVector: Float64Array, topK?: number): RankedDocument[];
-  search(query: string, topK?: number, meter?: UsageMeter): Promise<RankedDocument[]>;
+  search(query: string, topK?: number, call?: EmbedCall): Promise<RankedDocument[]>;
 }
 
 /** The reference's message for a blank query, which reaches the agent as a tool error. */
@@ -34,14 +33,14 @@ const embedMissing = async (
   docs: readonly KnowledgeDocument[],
   embedder: Embedder,
   store: EmbeddingStore,
-  meter: UsageMeter | undefined,
+  call: EmbedCall | undefined,
 ): Promise<{ vectors: Float64Array[]; embedded: number }> => {
   const keys = docs.map((doc) => embeddingKey(embedder.spec, doc.content, embedder.endpoint));
   const stored = await store.getMany(keys);
   const missing = docs.flatMap((doc, i) => (stored[i] === undefined ? [i] : []));
   if (missing.length > 0) {
     // Documents are embedded as they are, without the query instruction, in one batch like the reference's.
-    const fresh = await embedder.embed(missing.map((i) => docs[i]!.content), meter);
+    const fresh = await embedder.embed(missing.map((i) => docs[i]!.content), call);
     if (fresh.length !== missing.length) {
       throw new Error(`embedder returned ${fresh.length} vectors for ${missing.length} documents`);
     }
@@ -62,19 +61,19 @@ export const createDenseIndex = async (
   docs: readonly KnowledgeDocument[],
   embedder: Embedder,
   store: EmbeddingStore,
-  meter?: UsageMeter,
+  call?: EmbedCall,
 ): Promise<DenseIndex> => {
   if (docs.length === 0) throw new Error('Documents list is empty.');
-  // The build's calls are reported to the meter of the search that started it (later searches share the index).
-  const { vectors, embedded } = await embedMissing(docs, embedder, store, meter);
+  // The build's calls are reported to (and paid by) the search that started it (later searches share the index).
+  const { vectors, embedded } = await embedMissing(docs, embedder, store, call);
   const matrix = normalizeRows(vectors);
   const queries = new Map<string, Float64Array>();
 
-  const embedQuery = async (query: string, meter?: UsageMeter): Promise<Float64Array> => {
+  const embedQuery = async (query: string, call?: EmbedCall): Promise<Float64Array> => {
     if (isPyBlank(query)) throw new ToolError(blankQueryMessage());
     let vector = queries.get(query);
     if (vector === undefined) {
-      const [raw] = await embedder.embed([queryText(embedder.spec, query)], meter);
+      const [raw] = await embedder.embed([queryText(embedder.spec, query)], call);
       if (raw === undefined) throw new Error('embedder returned no vector for the query');
       vector = Float64Array.from(raw);
       if (queries.size >= QUERY_CACHE_SIZE) queries.delete(queries.keys().next().value!);
@@ -95,6 +94,6 @@ export const createDenseIndex = async (
     embeddedOnBuild: embedded,
     embedQuery,
     rank,
-    search: async (query, topK, meter) => rank(await embedQuery(query, meter), topK),
+    search: async (query, topK, call) => rank(await embedQuery(query, call), topK),
   };
 };

@@ -1,12 +1,23 @@
 // The embedding port of the dense retrievers: the engine asks for vectors, a caller-provided embedder computes
 // them (through the Vercel AI SDK in production, a local fake in tests).
 import type { UsageMeter } from '../llm/meter.ts';
+import type { SpendLedger } from '../llm/budget.ts';
 
 /** Which service and model embed the texts; part of every cache key. */
 export interface EmbedderSpec {
   readonly provider: 'openai' | 'openrouter';
   /** The reference's model name (`text-embedding-3-large`, `qwen3-embedding-8b`). */
   readonly model: string;
+}
+
+/**
+ * What one embeddings call is reported to and held to, given with each call because embedders are shared (they
+ * keep dense indexes) while payers are not: the caller's meter, and the payer's spend ledger, which reserves the
+ * call's bound before it is made and settles its cost after.
+ */
+export interface EmbedCall {
+  readonly meter?: UsageMeter | undefined;
+  readonly ledger?: SpendLedger | undefined;
 }
 
 export interface Embedder {
@@ -16,8 +27,11 @@ export interface Embedder {
    * name); null otherwise. Part of every cache key, so vectors from one endpoint never stand in for another's.
    */
   readonly endpoint: string | null;
-  /** One vector per text, in order; the call is reported to `meter`. Failures are InfraErrors (retried by the embedder first). */
-  embed(texts: readonly string[], meter?: UsageMeter): Promise<number[][]>;
+  /**
+   * One vector per text, in order; the call is reported to `call.meter` and held to `call.ledger`. Failures (a
+   * refused reservation included) are InfraErrors (retried by the embedder first, a refusal is not).
+   */
+  embed(texts: readonly string[], call?: EmbedCall): Promise<number[][]>;
 }
 
 /** The dense backends of the reference's configurations. */

@@ -7,7 +7,7 @@ import { loadCharacterNames } from './py-regex.ts';
 import type { KnowledgeDocument, RankedDocument } from './documents.ts';
 import { formatGrepResults, formatKbSearchResults, pySlice } from './format.ts';
 import type { GrepIndex } from './grep.ts';
-import type { UsageMeter } from '../llm/meter.ts';
+import type { EmbedCall } from './embedder.ts';
 
 /** A retriever split into the pipeline's timed stages. */
 export interface SearchStages<Prepared> {
@@ -20,8 +20,8 @@ export const bm25Stages = (index: Bm25Index, topK?: number): SearchStages<string
   retrieve: (query) => index.search(query, topK),
 });
 
-export const denseStages = (index: DenseIndex, topK?: number, meter?: UsageMeter): SearchStages<Float64Array> => ({
-  prepare: (query) => index.embedQuery(query, meter),
+export const denseStages = (index: DenseIndex, topK?: number, call?: EmbedCall): SearchStages<Float64Array> => ({
+  prepare: (query) => index.embedQuery(query, call),
   retrieve: (vector) => index.rank(vector, topK),
 });
 

@@ -45,18 +45,39 @@ export const callUpperBound = (request: LlmRequest): number => {
   return callCost(request.model, usage) ?? 0;
 };
 
+/** USD an embeddings call can cost at most: its texts' characters / 2 as input tokens; 0 for a model without a known price. */
+export const embeddingUpperBound = (model: string, texts: readonly string[]): number => {
+  const chars = texts.reduce((total, text) => total + text.length, 0);
+  return callCost(model, { prompt_tokens: Math.ceil(chars / CHARS_PER_INPUT_TOKEN), completion_tokens: 0 }) ?? 0;
+};
+
+/**
+ * A call held to `ledger`: reserved at its bound before `work` starts (a refusal is an InfraError, not retried),
+ * settled after at what `work` reported spending through `spent` (0 when it reported nothing or failed).
+ */
+export const withinBudget = async <T>(
+  ledger: SpendLedger,
+  call: { readonly model: string; readonly upperBoundUsd: number },
+  work: (spent: (costUsd: number) => void) => Promise<T>,
+): Promise<T> => {
+  const reservation = await ledger.reserve(call);
+  if (!reservation.ok) throw new InfraError(reservation.message, { retryable: false });
+  let cost = 0;
+  try {
+    return await work((costUsd) => {
+      cost += costUsd;
+    });
+  } finally {
+    await ledger.settle(reservation.id, cost);
+  }
+};
+
 /** The client, each call reserved against `ledger` before it is made and settled after. */
 export const budgetedClient = (client: LlmClient, ledger: SpendLedger): LlmClient => ({
-  generate: async (request) => {
-    const reservation = await ledger.reserve({ model: request.model, upperBoundUsd: callUpperBound(request) });
-    if (!reservation.ok) throw new InfraError(reservation.message, { retryable: false });
-    let cost = 0;
-    try {
+  generate: (request) =>
+    withinBudget(ledger, { model: request.model, upperBoundUsd: callUpperBound(request) }, async (spent) => {
       const response = await client.generate(request);
-      cost = response.priced === false ? 0 : response.cost;
+      spent(response.priced === false ? 0 : response.cost);
       return response;
-    } finally {
-      await ledger.settle(reservation.id, cost);
-    }
-  },
+    }),
 });

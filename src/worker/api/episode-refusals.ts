@@ -1,7 +1,7 @@
 // The episode service's refusals as the step API's HTTP errors: each kind its status and stable code.
 import { isRefused, refusalMessage } from '../episode/refusals.ts';
 import type { Refusal } from '../episode/refusals.ts';
-import { ApiError, invalidRequest } from './errors.ts';
+import { ApiError, invalidRequest, quotaExceeded } from './errors.ts';
 
 export const httpError = (refusal: Refusal): ApiError => {
   switch (refusal.kind) {
@@ -16,7 +16,7 @@ export const httpError = (refusal: Refusal): ApiError => {
     case 'not_ready':
       return new ApiError(503, 'not_ready', refusal.message, undefined, { 'Retry-After': '5', ...(refusal.location === undefined ? {} : { Location: refusal.location }) });
     case 'quota':
-      return new ApiError(429, 'quota_exceeded', refusal.message, refusal.issues, refusal.retry_after === null ? {} : { 'Retry-After': refusal.retry_after });
+      return quotaExceeded(refusal);
     case 'key_reused':
       return new ApiError(422, 'idempotency_key_reused', refusal.message);
     case 'overloaded':

@@ -4,7 +4,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { ErrorHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../core/schemas/api.ts';
-import type { Refusal } from '../limits.ts';
+import type { Refusal } from '../tenancy/limits.ts';
+import type { QuotaRefusal } from '../tenancy/quotas.ts';
 import { isOverload, OVERLOAD_RETRY_SECONDS } from '../overload.ts';
 
 export class ApiError extends HTTPException {
@@ -44,6 +45,10 @@ export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {
 /** 503 `overloaded`: the worker is out of capacity now, and says when to ask again. */
 export const overloaded = (message = 'This worker is out of capacity for now; try again later', retryAfterSeconds = OVERLOAD_RETRY_SECONDS): ApiError =>
   new ApiError(503, 'overloaded', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+
+/** A quota's refusal: 429 naming the quota, with Retry-After. */
+export const quotaExceeded = (refusal: QuotaRefusal): ApiError =>
+  new ApiError(429, 'quota_exceeded', refusal.message, refusal.issues, { 'Retry-After': String(refusal.retry_after_seconds) });
 
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);

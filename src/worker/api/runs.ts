@@ -11,10 +11,10 @@ import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns, setRunStatus 
 import type { RunRow } from '../db/runs.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { runListing, runResultsStream, runUsage, runView } from '../runs/read.ts';
-import { ApiError, invalidRequest, notFound, refused, zodIssues } from './errors.ts';
+import { ApiError, invalidRequest, notFound, quotaExceeded, refused, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
-import { reserveRerun } from '../quotas.ts';
+import { isQuotaRefusal, reserveRerun } from '../tenancy/quotas.ts';
 import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
 import { checkedRounds } from '../runs/rounds.ts';
 
@@ -57,13 +57,15 @@ export const runsApi = new Hono<AppEnv>()
     const selection = await selectEpisodes(c.env, config);
     if (!selection.ok) throw refused(selection);
     const rounds = wantsRounds ? await checkedRounds(c.env, tenant, config, RunRoundsSchema.parse(asked), selection.episodes.length) : undefined;
-    const { run } = await launchRun(c.env, config, selection.episodes, {
+    const launched = await launchRun(c.env, config, selection.episodes, {
       tenant,
       ...(rounds === undefined ? {} : { rounds }),
       ...(key === undefined ? {} : { idempotencyKey: key }),
       requestHash,
       agentHeadersCiphertext,
     });
+    if (isQuotaRefusal(launched)) throw quotaExceeded(launched);
+    const { run } = launched;
     if (run.requestHash !== requestHash) throw reusedKey(header!);
     c.header('Location', `/v1/runs/${run.id}`);
     const body: RunCreated = { run_id: run.id, status: run.status };
@@ -114,6 +116,7 @@ export const runsApi = new Hono<AppEnv>()
     const row = await requireRun(c);
     if (row.status === 'cancelled' || row.status === 'failed') throw new ApiError(409, 'conflict', `Run ${row.id} was ${row.status}`);
     const episodes = await reserveRerun(c.env, row, Date.now());
+    if (isQuotaRefusal(episodes)) throw quotaExceeded(episodes);
     if (episodes.length > 0) await c.env.RUN.getByName(row.id).rerun(episodes);
     const body: Rerun = { run_id: row.id, status: episodes.length > 0 ? 'running' : row.status, rerun: episodes.length };
     return pyJson(c, body, 202);

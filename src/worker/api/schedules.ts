@@ -9,9 +9,9 @@ import { encodeConfig } from '../db/runs.ts';
 import { deleteSchedule, findSchedule, listSchedules, scheduleView, updateSchedule } from '../db/schedules.ts';
 import type { ScheduleRow } from '../db/schedules.ts';
 import { selectEpisodes } from '../runs/launch.ts';
-import { invalidRequest, notFound, refused } from './errors.ts';
+import { invalidRequest, notFound, quotaExceeded, refused } from './errors.ts';
 import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
-import { reserveSchedule } from '../quotas.ts';
+import { reserveSchedule } from '../tenancy/quotas.ts';
 import { pyJson, readBody } from './body.ts';
 
 /** The caller's schedule; another tenant's is as unknown as one that never existed. */
@@ -51,7 +51,8 @@ export const schedulesApi = new Hono<AppEnv>()
       createdAt: now,
       updatedAt: now,
     };
-    await reserveSchedule(c.env, row, Date.parse(now));
+    const overQuota = await reserveSchedule(c.env, row, Date.parse(now));
+    if (overQuota !== null) throw quotaExceeded(overQuota);
     c.header('Location', `/v1/schedules/${row.id}`);
     return pyJson(c, scheduleView(row), 201);
   })

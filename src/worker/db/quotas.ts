@@ -92,7 +92,7 @@ const insertIf = (table: SQLiteTable, row: Record<string, unknown>, condition: S
 };
 
 /** Why a reservation wrote nothing, seen in the same transaction as the refused write. */
-export interface Refusal {
+export interface QuotaSnapshot {
   /** The first quota the launch does not fit; null when every quota fits (the key was taken, or nothing was asked). */
   readonly quota: Quota | null;
   readonly usage: TenantUsage;
@@ -118,14 +118,14 @@ const refusalIfNotWritten = (tenant: string, since: string, fits: [Quota, SQL][]
     ${quota(tenant, 'schedules')} AS q_schedules, ${quota(tenant, 'usd_per_day')} AS q_usd_per_day
   WHERE NOT EXISTS (${written})`;
 
-const refusalOf = (row: RefusalRow | undefined): Refusal | null => {
+const refusalOf = (row: RefusalRow | undefined): QuotaSnapshot | null => {
   if (row === undefined) return null;
   const { quota: name, asked, q_episodes_in_flight, q_episodes_per_day, q_schedules, q_usd_per_day, ...usage } = row;
   return { quota: name, asked, usage, quotas: { episodes_in_flight: q_episodes_in_flight, episodes_per_day: q_episodes_per_day, schedules: q_schedules, usd_per_day: q_usd_per_day } };
 };
 
 /** Writes the run if its episodes fit the tenant's quotas; null when written, else why not. */
-export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: number): Promise<Refusal | null> => {
+export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: number): Promise<QuotaSnapshot | null> => {
   const fits = runQuotasFit(row.tenantId, dayStart(nowMs), sql`${row.total}`);
   const [, refusal] = await d1.batch<RefusalRow>([
     statement(d1, insertIf(runs, row, allFit(fits))),
@@ -135,7 +135,7 @@ export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: 
 };
 
 /** Writes the schedule if the tenant keeps fewer than its quota and `maxSchedules`; null when written, else why not. */
-export const insertScheduleWithinQuota = async (d1: D1Database, row: ScheduleRow, nowMs: number, maxSchedules: number): Promise<Refusal | null> => {
+export const insertScheduleWithinQuota = async (d1: D1Database, row: ScheduleRow, nowMs: number, maxSchedules: number): Promise<QuotaSnapshot | null> => {
   const fits = scheduleQuotaFits(row.tenantId, maxSchedules);
   const [, refusal] = await d1.batch<RefusalRow>([
     statement(d1, insertIf(schedules, row, allFit(fits))),
@@ -153,7 +153,7 @@ export const takeInfraErrorsWithinQuotas = async (
   d1: D1Database,
   run: { readonly id: string; readonly tenantId: string },
   nowMs: number,
-): Promise<{ episodes: Array<{ task_id: string; trial: number }> } | Refusal> => {
+): Promise<{ episodes: Array<{ task_id: string; trial: number }> } | QuotaSnapshot> => {
   const now = new Date(nowMs).toISOString();
   const id = crypto.randomUUID();
   const errors = sql`FROM simulations WHERE run_id = ${run.id} AND termination_reason = 'infrastructure_error'`;
@@ -181,7 +181,7 @@ export const addRoundWithinQuotas = async (
   configText: string,
   asked: number,
   nowMs: number,
-): Promise<Refusal | null> => {
+): Promise<QuotaSnapshot | null> => {
   const fits = runQuotasFit(run.tenantId, dayStart(nowMs), sql`${asked}`);
   const [, refusal] = await d1.batch<RefusalRow>([
     statement(d1, sql`UPDATE ${runs} SET total = total + ${asked}, config = ${configText}, updated_at = ${new Date(nowMs).toISOString()}

@@ -13,11 +13,12 @@ import { budgeted } from '../tenancy/spend-ledger.ts';
 export const episodeDeps = async (env: Env, config: RunConfig, tenant: string, runId: string): Promise<SimulationDeps> => {
   const loaded = await loadDomain(env.ASSETS, config.domain);
   const provider = await providerFor(env, tenant);
-  const client = budgeted(env, { tenant, runId }, provider.client);
+  const payer = { tenant, runId };
+  const client = budgeted(env, payer, provider.client);
   return simulationDepsFor(config, {
     ...loaded,
     clients: { agent: client, user: client, judge: client },
-    toolServices: workerToolServices(env, { ...provider, client }),
+    toolServices: workerToolServices(env, { ...provider, client }, payer),
     clock: systemClock,
     newId: () => crypto.randomUUID(),
     onUnexpectedToolError: (toolName, error) => console.error(`unexpected_tool_exception in ${toolName}`, error),

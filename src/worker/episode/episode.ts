@@ -22,7 +22,7 @@ import type { ExternalHost } from './external.ts';
 import { TURN_WATCHDOG_MS, TurnProduction } from './production.ts';
 import { gradeEpisode } from './grading.ts';
 import { Waiters } from './waiters.ts';
-import { limits } from '../limits.ts';
+import { limits } from '../tenancy/limits.ts';
 import { simulationRows } from '../db/simulations.ts';
 
 /** What an episode needs of its Durable Object. */

@@ -2,6 +2,7 @@
 // (the step API to HTTP statuses, OpenEnv to its error codes, MCP to JSON-RPC errors).
 import type { ApiIssue } from '../../core/schemas/api.ts';
 import { isOverload, OVERLOAD_RETRY_SECONDS } from '../overload.ts';
+import type { QuotaRefusal } from '../tenancy/quotas.ts';
 
 export type Refusal =
   /** No such episode for this caller (another tenant's, a malformed id, a task and trial its run does not have). */
@@ -15,8 +16,8 @@ export type Refusal =
   | { readonly kind: 'cancelled'; readonly message: string }
   /** Nothing to answer with in time: the caller asks again (a step is applied once). `location`: where to read it. */
   | { readonly kind: 'not_ready'; readonly message: string; readonly location?: string }
-  /** Over one of the tenant's quotas; `retry_after` in seconds. */
-  | { readonly kind: 'quota'; readonly message: string; readonly issues: readonly ApiIssue[]; readonly retry_after: string | null }
+  /** Over one of the tenant's quotas. */
+  | QuotaRefusal
   /** An idempotency key already used with another request. */
   | { readonly kind: 'key_reused'; readonly message: string }
   /** The worker is out of capacity now (live objects at their bound, the runtime out of a resource). */
@@ -30,21 +31,6 @@ export const isRefused = <T extends { readonly kind: string }>(outcome: T | Refu
 /** A refusal's text: its message, or its issues joined (`path: message; …`). */
 export const refusalMessage = (refusal: Refusal): string =>
   refusal.kind === 'invalid' ? refusal.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ') : refusal.message;
-
-/**
- * A quota's refusal as the quotas module throws it (a `quota_exceeded` error with its issues and Retry-After),
- * read by its fields rather than its class, so the service does not depend on a transport's error type.
- */
-export const quotaRefusal = (error: unknown): Refusal | null => {
-  const thrown = error as { code?: unknown; message?: unknown; issues?: unknown; headers?: Record<string, string> } | null;
-  if (thrown === null || typeof thrown !== 'object' || thrown.code !== 'quota_exceeded') return null;
-  return {
-    kind: 'quota',
-    message: String(thrown.message),
-    issues: Array.isArray(thrown.issues) ? (thrown.issues as ApiIssue[]) : [],
-    retry_after: thrown.headers?.['Retry-After'] ?? null,
-  };
-};
 
 /**
  * The worker out of capacity, as the live-objects bound throws it (an `overloaded` error with its Retry-After) or

@@ -14,7 +14,7 @@ import { encodeConfig, findRunByIdempotencyKey } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { episodeIdOf } from './launch.ts';
-import { limits } from '../limits.ts';
+import { limits } from '../tenancy/limits.ts';
 import { findEpisode, handleOf } from './handle.ts';
 import type { EpisodeHandle } from './handle.ts';
 import { gradedSimulation, retriedOnReset, settle, waitMs } from './waits.ts';
@@ -23,7 +23,8 @@ import type { ExternalObservation, TurnResponse } from '../../core/episode/turn.
 import { failedToolCalls, participantObservation } from '../../core/episode/machine.ts';
 import { produceTurns } from '../turns/producer.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';
-import { isRefused, overloadRefusal, quotaRefusal } from './refusals.ts';
+import { isRefused, overloadRefusal } from './refusals.ts';
+import { isQuotaRefusal } from '../tenancy/quotas.ts';
 import type { Refusal } from './refusals.ts';
 
 /**
@@ -176,14 +177,16 @@ export const launchEpisodes = async (
   if (existing && existing.requestHash !== requestHash) return reusedKey(idempotency!.header);
   const selection = await selectEpisodes(env, config);
   if (!selection.ok) return { kind: 'invalid', issues: selection.issues, limit: selection.code === 'limit_exceeded' };
-  let run: RunRow;
+  let launched: Awaited<ReturnType<typeof launchRun>>;
   try {
-    ({ run } = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) }));
+    launched = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) });
   } catch (error) {
-    const refusal = quotaRefusal(error) ?? overloadRefusal(error);
+    const refusal = overloadRefusal(error);
     if (refusal === null) throw error;
     return refusal;
   }
+  if (isQuotaRefusal(launched)) return launched;
+  const { run } = launched;
   if (run.requestHash !== requestHash) return reusedKey(idempotency!.header);
   return { kind: 'launched', run, episodes: selection.episodes.map((ref) => handleOf(run, ref)) };
 };

@@ -6,7 +6,7 @@ import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import { defaultSleep } from '../../core/llm/retry.ts';
 import type { ExternalObservation } from '../../core/episode/turn.ts';
 import { findEpisodeSimulation } from '../db/simulations.ts';
-import { limits } from '../limits.ts';
+import { limits } from '../tenancy/limits.ts';
 import type { EpisodeHandle } from './handle.ts';
 
 /** How long a request waits for the episode to need the caller again (the user's reply, the grading). */

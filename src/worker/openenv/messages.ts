@@ -13,7 +13,7 @@ import { zodIssues } from '../../core/schemas/issues.ts';
 import type { Refusal } from '../episode/refusals.ts';
 import { isRefused, overloadRefusal } from '../episode/refusals.ts';
 import { openEnvCode, refusalData } from './refusals.ts';
-import { limits } from '../limits.ts';
+import { limits } from '../tenancy/limits.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
 import { handleMcp } from './mcp.ts';
 import type { Session } from './session-state.ts';

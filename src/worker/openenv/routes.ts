@@ -14,7 +14,7 @@ import { act, resetEpisode, resultOf } from './actions.ts';
 import { newSession } from './session-state.ts';
 import { SESSION_HEADER } from './session-do.ts';
 import { holdSocket } from './socket-gate.ts';
-import { limits } from '../limits.ts';
+import { limits } from '../tenancy/limits.ts';
 
 const METADATA = {
   name: 'tau2-edge',

@@ -8,7 +8,7 @@ import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import type { OpenEnvServerMessage } from '../../core/schemas/openenv.ts';
 import { utf8Length } from '../../core/schemas/text-bytes.ts';
-import { limits } from '../limits.ts';
+import { limits } from '../tenancy/limits.ts';
 import { handleMessage } from './messages.ts';
 import { SessionSchema } from './session-state.ts';
 import type { Session } from './session-state.ts';

@@ -3,7 +3,7 @@
 // upgrade until it closes. A lease lapses unless renewed, so a socket whose object vanished without its close
 // frees its place; an open socket's object renews it on an alarm, well within the lapse.
 import { LEASE_TTL_MS } from '../runs/provider-gate.ts';
-import { limits } from '../limits.ts';
+import { limits } from '../tenancy/limits.ts';
 
 /** How often an open socket's object renews its lease. */
 export const SOCKET_LEASE_RENEW_MS = LEASE_TTL_MS / 3;

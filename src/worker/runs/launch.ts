@@ -10,11 +10,12 @@ import { loadDomain } from '../data/domains.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { encodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
-import { limits, runLimitIssues } from '../limits.ts';
-import type { Refusal } from '../limits.ts';
+import { limits, runLimitIssues } from '../tenancy/limits.ts';
+import type { Refusal } from '../tenancy/limits.ts';
 import { findQuotas } from '../db/quotas.ts';
 import { apiBaseIssue } from './models.ts';
-import { reserveRun } from '../quotas.ts';
+import { isQuotaRefusal, reserveRun } from '../tenancy/quotas.ts';
+import type { QuotaRefusal } from '../tenancy/quotas.ts';
 import { unpricedModelIssues } from '../tenancy/priced-models.ts';
 import { ApiError } from '../api/errors.ts';
 import { admitObjects } from '../live-objects.ts';
@@ -73,15 +74,16 @@ export interface LaunchOptions {
 }
 
 /**
- * Records the run within the tenant's quotas (429 over one; 400 for a model without a known price under a USD
- * budget) and starts it; with an Idempotency-Key already used, returns that run instead (created false).
+ * Records the run within the tenant's quotas and starts it (400 for a model without a known price under a USD
+ * budget); with an Idempotency-Key already used, returns that run instead (created false). Over a quota, creates
+ * nothing and answers the refusal.
  */
 export const launchRun = async (
   env: Env,
   config: RunConfig,
   episodes: readonly EpisodeRef[],
   options: LaunchOptions,
-): Promise<{ run: RunRow; created: boolean }> => {
+): Promise<{ run: RunRow; created: boolean } | QuotaRefusal> => {
   // Its run object and the episodes it starts at once, before anything is recorded.
   admitObjects(env, 1 + Math.min(episodes.length, config.max_concurrency));
   const now = new Date().toISOString();
@@ -107,7 +109,9 @@ export const launchRun = async (
   const { usd_per_day } = await findQuotas(env.DB, options.tenant);
   const unpriced = usd_per_day === null ? [] : unpricedModelIssues(recorded);
   if (unpriced.length > 0) throw new ApiError(400, 'invalid_request', `Under the quota usd_per_day every model needs a known price: ${unpriced.map((i) => `${i.path}: ${i.message}`).join('; ')}`, unpriced);
-  const { run, created } = await reserveRun(env, row, Date.parse(now));
+  const reserved = await reserveRun(env, row, Date.parse(now));
+  if (isQuotaRefusal(reserved)) return reserved;
+  const { run, created } = reserved;
   // Starting is idempotent: a retried request (or the orphan repair) also finishes a launch that was cut short. A
   // run that failed to start stays failed: its episodes were given back to the quotas.
   if (run.status === 'running') await startRun(env, run, episodes);

@@ -11,8 +11,8 @@ import { decodeConfig, encodeConfig, findRun, setStopReason } from '../db/runs.t
 import { runSimulations } from '../db/simulations.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { invalidRequest, notFound, refused } from '../api/errors.ts';
-import { limits, runLimitIssues } from '../limits.ts';
-import { reserveRound } from '../quotas.ts';
+import { limits, runLimitIssues } from '../tenancy/limits.ts';
+import { reserveRound } from '../tenancy/quotas.ts';
 
 /** Trials per task a run adding rounds reaches at most when the request names no `max_trials`. */
 const DEFAULT_MAX_TRIALS = 10;

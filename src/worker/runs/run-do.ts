@@ -14,8 +14,8 @@ import type { EpisodeWatch } from '../episode/episode-do.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { decodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import { dayStart } from '../db/statement.ts';
-import { usdSpentSince } from '../db/spend.ts';
+import { budgetSpent } from '../tenancy/budget.ts';
+import type { RunBudget } from '../tenancy/budget.ts';
 import { writeSimulations } from '../db/simulations.ts';
 import { chunksOfSize } from '../db/chunks.ts';
 import type { SimulationRows } from '../db/simulations.ts';
@@ -28,12 +28,6 @@ import { BUDGET_REFUSAL, isBudgetRefusalText } from '../../core/llm/budget.ts';
 /** Why a run was stopped by its tenant's budget. */
 const BUDGET_SPENT = `${BUDGET_REFUSAL}: the tenant's daily USD budget is spent`;
 import { nextRound } from './rounds.ts';
-
-/** The tenant's daily USD budget as it stood when the run was launched: reaching it stops the run. */
-export interface RunBudget {
-  readonly tenant: string;
-  readonly usdPerDay: number;
-}
 
 export type EpisodeStatus = 'pending' | 'running' | 'done' | 'cancelled';
 
@@ -334,7 +328,7 @@ export class RunDO extends DurableObject<Env> {
     await this.armRecovery();
     const free = run.config.max_concurrency - running;
     if (free > 0) {
-      if (await this.overBudget(run.budget)) return this.cancel(BUDGET_SPENT);
+      if (await budgetSpent(this.env, run.budget, Date.now())) return this.cancel(BUDGET_SPENT);
       const next = this.ctx.storage.sql
         .exec<{ key: string; task_id: string; trial: number }>(
           `SELECT key, task_id, trial FROM episodes WHERE status = 'pending' ORDER BY ord LIMIT ?`,
@@ -368,12 +362,6 @@ export class RunDO extends DurableObject<Env> {
     if (this.recoveryArmed === false) return;
     await this.ctx.storage.deleteAlarm();
     this.recoveryArmed = false;
-  }
-
-  /** Whether the tenant has spent its daily USD budget (runs launched without one never are). */
-  private async overBudget(budget: RunBudget | null): Promise<boolean> {
-    if (budget === null) return false;
-    return (await usdSpentSince(this.env.DB, budget.tenant, dayStart(Date.now()))) >= budget.usdPerDay;
   }
 
   /** The run as started, or null before `start` recorded it. */

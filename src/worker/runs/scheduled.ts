@@ -1,12 +1,14 @@
 // The cron trigger: launches the enabled schedules that are due, a bounded page of them per tick (the longest
 // overdue first; the rest on the next ticks), so that one invocation stays inside the platform's per-invocation
 // limits however many are due; moves each one's next run on by its interval, then repairs orphan runs. Each
-// schedule is launched on its own: one that fails records why on itself and the others still launch.
+// schedule is launched on its own: one that fails, or that its tenant's quotas refuse, records why on itself and
+// the others still launch.
 import { MAX_INTERVAL_MINUTES } from '../../core/schemas/api.ts';
 import { decodeConfig } from '../db/runs.ts';
 import { dueSchedules, updateSchedule } from '../db/schedules.ts';
 import type { ScheduleRow } from '../db/schedules.ts';
 import { launchRun, selectEpisodes } from './launch.ts';
+import { isQuotaRefusal } from '../tenancy/quotas.ts';
 import { repairOrphanRuns } from './orphans.ts';
 
 /** Idempotency keys of scheduled launches; callers' keys live in their own namespace (db/runs.ts). */
@@ -14,21 +16,26 @@ export const scheduleLaunchKey = (schedule: ScheduleRow): string => `schedule:${
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** Launches one due schedule; returns the run id, or throws why it could not. */
-const launchSchedule = async (env: Env, schedule: ScheduleRow, nowIso: string): Promise<string> => {
+/** Launches one due schedule; returns the run id, null when over its tenant's quotas, or throws why it could not. */
+const launchSchedule = async (env: Env, schedule: ScheduleRow, nowIso: string): Promise<string | null> => {
   const config = decodeConfig(schedule.runConfig);
   const selection = await selectEpisodes(env, config);
   if (!selection.ok) throw new Error(selection.issues.map((i) => `run.${i.path}: ${i.message}`).join('; '));
   // Within the tenant's quotas (launchRun reserves them); the key makes a replayed trigger for the same due time
   // launch nothing new.
-  const { run } = await launchRun(env, config, selection.episodes, {
+  const launched = await launchRun(env, config, selection.episodes, {
     tenant: schedule.tenantId,
     scheduleId: schedule.id,
     idempotencyKey: scheduleLaunchKey(schedule),
     agentHeadersCiphertext: schedule.agentHeadersCiphertext,
   });
-  await updateSchedule(env.DB, schedule.id, { lastRunAt: nowIso, lastRunId: run.id, lastError: null, updatedAt: nowIso });
-  return run.id;
+  // Over a quota is the tenant's state, not a failure: the schedule notes it and launches again when next due.
+  if (isQuotaRefusal(launched)) {
+    await updateSchedule(env.DB, schedule.id, { lastError: launched.message, updatedAt: nowIso });
+    return null;
+  }
+  await updateSchedule(env.DB, schedule.id, { lastRunAt: nowIso, lastRunId: launched.run.id, lastError: null, updatedAt: nowIso });
+  return launched.run.id;
 };
 
 /** Due schedules one tick launches at most: each launch is a handful of D1 and Durable Object calls. */
@@ -43,7 +50,8 @@ export const launchDueSchedules = async (env: Env, nowMs: number): Promise<strin
       // before intervals were bounded counts as the longest one).
       const intervalMs = Math.min(schedule.intervalMinutes, MAX_INTERVAL_MINUTES) * 60_000;
       await updateSchedule(env.DB, schedule.id, { nextRunAt: new Date(nowMs + intervalMs).toISOString() });
-      launched.push(await launchSchedule(env, schedule, nowIso));
+      const runId = await launchSchedule(env, schedule, nowIso);
+      if (runId !== null) launched.push(runId);
     } catch (error) {
       console.error(`schedule ${schedule.id} not launched: ${message(error)}`);
       await updateSchedule(env.DB, schedule.id, { lastError: message(error), updatedAt: nowIso }).catch(() => undefined);

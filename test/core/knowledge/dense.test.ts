@@ -12,6 +12,10 @@ import type { EmbedderSpec } from '../../../src/core/knowledge/embedder.ts';
 import { memoryEmbeddingStore } from '../../../src/core/knowledge/embedding-store.ts';
 import type { KnowledgeDocument } from '../../../src/core/knowledge/documents.ts';
 import { createAiSdkEmbedder } from '../../../src/core/llm/embedder.ts';
+import { embeddingUpperBound } from '../../../src/core/llm/budget.ts';
+import type { SpendLedger } from '../../../src/core/llm/budget.ts';
+import type { MeteredCall } from '../../../src/core/llm/meter.ts';
+import { isRefusal } from '../../../src/core/runner/refusal.ts';
 import { isInfraError } from '../../../src/core/llm/types.ts';
 import { FAKE_DIMENSION, startFakeEmbeddings } from '../../support/fake-embeddings.ts';
 import type { FakeEmbeddings } from '../../support/fake-embeddings.ts';
@@ -180,5 +184,46 @@ describe('cosine ranking parity', () => {
       expect(found.map((r) => r.id), query).toEqual(results.map(([id]) => id));
       found.forEach((r, i) => expect(r.score).toBeCloseTo(results[i]![1], 12));
     }
+  });
+});
+
+describe('embeddings calls under a spend ledger', () => {
+  /** A ledger with `room` USD, recording what it reserves and settles. */
+  const ledger = (room: number) => {
+    const reserved: Array<{ model: string; upperBoundUsd: number }> = [];
+    const settled: Array<[string, number]> = [];
+    const port: SpendLedger = {
+      reserve: async (call) => {
+        if (call.upperBoundUsd > room) return { ok: false, message: 'Quota usd_per_day reached: spent' };
+        reserved.push(call);
+        return { ok: true, id: `r${reserved.length}` };
+      },
+      settle: async (id, cost) => void settled.push([id, cost]),
+    };
+    return { port, reserved, settled };
+  };
+
+  it('each call reserves its texts\' bound before the request and settles at the cost its meter records', async () => {
+    const { port, reserved, settled } = ledger(1);
+    const metered: MeteredCall[] = [];
+    const index = await createDenseIndex(corpus, embedder(), memoryEmbeddingStore(), { ledger: port, meter: (call) => metered.push(call) });
+    await index.search('lost card', 3, { ledger: port, meter: (call) => metered.push(call) });
+    expect(fake.requests).toHaveLength(2);
+    const model = 'openai/text-embedding-3-large';
+    expect(reserved).toEqual([
+      { model, upperBoundUsd: embeddingUpperBound(model, corpus.map((d) => d.content)) },
+      { model, upperBoundUsd: embeddingUpperBound(model, ['lost card']) },
+    ]);
+    expect(metered.map((c) => c.cost)).toEqual(settled.map(([, cost]) => cost));
+    expect(settled.map(([id]) => id)).toEqual(['r1', 'r2']);
+    expect(settled.every(([, cost], i) => cost > 0 && cost <= reserved[i]!.upperBoundUsd)).toBe(true);
+  });
+
+  it('a refused reservation sends no request and fails as a refusal', async () => {
+    const { port, settled } = ledger(0);
+    const error = await createDenseIndex(corpus, embedder(), memoryEmbeddingStore(), { ledger: port }).catch((e: unknown) => e);
+    expect(isRefusal(error)).toBe(true);
+    expect(fake.requests).toHaveLength(0);
+    expect(settled).toEqual([]);
   });
 });

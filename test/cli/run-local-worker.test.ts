@@ -71,7 +71,7 @@ describe('tau2-edge run on the local worker', () => {
     expect(stdout).toMatch(/^\[1\/2\] task \S+ trial 0: user_stop, reward \d\.\d/m);
     expect(stdout).toMatch(/^\[2\/2\] task/m);
     expect(stdout).toContain('=== Reward Metrics ===');
-    expect(stdout).toMatch(/^ {2}Pass\^1 +\d\.\d{3}$/m);
+    expect(stdout).toMatch(/^ {2}Pass\^1 +\d\.\d{3} ± \d\.\d{3} \(95% CI over 2 tasks\)$/m);
     expect(stdout).toContain(`results saved to ${file}`);
     const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
     expect(results.simulations.map((s) => s.termination_reason)).toEqual(['user_stop', 'user_stop']);

@@ -39,8 +39,14 @@ describe('run logs', () => {
 
   it('--verbose-logs writes each model call beside the results (latest of each kind by default, every one with all), without keys', async () => {
     const latest = path.join(suite.dir, 'latest', 'results.json');
+    // A key in llm args would be recorded with the results and the call logs: it is refused before anything runs.
     const secretArgs = '{"temperature": 0.0, "api_key": "sk-never-written", "extra_headers": {"Authorization": "Bearer sk-never-written"}}';
-    const { code, errors } = await run(latest, '--verbose-logs', '--agent-llm-args', secretArgs);
+    const refused = await run(latest, '--verbose-logs', '--agent-llm-args', secretArgs);
+    expect(refused.code).not.toBe(0);
+    expect(refused.errors).toContain('--agent-llm-args: api_key is a credential');
+    expect(refused.errors + refused.text).not.toContain('sk-never-written');
+    await expect(readFile(latest, 'utf8')).rejects.toThrow();
+    const { code, errors } = await run(latest, '--verbose-logs', '--agent-llm-args', '{"temperature": 0.0}');
     expect(code, errors).toBe(0);
     const calls = await llmLogs(latest);
     expect(Object.keys(calls).sort()).toEqual(['agent_response', 'user_simulator_response']);
@@ -52,7 +58,6 @@ describe('run logs', () => {
     // A multi-line content is a list of its lines, for reading.
     expect(((agentCall.request!.messages as { role: string; content: unknown }[])[0]!.content as string[]).length).toBeGreaterThan(1);
     expect(Object.keys(agentCall.response!)).toEqual(['timestamp', 'content', 'tool_calls', 'cost', 'usage', 'generation_time_seconds']);
-    expect(Object.values(calls).flat().join('\n')).not.toContain('sk-never-written');
 
     const all = path.join(suite.dir, 'all', 'results.json');
     await run(all, '--verbose-logs', '--llm-log-mode', 'all');

@@ -1,6 +1,6 @@
 // Probe checks of OpenEnv sockets, run by scripts/probe.ts against its local worker (the limits below): sizes in
 // UTF-8 bytes, duplicate keys, the queue behind a slow message, and the cap on a tenant's open sockets.
-import { MAX_EPISODE_TEXT } from '../src/core/schemas/api.ts';
+import { MAX_EPISODE_TEXT } from '../src/api/index.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import type { ProbeContext } from './probe-hardening.ts';
 

@@ -1,7 +1,7 @@
 // The deployed Worker's health check: GET /v1/health on the URL wrangler deployed to, until it answers
 // {"status":"ok"} (a new deployment takes some seconds to reach every location) or the patience runs out.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HealthSchema } from '../../src/core/schemas/api.ts';
+import { HealthSchema } from '../../src/api/index.ts';
 
 /**
  * Tests only: the origin that stands in for the deployed workers.dev URL (a scripted API cannot route

@@ -28,7 +28,7 @@ import {
   ScheduleListSchema,
   ScheduleSchema,
   SimulationEventSchema,
-} from '../core/schemas/api.ts';
+} from '../api/index.ts';
 import type {
   ApiKey,
   ApiKeyCreated,
@@ -52,7 +52,7 @@ import type {
   ScheduleCreate,
   ScheduleUpdate,
   SimulationEvent,
-} from '../core/schemas/api.ts';
+} from '../api/index.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import { ResultsSchema, SimulationRunSchema } from '../core/schemas/simulation.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';

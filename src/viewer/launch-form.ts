@@ -2,7 +2,7 @@
 // API's defaults, task ids are space-separated. The API validates the configuration itself; this only turns
 // form text into its types.
 import { z } from 'zod';
-import type { RunRequest, ScheduleCreate } from '../core/schemas/api.ts';
+import type { RunRequest, ScheduleCreate } from '../api/index.ts';
 
 const text = z.string().trim().max(4096);
 /** A field left empty, or not on the form at all, is left out. */

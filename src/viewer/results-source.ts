@@ -2,7 +2,7 @@
 // Its run record is made from the file's info as the API would show it; its id is the file's name.
 import { computeMetrics, metricsAsDict } from '../core/metrics/agent-metrics.ts';
 import { runErrorBars } from '../core/metrics/error-bars.ts';
-import type { DbDiff, Run } from '../core/schemas/api.ts';
+import type { DbDiff, Run } from '../api/index.ts';
 import { RunConfigSchema } from '../core/schemas/run-config.ts';
 import { AgentKindSchema, UserKindSchema } from '../core/schemas/episode.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';

@@ -2,7 +2,7 @@
 // the chat-completions format instead of to a model provider. The URL follows the rules of bring-your-own
 // provider URLs; the headers are sealed under CREDENTIALS_KEY for the tenant and kept apart from the
 // configuration, which keeps only the URL.
-import type { ApiIssue } from '../core/schemas/api.ts';
+import type { ApiIssue } from '../api/index.ts';
 import type { RunConfig } from '../core/schemas/run-config.ts';
 import { endpointClient } from '../core/llm/endpoint-client.ts';
 import type { LlmClient } from '../core/llm/types.ts';

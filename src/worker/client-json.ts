@@ -3,7 +3,7 @@
 // last value, which would let two readers of the same text see different requests.
 import { DuplicateKeyError, parsePyJson } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
-import type { ApiIssue } from '../core/schemas/api.ts';
+import type { ApiIssue } from '../api/index.ts';
 
 export type ClientJson =
   | { readonly ok: true; readonly value: PyValue }

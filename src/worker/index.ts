@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import type { HealthSchema } from '../core/schemas/api.ts';
+import type { HealthSchema } from '../api/index.ts';
 import { authenticate } from './api/auth.ts';
 import type { AppEnv } from './api/auth.ts';
 import { adminApi } from './api/admin.ts';

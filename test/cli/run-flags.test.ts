@@ -9,7 +9,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dumpsPy } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
-import { RunRequestSchema } from '../../src/core/schemas/api.ts';
+import { RunRequestSchema } from '../../src/api/index.ts';
 
 describe('run flags', () => {
   it('only --domain: the reference defaults, a local worker, saved under data/simulations', () => {

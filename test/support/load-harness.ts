@@ -9,7 +9,7 @@ import { dumpsPy } from '../../src/core/py/index.ts';
 import type { PyValue } from '../../src/core/py/index.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import type { RunConfig, RunConfigInput } from '../../src/core/schemas/run-config.ts';
-import type { RunStatus, SimulationEvent } from '../../src/core/schemas/api.ts';
+import type { RunStatus, SimulationEvent } from '../../src/api/index.ts';
 import type { Results, SimulationRun } from '../../src/core/schemas/simulation.ts';
 import { runTasks } from '../../src/core/runner/batch.ts';
 import { loadDomain } from '../../src/cli/data.ts';

@@ -1,7 +1,7 @@
 // The run page's ETA: the time left at the pace so far, only while the run runs and once something finished.
 import { describe, expect, it } from 'vitest';
 import { etaSeconds } from '../../src/viewer/pages/run.ts';
-import type { Run } from '../../src/core/schemas/api.ts';
+import type { Run } from '../../src/api/index.ts';
 
 const run = (status: Run['status'], done: number, total: number): Run =>
   ({

@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../../src/worker/index.ts';
-import { ScheduleSchema } from '../../src/core/schemas/api.ts';
+import { ScheduleSchema } from '../../src/api/index.ts';
 import { describe, expect, it } from 'vitest';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';

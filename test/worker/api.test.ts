@@ -2,7 +2,7 @@
 // bearer authentication, listing and Idempotency-Key.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, RunListSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, RunListSchema } from '../../src/api/index.ts';
 import { call, getRun, pyBody, startRun } from './support/api.ts';
 import { scriptedRun } from './support/script.ts';
 

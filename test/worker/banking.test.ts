@@ -2,7 +2,7 @@
 // nothing created), a policy-only configuration runs its episodes with that configuration's policy, and the
 // results record it as the reference does.
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, EpisodeCreatedSchema, EpisodeStepSchema, RunListSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, EpisodeCreatedSchema, EpisodeStepSchema, RunListSchema } from '../../src/api/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import { call, pyBody, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';

@@ -2,7 +2,7 @@
 // from their results; a bad query is a 400 naming the field. GET /v1/runs/:id carries the metrics' error bars.
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiErrorSchema, CompareSchema, RunSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, CompareSchema, RunSchema } from '../../src/api/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import type { SimulationRun } from '../../src/core/schemas/simulation.ts';
 import { pairedComparison } from '../../src/core/metrics/paired-comparison.ts';

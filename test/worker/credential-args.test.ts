@@ -3,7 +3,7 @@
 // provider keys belong in /v1/provider-credentials. Legitimate arguments still launch.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema } from '../../src/api/index.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import { encodeConfig, insertRun } from '../../src/worker/db/runs.ts';
 import { call } from './support/api.ts';

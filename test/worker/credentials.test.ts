@@ -2,7 +2,7 @@
 // (and only its runs); endpoints must be public https addresses unless the operator allows local ones.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, ApiKeyCreatedSchema, ProviderCredentialListSchema, ProviderCredentialSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema, ProviderCredentialListSchema, ProviderCredentialSchema } from '../../src/api/index.ts';
 import { decryptSecret, encryptSecret, endpointIssue } from '../../src/worker/credentials.ts';
 import { call, pyBody, waitForRun } from './support/api.ts';
 import type { CallOptions } from './support/api.ts';

@@ -6,7 +6,7 @@ import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } fro
 import { describe, expect, it } from 'vitest';
 import { episodeOfId } from '../../src/worker/episode/launch.ts';
 import { TURN_WATCHDOG_MS } from '../../src/worker/episode/production.ts';
-import { EpisodeSchema, EpisodeStepSchema, RunEpisodesSchema } from '../../src/core/schemas/api.ts';
+import { EpisodeSchema, EpisodeStepSchema, RunEpisodesSchema } from '../../src/api/index.ts';
 import { call, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 import { createEpisode } from './support/episodes.ts';

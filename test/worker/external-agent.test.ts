@@ -8,7 +8,7 @@ import { apiClient } from '../../src/client/index.ts';
 import type { ApiClient } from '../../src/client/index.ts';
 import { dumpsPy } from '../../src/core/py/index.ts';
 import type { PyInput } from '../../src/core/py/index.ts';
-import type { EpisodeStep } from '../../src/core/schemas/api.ts';
+import type { EpisodeStep } from '../../src/api/index.ts';
 import type { Action, Task } from '../../src/core/schemas/task.ts';
 import { regradeSimulation } from '../../src/core/evaluator/regrade.ts';
 import { loadDomain } from '../../src/worker/data/domains.ts';

@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers';
 import { listDurableObjectIds } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, EpisodeCreatedSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, EpisodeCreatedSchema } from '../../src/api/index.ts';
 import { episodeIdOf, episodeKey } from '../../src/worker/episode/launch.ts';
 import { call } from './support/api.ts';
 import { SCRIPT_MODELS } from './support/script.ts';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
-import { ApiErrorSchema, RerunSchema, RunSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, RerunSchema, RunSchema } from '../../src/api/index.ts';
 import { call, getRun, pyBody, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 

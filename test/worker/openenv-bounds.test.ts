@@ -4,7 +4,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { ApiKeyCreatedSchema, MAX_EPISODE_TEXT } from '../../src/core/schemas/api.ts';
+import { ApiKeyCreatedSchema, MAX_EPISODE_TEXT } from '../../src/api/index.ts';
 import { LIMIT_DEFAULTS } from '../../src/worker/tenancy/limits.ts';
 import type { ProviderGateDO } from '../../src/worker/runs/provider-gate.ts';
 import { BASE, call, pyBody } from './support/api.ts';

@@ -2,9 +2,9 @@
 // openenv/session/*, and each JSON-RPC error OpenEnv answers), and the list_tools / call_tool step actions of
 // OpenEnv's MCPToolClient, on mock create_task_1 played to reward 1.0.
 import { describe, expect, it } from 'vitest';
-import { EpisodeSchema } from '../../src/core/schemas/api.ts';
-import { OpenEnvStateSchema } from '../../src/core/schemas/openenv.ts';
-import type { OpenEnvObservation } from '../../src/core/schemas/openenv.ts';
+import { EpisodeSchema } from '../../src/api/index.ts';
+import { OpenEnvStateSchema } from '../../src/api/openenv.ts';
+import type { OpenEnvObservation } from '../../src/api/openenv.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import { call, pyBody, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS } from './support/script.ts';

@@ -3,10 +3,10 @@
 // that a session's episode is an episode like any other (its results in D1, exactly-once steps, quotas, keys).
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, ApiKeyCreatedSchema, EpisodeBatchCreatedSchema, EpisodeSchema } from '../../src/core/schemas/api.ts';
-import type { ApiKeyCreated } from '../../src/core/schemas/api.ts';
-import { OpenEnvStateSchema } from '../../src/core/schemas/openenv.ts';
-import type { OpenEnvObservation, OpenEnvState } from '../../src/core/schemas/openenv.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema, EpisodeBatchCreatedSchema, EpisodeSchema } from '../../src/api/index.ts';
+import type { ApiKeyCreated } from '../../src/api/index.ts';
+import { OpenEnvStateSchema } from '../../src/api/openenv.ts';
+import type { OpenEnvObservation, OpenEnvState } from '../../src/api/openenv.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import { BASE, call, pyBody, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS } from './support/script.ts';

@@ -3,7 +3,7 @@
 // on the operator's runs, a tenant's own key on the tenant's, no key otherwise.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, ApiKeyCreatedSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema } from '../../src/api/index.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import { apiBaseIssue } from '../../src/worker/runs/models.ts';
 import { call, pyBody, startRun, waitForRun } from './support/api.ts';

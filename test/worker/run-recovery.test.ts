@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { RunDO } from '../../src/worker/runs/run-do.ts';
-import { ApiKeyCreatedSchema } from '../../src/core/schemas/api.ts';
+import { ApiKeyCreatedSchema } from '../../src/api/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { simulationRows } from '../../src/worker/db/simulations.ts';

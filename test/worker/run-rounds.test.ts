@@ -3,7 +3,7 @@
 // the reason visible in GET /v1/runs/:id; a round the quotas refuse ends the run with that reason.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, ApiKeyCreatedSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema } from '../../src/api/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { call, getRun, pyBody, startRun, waitForRun } from './support/api.ts';

@@ -6,7 +6,7 @@ import { parsePyJson } from '../../src/core/py/index.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import { ResultsSchema, SimulationRunSchema } from '../../src/core/schemas/simulation.ts';
 import type { Results } from '../../src/core/schemas/simulation.ts';
-import { RunStatusEventSchema, SimulationEventSchema } from '../../src/core/schemas/api.ts';
+import { RunStatusEventSchema, SimulationEventSchema } from '../../src/api/index.ts';
 import { runBatch } from '../../src/core/runner/batch.ts';
 import { systemClock } from '../../src/core/orchestrator/clock.ts';
 import { loadDomain } from '../../src/worker/data/domains.ts';

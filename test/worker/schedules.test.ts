@@ -3,10 +3,10 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/worker/index.ts';
-import { ApiErrorSchema, ApiKeyCreatedSchema, ScheduleListSchema, ScheduleSchema } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema, ScheduleListSchema, ScheduleSchema } from '../../src/api/index.ts';
 import { LIMIT_DEFAULTS } from '../../src/worker/tenancy/limits.ts';
 import { SCHEDULES_PER_TICK } from '../../src/worker/runs/scheduled.ts';
-import type { Schedule } from '../../src/core/schemas/api.ts';
+import type { Schedule } from '../../src/api/index.ts';
 import { call, pyBody, waitForRun } from './support/api.ts';
 import { scriptedRun } from './support/script.ts';
 

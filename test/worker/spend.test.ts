@@ -4,8 +4,8 @@
 // and checked against the prices of the calls made.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { ApiErrorSchema, ApiKeyCreatedSchema, EpisodeCreatedSchema, EpisodeStepSchema, RunUsageSchema, TenantQuotasViewSchema } from '../../src/core/schemas/api.ts';
-import type { RunRequest, TenantUsage } from '../../src/core/schemas/api.ts';
+import { ApiErrorSchema, ApiKeyCreatedSchema, EpisodeCreatedSchema, EpisodeStepSchema, RunUsageSchema, TenantQuotasViewSchema } from '../../src/api/index.ts';
+import type { RunRequest, TenantUsage } from '../../src/api/index.ts';
 import { callCost } from '../../src/core/llm/pricing.ts';
 import { call, getRun, pyBody, waitForRun } from './support/api.ts';
 import type { CallOptions } from './support/api.ts';

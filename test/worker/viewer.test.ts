@@ -6,7 +6,7 @@ import { exports } from 'cloudflare:workers';
 import { BASE, call, pyBody, startRun, waitForRun, wellInsideLimiterWindow } from './support/api.ts';
 import { API_KEY, SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
-import type { RunUsage } from '../../src/core/schemas/api.ts';
+import type { RunUsage } from '../../src/api/index.ts';
 import { resultsUsage } from '../../src/core/metrics/role-usage.ts';
 
 const page = (path: string, init: RequestInit = {}): Promise<Response> => exports.default.fetch(`${BASE}${path}`, { redirect: 'manual', ...init });

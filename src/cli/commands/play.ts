@@ -11,7 +11,7 @@ import { playedMessage } from '../../core/gym-action.ts';
 import { loadDomain } from '../data.ts';
 import { selectTasks } from '../../core/tasks.ts';
 import type { ApiClient } from '../../client/index.ts';
-import type { EpisodeCreateInput, EpisodeStep } from '../../core/schemas/api.ts';
+import type { EpisodeCreateInput, EpisodeStep } from '../../api/index.ts';
 import { domains } from '../../../domains/registry.ts';
 
 interface PlayFlags {

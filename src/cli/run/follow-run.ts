@@ -1,7 +1,7 @@
 // Following a run to its end through its event stream: every finished simulation is reported once, and a
 // dropped stream (a restarted worker, a network hiccup) is resumed from the last event id.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RunStatus, SimulationEvent } from '../../core/schemas/api.ts';
+import type { RunStatus, SimulationEvent } from '../../api/index.ts';
 import { ApiRequestError } from '../../client/index.ts';
 import type { ApiClient } from '../../client/index.ts';
 

@@ -2,7 +2,7 @@
 // stops. Progress comes from the run's event stream; Ctrl-C cancels the run before the worker stops.
 import { randomUUID } from 'node:crypto';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import type { RunStatus } from '../../core/schemas/api.ts';
+import type { RunStatus } from '../../api/index.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
 import { ApiRequestError, apiClient } from '../../client/index.ts';
 import type { ApiClient } from '../../client/index.ts';

@@ -5,7 +5,7 @@ import type { Environment } from '../environment/environment.ts';
 import { dumpsPy } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import type { Message } from '../schemas/message.ts';
-import type { DbDiff } from '../schemas/api.ts';
+import type { DbDiff } from '../schemas/db-diff.ts';
 import type { SimulationRun } from '../schemas/simulation.ts';
 import type { Task } from '../schemas/task.ts';
 import type { EvaluationContext } from './context.ts';

@@ -1,6 +1,8 @@
 // A zod failure as the caller's issues (`{path, message}`), whatever wire carries them.
-import type { z } from 'zod';
-import type { ApiIssue } from './api.ts';
+import { z } from 'zod';
+
+export const ApiIssueSchema = z.object({ path: z.string(), message: z.string() });
+export type ApiIssue = z.infer<typeof ApiIssueSchema>;
 
 /** A zod issue in the caller's terms: the expected JSON type, never the engine's internal class of what came. */
 const issueMessage = (issue: z.core.$ZodIssue): string =>

@@ -3,7 +3,7 @@
 // scored listed apart), whether B differs from A beyond noise (the paired difference with its CI drawn, the p-value,
 // the tasks that flipped), and each task's delta.
 import { html } from 'hono/html';
-import type { Run, RunList } from '../../core/schemas/api.ts';
+import type { Run, RunList } from '../../api/index.ts';
 import { layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { fixed, signed } from '../format.ts';

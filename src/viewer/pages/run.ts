@@ -5,7 +5,7 @@
 // comparison, and for a run with a retrieval configuration, the runs of its domain's other configurations to
 // compare it with.
 import { html, raw } from 'hono/html';
-import type { Run, RunList, RunUsage } from '../../core/schemas/api.ts';
+import type { Run, RunList, RunUsage } from '../../api/index.ts';
 import { COST_ROLE_LABELS, COST_ROLES, costText } from '../../core/metrics/role-usage.ts';
 import type { RoleUsage } from '../../core/schemas/usage.ts';
 import { dumpsPy } from '../../core/py/index.ts';

@@ -2,7 +2,7 @@
 // pass^1, cost and date; filters by domain, status, model and retrieval configuration; and, on a live API, the
 // form that launches a run.
 import { html } from 'hono/html';
-import type { Run, RunList, RunListFilter } from '../../core/schemas/api.ts';
+import type { Run, RunList, RunListFilter } from '../../api/index.ts';
 
 type RunListing = RunList['runs'][number];
 import { csrfField, layout } from '../layout.ts';

@@ -1,8 +1,8 @@
 // The schedules page: the caller's scheduled evaluations, when each runs next and how its last launch went;
 // each can be paused, resumed or deleted, and the form below creates one.
 import { html } from 'hono/html';
-import type { Schedule } from '../../core/schemas/api.ts';
-import { MAX_INTERVAL_MINUTES } from '../../core/schemas/api.ts';
+import type { Schedule } from '../../api/index.ts';
+import { MAX_INTERVAL_MINUTES } from '../../api/index.ts';
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { when } from '../format.ts';

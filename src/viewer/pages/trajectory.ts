@@ -9,7 +9,7 @@ import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyValue } from '../../core/py/index.ts';
 import type { Message, ToolCall } from '../../core/schemas/message.ts';
 import type { RewardInfo, SimulationRun } from '../../core/schemas/simulation.ts';
-import type { DbDiff } from '../../core/schemas/api.ts';
+import type { DbDiff } from '../../api/index.ts';
 import { layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { duration, fixed, rewardClass, usd } from '../format.ts';

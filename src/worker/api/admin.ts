@@ -1,8 +1,8 @@
 // /v1/admin: the operator creates tenants' API keys (the key is returned once, only its hash is kept), lists
 // and revokes them, and sets tenants' quotas. Other callers get 404.
 import { Hono } from 'hono';
-import { ApiKeyCreateSchema, TenantIdSchema, TenantQuotasSchema } from '../../core/schemas/api.ts';
-import type { ApiKeyCreated, TenantQuotasView } from '../../core/schemas/api.ts';
+import { ApiKeyCreateSchema, TenantIdSchema, TenantQuotasSchema } from '../../api/index.ts';
+import type { ApiKeyCreated, TenantQuotasView } from '../../api/index.ts';
 import { findQuotas, putQuotas, tenantUsage } from '../db/quotas.ts';
 import { apiKeyView, insertApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.ts';
 import type { ApiKeyRow } from '../db/api-keys.ts';

@@ -2,8 +2,8 @@
 // runs evaluated (another tenant's run is as unknown as one that never existed).
 import { Hono } from 'hono';
 import type { AppEnv } from './auth.ts';
-import { CompareQuerySchema } from '../../core/schemas/api.ts';
-import type { Compare } from '../../core/schemas/api.ts';
+import { CompareQuerySchema } from '../../api/index.ts';
+import type { Compare } from '../../api/index.ts';
 import { pairedComparison } from '../../core/metrics/paired-comparison.ts';
 import { findRun } from '../db/runs.ts';
 import { runSimulations } from '../db/simulations.ts';

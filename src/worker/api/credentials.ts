@@ -2,8 +2,8 @@
 // runs then use. Keys are encrypted at rest and write-only: no response, log or row shows them.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { ProviderCredentialPutSchema, ProviderNameSchema } from '../../core/schemas/api.ts';
-import type { ProviderName } from '../../core/schemas/api.ts';
+import { ProviderCredentialPutSchema, ProviderNameSchema } from '../../api/index.ts';
+import type { ProviderName } from '../../api/index.ts';
 import { credentialView, deleteCredential, listCredentials, putCredential } from '../db/credentials.ts';
 import { credentialContext } from '../runs/models.ts';
 import { credentialsConfigured, encryptSecret, endpointIssue } from '../credentials.ts';

@@ -9,8 +9,8 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
-import { EpisodeBatchSchema, EpisodeCreateSchema, EpisodeStepRequestSchema, IDEMPOTENCY_KEY_HEADER } from '../../core/schemas/api.ts';
-import type { Episode, EpisodeBatchCreated } from '../../core/schemas/api.ts';
+import { EpisodeBatchSchema, EpisodeCreateSchema, EpisodeStepRequestSchema, IDEMPOTENCY_KEY_HEADER } from '../../api/index.ts';
+import type { Episode, EpisodeBatchCreated } from '../../api/index.ts';
 import type { Message } from '../../core/schemas/message.ts';
 import { decodeConfig } from '../db/runs.ts';
 import { loadDomain } from '../data/domains.ts';

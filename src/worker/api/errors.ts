@@ -3,7 +3,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ErrorHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../core/schemas/api.ts';
+import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../api/index.ts';
 import type { Refusal } from '../tenancy/limits.ts';
 import type { QuotaRefusal } from '../tenancy/quotas.ts';
 import { isOverload, OVERLOAD_RETRY_SECONDS } from '../overload.ts';

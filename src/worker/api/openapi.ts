@@ -39,7 +39,7 @@ import {
   ScheduleUpdateSchema,
   TenantQuotasSchema,
   TenantQuotasViewSchema,
-} from '../../core/schemas/api.ts';
+} from '../../api/index.ts';
 import { ResultsSchema, SimulationRunSchema } from '../../core/schemas/simulation.ts';
 import { SESSION_COOKIE } from '../ui/browser-session.ts';
 import { CREDENTIAL_PROVIDERS } from '../../core/llm/providers.ts';

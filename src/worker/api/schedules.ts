@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
-import { ScheduleCreateSchema, ScheduleUpdateSchema } from '../../core/schemas/api.ts';
+import { ScheduleCreateSchema, ScheduleUpdateSchema } from '../../api/index.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { encodeConfig } from '../db/runs.ts';
 import { deleteSchedule, findSchedule, listSchedules, scheduleView, updateSchedule } from '../db/schedules.ts';

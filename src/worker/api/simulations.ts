@@ -9,7 +9,7 @@ import { loadDomain } from '../data/domains.ts';
 import { runTasks } from '../../core/runner/batch.ts';
 import { simulationDbDiff } from '../../core/evaluator/db-diff.ts';
 import { isSoloAgent } from '../../core/schemas/episode.ts';
-import type { DbDiff } from '../../core/schemas/api.ts';
+import type { DbDiff } from '../../api/index.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import { notFound } from './errors.ts';
 import { pyJson } from './body.ts';

@@ -1,7 +1,7 @@
 // Tenants' API keys in D1: created, listed, revoked; looked up by hash on every request.
 import { drizzle } from 'drizzle-orm/d1';
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { ApiKey } from '../../core/schemas/api.ts';
+import type { ApiKey } from '../../api/index.ts';
 import { apiKeys } from './schema.ts';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

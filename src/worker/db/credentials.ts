@@ -1,7 +1,7 @@
 // Tenants' own provider credentials in D1 (the key only as AES-GCM ciphertext, see ../credentials.ts).
 import { drizzle } from 'drizzle-orm/d1';
 import { and, asc, eq } from 'drizzle-orm';
-import type { ProviderCredential, ProviderName } from '../../core/schemas/api.ts';
+import type { ProviderCredential, ProviderName } from '../../api/index.ts';
 import { providerCredentials } from './schema.ts';
 
 export type ProviderCredentialRow = typeof providerCredentials.$inferSelect;

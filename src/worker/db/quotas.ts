@@ -13,7 +13,7 @@ import { drizzle } from 'drizzle-orm/d1';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { TenantQuotas, TenantUsage } from '../../core/schemas/api.ts';
+import type { TenantQuotas, TenantUsage } from '../../api/index.ts';
 import { reruns, runs, schedules, tenantQuotas } from './schema.ts';
 import type { RunRow } from './runs.ts';
 import type { ScheduleRow } from './schedules.ts';

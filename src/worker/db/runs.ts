@@ -6,7 +6,7 @@ import type { PyInput } from '../../core/py/index.ts';
 import { RunConfigSchema } from '../../core/schemas/run-config.ts';
 import { withoutCredentials } from '../../core/schemas/llm-args.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import type { RunListFilter, RunStatus, RunStopReason } from '../../core/schemas/api.ts';
+import type { RunListFilter, RunStatus, RunStopReason } from '../../api/index.ts';
 import { runs } from './schema.ts';
 
 export type RunRow = typeof runs.$inferSelect;

@@ -1,7 +1,7 @@
 // Scheduled evaluations in D1, and their API view.
 import { drizzle } from 'drizzle-orm/d1';
 import { and, asc, eq, lte } from 'drizzle-orm';
-import type { Schedule } from '../../core/schemas/api.ts';
+import type { Schedule } from '../../api/index.ts';
 import { decodeConfig } from './runs.ts';
 import { schedules } from './schema.ts';
 

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
-import type { TenantQuotas } from '../../core/schemas/api.ts';
+import type { TenantQuotas } from '../../api/index.ts';
 
 const dialect = new SQLiteAsyncDialect();
 

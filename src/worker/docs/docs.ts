@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
 import type { SecureHeadersVariables } from 'hono/secure-headers';
-import { API_PREFIX } from '../../core/schemas/api.ts';
+import { API_PREFIX } from '../../api/index.ts';
 
 const SCRIPT_PATH = '/docs/assets/swagger-ui-bundle.js';
 const STYLE_PATH = '/docs/assets/swagger-ui.css';

@@ -1,6 +1,6 @@
 // Why the episode service did not do what was asked, as values: each transport maps a refusal to its own wire
 // (the step API to HTTP statuses, OpenEnv to its error codes, MCP to JSON-RPC errors).
-import type { ApiIssue } from '../../core/schemas/api.ts';
+import type { ApiIssue } from '../../api/index.ts';
 import { isOverload, OVERLOAD_RETRY_SECONDS } from '../overload.ts';
 import type { QuotaRefusal } from '../tenancy/quotas.ts';
 

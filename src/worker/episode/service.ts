@@ -3,8 +3,8 @@
 // (openenv/: WebSocket sessions, MCP, its HTTP companions) call these, so an episode behaves the same
 // (exactly-once steps, waits, quotas, results in D1) on every transport. Each answers a typed outcome: what was
 // done, or a refusal (refusals.ts) that each transport maps to its own wire.
-import type { EpisodeCreate, EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
-import { RunRequestSchema } from '../../core/schemas/api.ts';
+import type { EpisodeCreate, EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../api/index.ts';
+import { RunRequestSchema } from '../../api/index.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import type { Message } from '../../core/schemas/message.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';

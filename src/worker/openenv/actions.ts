@@ -3,10 +3,10 @@
 // (episode/service.ts), so an episode behaves the same on every transport. Each answers what was done or the
 // service's refusal (a bad action is one too), which the carrier maps to its wire.
 import { z } from 'zod';
-import { EpisodeCreateSchema, EpisodeStepRequestSchema } from '../../core/schemas/api.ts';
-import type { EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../core/schemas/api.ts';
-import { OpenEnvActionSchema, OpenEnvJoinSchema, OpenEnvToolActionSchemas } from '../../core/schemas/openenv.ts';
-import type { OpenEnvAction, OpenEnvObservation, OpenEnvWireResult } from '../../core/schemas/openenv.ts';
+import { EpisodeCreateSchema, EpisodeStepRequestSchema } from '../../api/index.ts';
+import type { EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../api/index.ts';
+import { OpenEnvActionSchema, OpenEnvJoinSchema, OpenEnvToolActionSchemas } from '../../api/openenv.ts';
+import type { OpenEnvAction, OpenEnvObservation, OpenEnvWireResult } from '../../api/openenv.ts';
 import { isPyFloat } from '../../core/py/index.ts';
 import type { PyFloat, PyValue } from '../../core/py/index.ts';
 import { playedMessage, toolCallMessage } from '../../core/gym-action.ts';

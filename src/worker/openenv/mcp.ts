@@ -1,8 +1,8 @@
 // OpenEnv's MCP messages on a session (http_server.py, `case "mcp"` and mcp_handler): a JSON-RPC 2.0 request
 // in, a JSON-RPC 2.0 response out, with OpenEnv's error codes and messages. The tools are the caller's tools in
 // the session's episode; tools/call plays one call of a tool as a step does (one turn of the episode).
-import { JSON_RPC_ERRORS, JsonRpcRequestSchema } from '../../core/schemas/openenv.ts';
-import type { JsonRpcResponse } from '../../core/schemas/openenv.ts';
+import { JSON_RPC_ERRORS, JsonRpcRequestSchema } from '../../api/openenv.ts';
+import type { JsonRpcResponse } from '../../api/openenv.ts';
 import { truthy } from '../../core/environment/python-args.ts';
 import type { PyValue } from '../../core/py/index.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';

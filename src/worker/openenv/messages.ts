@@ -3,8 +3,8 @@
 // message is handled by the episode service the step API also calls (episode/service.ts), so a session's
 // episode is an episode like any other. A reset starts (or joins) an episode; the session then steps that one,
 // by step messages or MCP's tools/call (mcp.ts).
-import { OpenEnvClientMessageSchema } from '../../core/schemas/openenv.ts';
-import type { OpenEnvErrorCode, OpenEnvErrorData, OpenEnvServerMessage, OpenEnvState } from '../../core/schemas/openenv.ts';
+import { OpenEnvClientMessageSchema } from '../../api/openenv.ts';
+import type { OpenEnvErrorCode, OpenEnvErrorData, OpenEnvServerMessage, OpenEnvState } from '../../api/openenv.ts';
 import { utf8Length } from '../../core/schemas/text-bytes.ts';
 import { parseClientJson } from '../client-json.ts';
 import { findActiveKeyById } from '../db/api-keys.ts';

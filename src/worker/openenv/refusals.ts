@@ -1,7 +1,7 @@
 // The episode service's refusals in OpenEnv's terms: each kind its OpenEnv error code, with the step API's
 // status and code alongside (`status`, `reason`), so a client of either wire reads the same cause.
-import type { ApiIssue } from '../../core/schemas/api.ts';
-import type { OpenEnvErrorCode } from '../../core/schemas/openenv.ts';
+import type { ApiIssue } from '../../api/index.ts';
+import type { OpenEnvErrorCode } from '../../api/openenv.ts';
 import { refusalMessage } from '../episode/refusals.ts';
 import type { Refusal } from '../episode/refusals.ts';
 

@@ -9,7 +9,7 @@ import { ApiError } from '../api/errors.ts';
 import { pyJson, readBody } from '../api/body.ts';
 import { answered } from '../api/episode-refusals.ts';
 import { findEpisode } from '../episode/handle.ts';
-import { OpenEnvActionSchema, OpenEnvObservationSchema, OpenEnvStateSchema, OpenEnvStepRequestSchema } from '../../core/schemas/openenv.ts';
+import { OpenEnvActionSchema, OpenEnvObservationSchema, OpenEnvStateSchema, OpenEnvStepRequestSchema } from '../../api/openenv.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
 import { newSession } from './session-state.ts';
 import { SESSION_HEADER } from './session-do.ts';

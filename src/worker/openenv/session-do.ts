@@ -6,7 +6,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
-import type { OpenEnvServerMessage } from '../../core/schemas/openenv.ts';
+import type { OpenEnvServerMessage } from '../../api/openenv.ts';
 import { utf8Length } from '../../core/schemas/text-bytes.ts';
 import { limits } from '../tenancy/limits.ts';
 import { handleMessage } from './messages.ts';

@@ -2,7 +2,7 @@
 // episodes to its RunDO, which fans them out.
 import { domains, taskSetRefusal } from '../../../domains/registry.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import type { ApiIssue } from '../../core/schemas/api.ts';
+import type { ApiIssue } from '../../api/index.ts';
 import { pendingUnits, runTasks } from '../../core/runner/batch.ts';
 import { MissingTasksError } from '../../core/tasks.ts';
 import { effectiveRetrievalConfig, runRetrievalRefusal } from '../../core/environment/episode-domain.ts';
@@ -20,7 +20,7 @@ import { unpricedModelIssues } from '../tenancy/priced-models.ts';
 import { ApiError } from '../api/errors.ts';
 import { admitObjects } from '../live-objects.ts';
 import { encodeRounds } from './rounds.ts';
-import type { RunRounds } from '../../core/schemas/api.ts';
+import type { RunRounds } from '../../api/index.ts';
 
 export type Selection = { readonly ok: true; readonly episodes: EpisodeRef[] } | Refusal;
 

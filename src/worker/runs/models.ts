@@ -19,7 +19,7 @@ import { decryptSecret, endpointIssue } from '../credentials.ts';
 import { endpointOf } from './provider-gate.ts';
 import { apiBaseModelIssue, apiBaseOf, withApiBase } from '../../core/llm/api-base.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
-import type { ApiIssue } from '../../core/schemas/api.ts';
+import type { ApiIssue } from '../../api/index.ts';
 import { OPERATOR_TENANT } from '../tenancy/tenants.ts';
 import { createAiSdkEmbedder } from '../../core/llm/embedder.ts';
 import { embeddingEndpoint } from '../../core/llm/embedding-endpoint.ts';

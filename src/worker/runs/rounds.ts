@@ -2,8 +2,8 @@
 // its goal checked at launch, and, each time all of its episodes have finished, the next round of one trial per
 // task or why it stops (core/runner/rounds.ts decides from the run's simulations in D1). A round is reserved
 // against the tenant's quotas like any launch; a refused round ends the run with `quota_exceeded`.
-import type { RunRounds, RunStopReason } from '../../core/schemas/api.ts';
-import { RunRoundsSchema } from '../../core/schemas/api.ts';
+import type { RunRounds, RunStopReason } from '../../api/index.ts';
+import { RunRoundsSchema } from '../../api/index.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { roundsVerdict } from '../../core/runner/rounds.ts';
 import type { RoundsGoal } from '../../core/runner/rounds.ts';

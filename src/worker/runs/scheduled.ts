@@ -3,7 +3,7 @@
 // limits however many are due; moves each one's next run on by its interval, then repairs orphan runs. Each
 // schedule is launched on its own: one that fails, or that its tenant's quotas refuse, records why on itself and
 // the others still launch.
-import { MAX_INTERVAL_MINUTES } from '../../core/schemas/api.ts';
+import { MAX_INTERVAL_MINUTES } from '../../api/index.ts';
 import { decodeConfig } from '../db/runs.ts';
 import { dueSchedules, updateSchedule } from '../db/schedules.ts';
 import type { ScheduleRow } from '../db/schedules.ts';

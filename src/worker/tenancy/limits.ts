@@ -2,7 +2,7 @@
 // here) so an operator can raise or lower it per deployment; a request over a limit gets a 4xx naming it.
 // Provider calls of a run grow as episodes × (max_retries + 1) × max_steps × (num_retries + 1), so every
 // factor is bounded.
-import type { ApiIssue } from '../../core/schemas/api.ts';
+import type { ApiIssue } from '../../api/index.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { PyValue } from '../../core/py/index.ts';
 import { isPyFloat } from '../../core/py/index.ts';

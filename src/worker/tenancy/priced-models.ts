@@ -1,6 +1,6 @@
 // Under a USD budget every model a run calls must have a known price: a call without one cannot be bounded
 // before it is made, so it could not be held to the budget. Such a run is refused at launch, not run unmetered.
-import type { ApiIssue } from '../../core/schemas/api.ts';
+import type { ApiIssue } from '../../api/index.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import { isExternalAgent } from '../../core/schemas/episode.ts';
 import { isPriced } from '../../core/llm/pricing.ts';

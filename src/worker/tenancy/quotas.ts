@@ -4,7 +4,7 @@
 // to try again (the next UTC day for daily quotas), and nothing is created; each caller turns the refusal into
 // its own answer (the HTTP API a 429, OpenEnv CAPACITY_REACHED, the cron the schedule's last error). A run that
 // reaches the daily USD budget while it runs is stopped by its RunDO (tenancy/budget.ts).
-import type { ApiIssue, TenantUsage } from '../../core/schemas/api.ts';
+import type { ApiIssue, TenantUsage } from '../../api/index.ts';
 import { addRoundWithinQuotas, insertRunWithinQuotas, insertScheduleWithinQuota, takeInfraErrorsWithinQuotas } from '../db/quotas.ts';
 import type { Quota, QuotaSnapshot } from '../db/quotas.ts';
 import { dayStart } from '../db/statement.ts';

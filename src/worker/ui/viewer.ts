@@ -3,7 +3,7 @@
 import type { Context, Hono as HonoApp, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { apiClient } from '../../client/index.ts';
-import { API_PREFIX } from '../../core/schemas/api.ts';
+import { API_PREFIX } from '../../api/index.ts';
 import { VIEWER_PATHS, addViewerPages, viewerShell } from '../../viewer/app.ts';
 import type { ViewerEnv, ViewerRequest } from '../../viewer/app.ts';
 import type { ViewerSource } from '../../viewer/source.ts';

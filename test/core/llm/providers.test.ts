@@ -14,7 +14,7 @@ import {
   operatorApiRoot,
   operatorCredential,
 } from '../../../src/core/llm/providers.ts';
-import { ProviderNameSchema } from '../../../src/core/schemas/api.ts';
+import { ProviderNameSchema } from '../../../src/api/index.ts';
 
 const SRC = path.resolve(import.meta.dirname, '../../../src');
 const REGISTRY = path.join('core', 'llm', 'providers.ts');

@@ -2,8 +2,8 @@
 // bodies as Python JSON (number kinds kept) and waiting for runs to finish.
 import { exports } from 'cloudflare:workers';
 import { parsePyJson } from '../../../src/core/py/index.ts';
-import { RunSchema } from '../../../src/core/schemas/api.ts';
-import type { Run } from '../../../src/core/schemas/api.ts';
+import { RunSchema } from '../../../src/api/index.ts';
+import type { Run } from '../../../src/api/index.ts';
 import { API_KEY } from './script.ts';
 
 export const BASE = 'http://tau2-edge.test';

@@ -1,7 +1,7 @@
 // Creating an episode through the API, as its client does: one mock task, the caller's body over it.
 import { expect } from 'vitest';
-import { EpisodeCreatedSchema } from '../../../src/core/schemas/api.ts';
-import type { EpisodeCreated } from '../../../src/core/schemas/api.ts';
+import { EpisodeCreatedSchema } from '../../../src/api/index.ts';
+import type { EpisodeCreated } from '../../../src/api/index.ts';
 import { call } from './api.ts';
 
 /** A created episode of the mock task `create_task_1` (201), with `body` over the defaults. */

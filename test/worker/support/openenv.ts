@@ -2,8 +2,8 @@
 // create_task_1, and the reading of the server's observation and error messages.
 import { exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
-import { OpenEnvErrorDataSchema, OpenEnvObservationSchema } from '../../../src/core/schemas/openenv.ts';
-import type { OpenEnvErrorData, OpenEnvObservation } from '../../../src/core/schemas/openenv.ts';
+import { OpenEnvErrorDataSchema, OpenEnvObservationSchema } from '../../../src/api/openenv.ts';
+import type { OpenEnvErrorData, OpenEnvObservation } from '../../../src/api/openenv.ts';
 import { BASE } from './api.ts';
 import { API_KEY, SCRIPT_MODELS } from './script.ts';
 

@@ -1,5 +1,5 @@
 // Model names the scripted provider (fake-provider.setup.ts) answers, and the run bodies the tests post.
-import type { RunRequest } from '../../../src/core/schemas/api.ts';
+import type { RunRequest } from '../../../src/api/index.ts';
 
 export const SCRIPT_MODELS = {
   agent: 'script-agent',

@@ -2,12 +2,12 @@
 // the WebSocket messages each way, the error codes, and the action, observation and state a tau2-edge
 // episode puts in them. GET /openenv/schema serves the JSON schemas of these.
 import { z } from 'zod';
-import { EpisodeCreateSchema, EpisodeStepRequestSchema, MAX_EPISODE_TEXT } from './api.ts';
-import { pyNumber } from './py-types.ts';
-import { plainText } from './run-config.ts';
-import { textOfBytes } from './text-bytes.ts';
-import { TerminationReasonSchema } from './simulation.ts';
-import type { PyFloat } from '../py/index.ts';
+import { EpisodeCreateSchema, EpisodeStepRequestSchema, MAX_EPISODE_TEXT } from './episodes.ts';
+import { pyNumber } from '../core/schemas/py-types.ts';
+import { plainText } from '../core/schemas/run-config.ts';
+import { textOfBytes } from '../core/schemas/text-bytes.ts';
+import { TerminationReasonSchema } from '../core/schemas/simulation.ts';
+import type { PyFloat } from '../core/py/index.ts';
 
 /** OpenEnv's WSErrorCode values. */
 export const OPENENV_ERROR_CODES = ['INVALID_JSON', 'UNKNOWN_TYPE', 'VALIDATION_ERROR', 'EXECUTION_ERROR', 'CAPACITY_REACHED', 'FACTORY_ERROR', 'SESSION_ERROR'] as const;

@@ -73,12 +73,14 @@ describe('runs adding trials in rounds', () => {
     expect(run.config.num_trials).toBe(10);
   });
 
-  it('compare_to with until_resolved stops as soon as a clearly better agent is resolved', async () => {
+  it('compare_to with until_resolved plays A\'s tasks and stops as soon as a clearly better agent is resolved', async () => {
     // A: an agent that only talks (reward 0 on create_task_1), 20 trials.
     const a = await startRun(oneTask({ llm_agent: SCRIPT_MODELS.talkingAgent, num_trials: 20, max_concurrency: 10 }));
     expect((await waitForRun(a, { timeoutMs: 90_000 })).metrics['avg_reward']).toBe(0);
-    const b = await startRun(oneTask({ compare_to: a, until_resolved: true, max_trials: 20 }));
+    // B names no tasks: it plays A's.
+    const b = await startRun(scriptedRun({ compare_to: a, until_resolved: true, max_trials: 20 } as never));
     const run = await waitForRun(b, { timeoutMs: 120_000 });
+    expect(run.config.task_ids).toEqual(['create_task_1']);
     expect(run).toMatchObject({ status: 'completed', stop_reason: 'resolved', rounds: { compare_to: a, until_resolved: true, max_trials: 20 } });
     expect(run.metrics['avg_reward']).toBe(1);
     expect(run.config.num_trials).toBeGreaterThan(1);

@@ -16,7 +16,7 @@ import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
 import { isQuotaRefusal, reserveRerun } from '../tenancy/quotas.ts';
 import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
-import { checkedRounds } from '../runs/rounds.ts';
+import { baselineTaskIds, checkedRounds } from '../runs/rounds.ts';
 
 /** The caller's run; another tenant's is as unknown as one that never existed. */
 const requireRun = async (c: Context<AppEnv>): Promise<RunRow> => {
@@ -48,7 +48,11 @@ export const runsApi = new Hono<AppEnv>()
     const endpointIssue = agentEndpointIssue(c.env, value);
     if (endpointIssue) throw invalidRequest([endpointIssue]);
     // The endpoint's header values are secrets: sealed apart, and not part of the request hash either.
-    const { config, agentHeadersCiphertext } = await sealAgentEndpoint(c.env, tenant, value);
+    const sealed = await sealAgentEndpoint(c.env, tenant, value);
+    const { agentHeadersCiphertext } = sealed;
+    // A comparison plays the baseline's tasks unless the request names its own.
+    const baselineTasks = compare_to === undefined || value.task_ids != null ? null : await baselineTaskIds(c.env, tenant, compare_to, sealed.config.domain);
+    const config = baselineTasks === null ? sealed.config : { ...sealed.config, task_ids: baselineTasks };
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     const key = idempotencyKey(header, tenant);
     const requestHash = sha256Hex(encodeConfig(config) + (wantsRounds ? JSON.stringify(asked) : ''));

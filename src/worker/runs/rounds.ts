@@ -40,6 +40,18 @@ export const checkedRounds = async (env: Env, tenant: string, config: RunConfig,
   return { ...rounds, max_trials: maxTrials };
 };
 
+/**
+ * The tasks a comparison's baseline evaluated, in its order: what run B plays when its request names no tasks of its
+ * own, so the two pair on every task. Null when the baseline is not the caller's, ran another domain or evaluated
+ * nothing yet (checkedRounds then answers why).
+ */
+export const baselineTaskIds = async (env: Env, tenant: string, runId: string, domain: string): Promise<string[] | null> => {
+  const baseline = await findRun(env.DB, runId, tenant);
+  if (baseline === null || decodeConfig(baseline.config).domain !== domain) return null;
+  const tasks = [...new Set((await runSimulations(env.DB, runId)).map((simulation) => simulation.task_id))];
+  return tasks.length > 0 ? tasks : null;
+};
+
 const goalOf = async (env: Env, rounds: RunRounds): Promise<RoundsGoal> => {
   const maxTrials = rounds.max_trials ?? DEFAULT_MAX_TRIALS;
   return rounds.compare_to === undefined

@@ -33,7 +33,6 @@ export const invalidRequest = (issues: readonly ApiIssue[]): ApiError =>
   new ApiError(400, 'invalid_request', issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '), issues);
 
 export { zodIssues } from '../../core/schemas/issues.ts';
-export { isOverload } from '../overload.ts';
 
 /** A configuration that selects no work: 400 naming the field, `limit_exceeded` when over an operator limit. */
 export const refused = (refusal: Refusal, pathPrefix = ''): ApiError => {

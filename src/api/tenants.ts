@@ -61,7 +61,7 @@ export const TenantQuotasSchema = z.strictObject({
   /** Episodes of runs launched since 00:00 UTC. */
   episodes_per_day: quota.default(null),
   schedules: quota.default(null),
-  /** USD spent by simulations finished since 00:00 UTC (agent and user cost where prices are known). */
+  /** The daily USD budget: every model call of the tenant since 00:00 UTC, reserved before and settled after (tenancy/spend-ledger.ts). */
   usd_per_day: z.preprocess((v) => (isPyFloat(v) ? v.value : v), z.number().nonnegative().nullable()).default(null),
 });
 export type TenantQuotas = z.infer<typeof TenantQuotasSchema>;

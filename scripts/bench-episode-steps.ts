@@ -37,7 +37,6 @@ export const sqliteStorage = (): EpisodeStorage => {
 const TURNS = 40;
 const EPISODES = 9;
 
-/** Time of a synchronous section: no I/O happens in it, so this is its CPU time (at the timer's resolution). */
 /** Milliseconds `run` takes; nothing it awaits does I/O, so this is CPU time. */
 const cpuMs = async (run: () => unknown): Promise<number> => {
   const start = performance.now();

@@ -157,7 +157,6 @@ export type RunListFilter = Partial<Omit<RunListQuery, 'limit'>>;
 export type RunListQuery = z.infer<typeof RunListQuerySchema>;
 export const RunListSchema = z.object({ runs: z.array(RunFieldsSchema) });
 
-/** GET /v1/runs/:id/results: `messages=false` leaves each simulation's messages out (null), for a light read. */
 /** Two of the caller's runs: A the baseline, B compared with it. */
 export const CompareQuerySchema = z.object({
   a: z.string().min(1).max(MAX_NAME_LENGTH).describe('run A, the baseline'),
@@ -166,6 +165,7 @@ export const CompareQuerySchema = z.object({
 export const CompareSchema = PairedComparisonSchema.extend({ a: z.string(), b: z.string() });
 export type Compare = z.infer<typeof CompareSchema>;
 
+/** GET /v1/runs/:id/results: `messages=false` leaves each simulation's messages out (null), for a light read. */
 export const RunResultsQuerySchema = z.object({ messages: z.enum(['true', 'false']).default('true') });
 
 export type RunList = z.infer<typeof RunListSchema>;

@@ -191,7 +191,6 @@ export const launchEpisodes = async (
   return { kind: 'launched', run, episodes: selection.episodes.map((ref) => handleOf(run, ref)) };
 };
 
-/** What the caller's participant sees of an episode from its start: the messages so far, what it is given. */
 /** An episode the caller joins (or created): the handle it steps by and what its participant sees first. */
 export interface Opened {
   readonly kind: 'opened';

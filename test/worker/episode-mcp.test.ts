@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiErrorSchema } from '../../src/api/index.ts';
 import type { EpisodeCreated } from '../../src/api/index.ts';
 import { sha256Text } from '../../src/worker/crypto.ts';
-import { PROTOCOL_VERSIONS } from '../../src/worker/mcp/server.ts';
+import { PROTOCOL_VERSIONS } from '../../src/api/mcp.ts';
 import { call } from './support/api.ts';
 import { createEpisode } from './support/episodes.ts';
 import { SCRIPT_MODELS } from './support/script.ts';
@@ -128,5 +128,19 @@ describe('the JSON-RPC messages of an episode MCP endpoint', () => {
     expect(made.result).toMatchObject({ isError: false, _meta: { step: 2, done: false } });
     const steps = ((await (await call(`/v1/episodes/${episode.episode_id}`)).json()) as { step: number }).step;
     expect(steps).toBe(2);
+  });
+
+  it('a call naming its step in _meta is played once: sent again, it is answered again; another call for that step is refused', async () => {
+    const episode = await create();
+    const create_task = (title: string) => rpc('tools/call', { name: 'create_task', arguments: { user_id: 'user_1', title }, _meta: { step: 0 } });
+    const first = await answer(await post(episode.episode_id, create_task('Important Meeting')));
+    const again = await answer(await post(episode.episode_id, create_task('Important Meeting')));
+    expect(again.result).toEqual(first.result);
+    expect(first.result!._meta).toMatchObject({ step: 1 });
+    const other = await answer(await post(episode.episode_id, create_task('Another Meeting')));
+    expect(other.error).toMatchObject({ code: -32000, message: 'Step 0 was already answered with another message', data: { status: 409 } });
+    const bad = await answer(await post(episode.episode_id, rpc('tools/call', { name: 'get_users', _meta: { step: 'one' } })));
+    expect(bad.error).toMatchObject({ code: -32602, message: 'params._meta.step: a step number (a non-negative integer)' });
+    expect(((await (await call(`/v1/episodes/${episode.episode_id}`)).json()) as { step: number }).step).toBe(1);
   });
 });

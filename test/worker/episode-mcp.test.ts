@@ -143,4 +143,17 @@ describe('the JSON-RPC messages of an episode MCP endpoint', () => {
     expect(bad.error).toMatchObject({ code: -32602, message: 'params._meta.step: a step number (a non-negative integer)' });
     expect(((await (await call(`/v1/episodes/${episode.episode_id}`)).json()) as { step: number }).step).toBe(1);
   });
+
+  it("banking_knowledge: the retrieval configuration's tools, as the agent is given them, answer over MCP", async () => {
+    const episode = await createEpisode({ domain: 'banking_knowledge', task_id: 'task_005', llm_user: SCRIPT_MODELS.user, retrieval_config: 'bm25' });
+    const listed = await answer(await post(episode.episode_id, rpc('tools/list')));
+    const tools = listed.result!.tools as { name: string; description: string; inputSchema: unknown }[];
+    const given = (episode.observation.tools as { function: { name: string; description: string; parameters: unknown } }[]).map(({ function: f }) => ({ name: f.name, description: f.description, inputSchema: f.parameters }));
+    expect(tools.slice(0, -1)).toEqual(given);
+    const search = given.find((t) => t.name.startsWith('KB_search'));
+    expect(search).toBeDefined();
+    const found = await answer(await post(episode.episode_id, rpc('tools/call', { name: search!.name, arguments: { query: 'change my email address' } })));
+    expect(found.result).toMatchObject({ isError: false, _meta: { step: 1, done: false } });
+    expect((found.result!.content as { text: string }[])[0]!.text.length).toBeGreaterThan(0);
+  });
 });

@@ -120,6 +120,14 @@ describe('the JSON-RPC messages of an episode MCP endpoint', () => {
     expect(badMessage.error).toMatchObject({ code: -32602, data: { errors: [{ path: 'arguments.message' }] } });
   });
 
+  it('a body over LIMIT_MAX_BODY_BYTES is 413 and plays nothing', async () => {
+    const episode = await create();
+    const huge = await post(episode.episode_id, rpc('tools/call', { name: 'send_message_to_user', arguments: { message: 'x'.repeat(2_000_000) } }));
+    expect(huge.status).toBe(413);
+    expect((await errorOf(huge)).code).toBe('payload_too_large');
+    expect(((await (await call(`/v1/episodes/${episode.episode_id}`)).json()) as { step: number }).step).toBe(0);
+  });
+
   it('a tool call is one step: the tool message, isError for a failing tool, and where the episode stands in _meta', async () => {
     const episode = await create();
     const failed = await answer(await post(episode.episode_id, rpc('tools/call', { name: 'no_such_tool', arguments: {} })));

@@ -120,6 +120,15 @@ describe('the JSON-RPC messages of an episode MCP endpoint', () => {
     expect(badMessage.error).toMatchObject({ code: -32602, data: { errors: [{ path: 'arguments.message' }] } });
   });
 
+  it('in solo mode there is no user to speak to: no send_message_to_user, and calling it is an unknown tool', async () => {
+    const episode = await createEpisode({ solo: true });
+    const tools = ((await answer(await post(episode.episode_id, rpc('tools/list')))).result!.tools as { name: string }[]).map((t) => t.name);
+    expect(tools).toContain('done');
+    expect(tools).not.toContain('send_message_to_user');
+    const called = await answer(await post(episode.episode_id, rpc('tools/call', { name: 'send_message_to_user', arguments: { message: 'hi' } })));
+    expect(called.result).toMatchObject({ isError: true, _meta: { step: 1 } });
+  });
+
   it('a body over LIMIT_MAX_BODY_BYTES is 413 and plays nothing', async () => {
     const episode = await create();
     const huge = await post(episode.episode_id, rpc('tools/call', { name: 'send_message_to_user', arguments: { message: 'x'.repeat(2_000_000) } }));

@@ -18,6 +18,7 @@ import { compareApi } from './api/compare.ts';
 import { episodesApi } from './api/episodes.ts';
 import { schedulesApi } from './api/schedules.ts';
 import { openEnvApi } from './openenv/routes.ts';
+import { episodeMcpApi } from './mcp/routes.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
 import { routeMethods } from './api/methods.ts';
 import { viewerRoutes } from './ui/viewer.ts';
@@ -49,6 +50,9 @@ const app = new Hono<AppEnv>()
   .get('/v1/health', (c) => c.json(health))
   .get('/v1/openapi.json', (c) => c.json(openApiDocument()))
   .route('/', docsRoutes)
+  // An episode's MCP endpoint authenticates itself: it also takes the episode's own token.
+  .use('/v1/episodes/:id/mcp', limitBody)
+  .route('/v1/episodes', episodeMcpApi)
   .use('/v1/*', authenticate)
   .use('/v1/*', limitBody)
   .route('/v1/runs', runsApi)

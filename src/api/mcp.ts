@@ -1,0 +1,28 @@
+// An episode's MCP endpoint (POST /v1/episodes/:id/mcp, MCP's Streamable HTTP transport): one JSON-RPC 2.0
+// message per POST, a request (with an id, answered) or a notification (without, accepted with 202).
+import { z } from 'zod';
+
+/** The MCP revisions served (Streamable HTTP came with 2025-03-26), newest first: the newest is offered to a client asking for another. */
+export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+
+/** Bytes of a method name (MCP's are short: `tools/call`, `notifications/initialized`). */
+const MAX_METHOD = 256;
+
+export const McpMessageSchema = z.object({
+  jsonrpc: z.literal('2.0'),
+  /** Absent for a notification. */
+  id: z.union([z.string().max(MAX_METHOD), z.int()]).optional(),
+  method: z.string().min(1).max(MAX_METHOD),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+export type McpMessage = z.infer<typeof McpMessageSchema>;
+
+/** A JSON-RPC 2.0 response: the request's id, and exactly one of `result` and `error`. */
+export const McpResponseSchema = z.union([
+  z.object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.int()]).nullable(), result: z.record(z.string(), z.unknown()) }),
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.int()]).nullable(),
+    error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() }),
+  }),
+]);

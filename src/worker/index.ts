@@ -47,7 +47,7 @@ let allowedMethods: ((path: string) => string[]) | undefined;
 
 const app = new Hono<AppEnv>()
   .get('/v1/health', (c) => c.json(health))
-  .get('/v1/openapi.json', (c) => c.json(openApiDocument()))
+  .get('/v1/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)))
   .route('/', docsRoutes)
   .use('/v1/*', authenticate)
   .use('/v1/*', limitBody)

@@ -147,7 +147,7 @@ const tasks = (report: RunReport, runId: string, filter: TaskFilter): Markup => 
   ${taskSearch(runId, filter, shown.length, report.tasks.length)}
   <div class="table-wrap"><table id="tasks"><thead><tr><th scope="col">Task</th><th scope="col" class="num">Trials</th><th scope="col" class="num">Successes</th><th scope="col" class="num">Avg reward</th><th scope="col">Reward per trial</th></tr></thead>
   <tbody>${shown.map(
-    (t) => html`<tr data-task="${t.taskId}"><td>${t.taskId}</td><td class="num">${t.trials.length}</td><td class="num">${t.successes}</td><td class="num">${fixed(t.avgReward)}</td><td>${t.trials.map(trialCell(runId))}</td></tr>`,
+    (t) => html`<tr data-task="${t.taskId}"><td>${t.taskId}</td><td class="num">${t.trials.length}</td><td class="num">${t.successes}</td><td class="num">${fixed(t.avgReward)}</td><td class="wraps">${t.trials.map(trialCell(runId))}</td></tr>`,
   )}</tbody></table></div>
 </section>`;
 };

@@ -8,6 +8,7 @@ type RunListing = RunList['runs'][number];
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { fixed, usd, when } from '../format.ts';
+import { agentName, userName } from '../participants.ts';
 
 /** Runs the table shows, each read with its metrics (one API call each): the API's default page. */
 export const RUNS_LISTED = 50;
@@ -33,8 +34,8 @@ const row = (run: Run): Markup => {
   <td>${run.status}</td>
   <td>${c.domain}</td>
   <td>${c.retrieval_config ?? '—'}</td>
-  <td>${c.agent} · ${c.llm_agent}</td>
-  <td>${c.user} · ${c.llm_user}</td>
+  <td>${agentName(c)}</td>
+  <td>${userName(c)}</td>
   <td class="num">${run.counts.done}/${run.counts.total}</td>
   <td class="num">${fixed(pass1)}</td>
   <td class="num">${usd(run.metrics.total_simulations > 0 ? run.metrics.avg_agent_cost * run.metrics.total_simulations : null)}</td>
@@ -67,7 +68,7 @@ ${filters(all, filter)}
 <p class="muted" aria-live="polite">${shown.length} run${shown.length === 1 ? '' : 's'}${Object.values(filter).some(Boolean) ? ' match the filter' : ''}</p>
 <div class="table-wrap"><table id="runs">
   <caption class="muted">Newest first, at most ${RUNS_LISTED} (filter to find older ones); cost is the agent's total over the finished simulations.</caption>
-  <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Domain</th><th scope="col">Retrieval config</th><th scope="col">Agent</th><th scope="col">User</th>
+  <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Domain</th><th scope="col">Retrieval</th><th scope="col">Agent</th><th scope="col">User</th>
   <th scope="col" class="num">Done</th><th scope="col" class="num">pass^1</th><th scope="col" class="num">Cost</th><th scope="col">Date</th></tr></thead>
   <tbody>${shown.map(row)}</tbody>
 </table></div>

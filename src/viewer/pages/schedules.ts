@@ -15,8 +15,8 @@ const row = (ctx: PageContext) => (s: Schedule): Markup => html`<tr data-schedul
   <td>${s.run.domain} · ${s.run.llm_agent} / ${s.run.llm_user} · ${s.run.num_trials} trial${s.run.num_trials === 1 ? '' : 's'}</td>
   <td>${when(s.next_run_at)}</td>
   <td>${s.last_run_id ? html`<a href="/runs/${encodeURIComponent(s.last_run_id)}">${s.last_run_id.slice(0, 12)}</a>` : html`<span class="muted">none yet</span>`}</td>
-  <td>${s.last_error ? html`<span class="bad">${s.last_error}</span>` : ''}</td>
-  <td class="actions">${s.enabled ? action(ctx, s, 'pause', 'Pause') : action(ctx, s, 'resume', 'Resume')} ${action(ctx, s, 'delete', 'Delete')}</td>
+  <td class="prose">${s.last_error ? html`<span class="bad">${s.last_error}</span>` : ''}</td>
+  <td>${s.enabled ? action(ctx, s, 'pause', 'Pause') : action(ctx, s, 'resume', 'Resume')} ${action(ctx, s, 'delete', 'Delete')}</td>
 </tr>`;
 
 const createForm = (ctx: PageContext, error: string | null): Markup => html`<h2 id="new-schedule">New schedule</h2>

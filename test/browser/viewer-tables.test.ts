@@ -1,0 +1,142 @@
+// The viewer's tables as a reader sees them, in real Chromium at a phone's 430 px and a laptop's 1280 px, with
+// the names real runs carry (anthropic/claude-sonnet-4-5 as agent, openai/responses/gpt-5-mini as user, served by
+// the scripted native providers): no word in a table cell is broken across lines, a table wider than the page
+// scrolls in its own box, and the page itself never scrolls sideways.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startLocalWorker } from '../../src/cli/local/worker.ts';
+import type { LocalWorker } from '../../src/cli/local/worker.ts';
+import { apiClient } from '../../src/client/index.ts';
+import type { ApiClient } from '../../src/client/index.ts';
+import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
+import { startFakeNative } from '../support/fake-native.ts';
+import type { FakeNative, NativeReply, NativeRequest } from '../support/fake-native.ts';
+import { stopAll, waitFinished } from '../support/viewer-runs.ts';
+import { browserMissing, launchChromium } from '../support/browser.ts';
+
+const OPERATOR_KEY = 'browser-tables-operator-key';
+const AGENT = 'anthropic/claude-sonnet-4-5';
+const USER = 'openai/responses/gpt-5-mini';
+const WIDTHS = [430, 1280] as const;
+const missing = browserMissing();
+if (missing) console.log(`browser tests skipped: ${missing}`);
+
+let native: FakeNative;
+let worker: LocalWorker;
+let api: ApiClient;
+let browser: Browser;
+let signedIn: Awaited<ReturnType<BrowserContext['storageState']>>;
+let dir: string;
+let runA: string;
+let runB: string;
+let simulationId: string;
+
+/** The user asks for a task, the agent answers, the user stops: a graded conversation with priced calls. */
+const conversation = (request: NativeRequest): NativeReply => {
+  if (request.provider === 'anthropic') return { kind: 'text', text: 'I have noted your request for the weekly review.' };
+  return request.transcript.some((t) => t.includes('weekly review'))
+    ? { kind: 'text', text: 'Thanks. ###STOP###' }
+    : { kind: 'text', text: 'Please create a task called Weekly Review for user_1.' };
+};
+
+const runConfig = (numTrials: number) =>
+  RunConfigSchema.parse({ domain: 'mock', llm_agent: AGENT, llm_user: USER, llm_judge: USER, num_trials: numTrials, task_ids: ['create_task_1', 'update_task_1'], max_concurrency: 2 });
+
+/**
+ * Every word (a run of non-space characters) of a table cell that the page breaks over more than one line, as
+ * `table: word`; run in the page.
+ */
+const BROKEN_WORDS = `(() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('table td, table th')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push((cell.closest('table').id || 'table') + ': ' + word[0]);
+      }
+    }
+  }
+  return broken;
+})()`;
+
+/** How far the page and each table's box scroll sideways. */
+const SCROLLING = `(() => ({
+  page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  boxes: Object.fromEntries([...document.querySelectorAll('.table-wrap')].map((box, i) => [box.querySelector('table').id || 'table' + i, box.scrollWidth - box.clientWidth])),
+}))()`;
+
+describe.skipIf(missing !== null)('viewer tables in Chromium', () => {
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-browser-tables-'));
+    native = await startFakeNative();
+    native.setHandler(conversation);
+    worker = await startLocalWorker({
+      persistTo: path.join(dir, 'state'),
+      logFile: path.join(dir, 'worker.log'),
+      env: { ANTHROPIC_BASE_URL: native.anthropicURL, ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_BASE_URL: native.responsesURL, OPENAI_API_KEY: 'sk-test', API_KEY: OPERATOR_KEY },
+      readyTimeoutMs: 180_000,
+    });
+    api = apiClient(worker.url, OPERATOR_KEY);
+    runA = (await api.createRun(runConfig(2))).run_id;
+    runB = (await api.createRun(runConfig(1))).run_id;
+    await Promise.all([runA, runB].map((id) => waitFinished(api, id, 120_000)));
+    simulationId = (await api.results(runA, { messages: false })).simulations[0]!.id;
+    await api.createSchedule({ name: 'nightly-regression-claude-sonnet-4-5', interval_minutes: 1440, enabled: false, run: runConfig(1) });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${worker.url}/login`);
+    await page.getByLabel('API key').fill(OPERATOR_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${worker.url}/`);
+    signedIn = await context.storageState();
+    await context.close();
+  }, 300_000);
+
+  afterAll(() => stopAll({ browser, worker, dir }).then(() => native?.close()));
+
+  /** A page at `width`, tall enough that every row is laid out (rows off screen skip their rendering). */
+  const pageAt = async (width: number): Promise<Page> =>
+    (await browser.newContext({ viewport: { width, height: 4000 }, isMobile: width < 600, storageState: signedIn })).newPage();
+
+  it('the runs were priced and graded under their real names', async () => {
+    const run = await api.run(runA);
+    expect([run.config.llm_agent, run.config.llm_user, run.status]).toEqual([AGENT, USER, 'completed']);
+    expect(run.metrics.avg_agent_cost).toBeGreaterThan(0);
+    expect(native.requests.some((r) => r.provider === 'anthropic') && native.requests.some((r) => r.provider === 'responses')).toBe(true);
+  });
+
+  for (const width of WIDTHS) {
+    it(`at ${width} px no word in a table cell is broken over two lines, and the page never scrolls sideways`, async () => {
+      const page = await pageAt(width);
+      for (const target of ['/', `/runs/${runA}`, `/simulations/${simulationId}?run=${runA}`, `/compare?a=${runA}&b=${runB}`, '/schedules']) {
+        await page.goto(`${worker.url}${target}`);
+        expect(await page.locator('table').count(), `${target} has tables`).toBeGreaterThan(0);
+        expect(await page.evaluate(BROKEN_WORDS), `${target} at ${width} px`).toEqual([]);
+        const scrolling = (await page.evaluate(SCROLLING)) as { page: number; boxes: Record<string, number> };
+        expect(scrolling.page, `${target} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+      }
+      await page.context().close();
+    });
+  }
+
+  it('at 430 px the runs table and the tokens table scroll in their own box; at 1280 px the runs table fits', async () => {
+    const phone = await pageAt(430);
+    await phone.goto(`${worker.url}/`);
+    expect(((await phone.evaluate(SCROLLING)) as { boxes: Record<string, number> }).boxes['runs']).toBeGreaterThan(0);
+    await phone.goto(`${worker.url}/runs/${runA}`);
+    expect(((await phone.evaluate(SCROLLING)) as { boxes: Record<string, number> }).boxes['usage']).toBeGreaterThan(0);
+    await phone.context().close();
+    const laptop = await pageAt(1280);
+    await laptop.goto(`${worker.url}/`);
+    expect(((await laptop.evaluate(SCROLLING)) as { boxes: Record<string, number> }).boxes['runs']).toBe(0);
+    await laptop.context().close();
+  });
+});

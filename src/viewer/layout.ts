@@ -32,6 +32,9 @@ h2 { font-size: 1.1rem; margin: 1.4rem 0 .5rem; }
 .muted { color: var(--muted); }
 .ok { color: var(--ok); } .bad { color: var(--bad); } .warn { color: var(--warn); }
 .table-wrap { overflow-x: auto; }
+nav.tabs { display: flex; flex-wrap: wrap; gap: .25rem; margin-bottom: .8rem; border-bottom: 1px solid var(--line); }
+nav.tabs a { padding: .35rem .7rem; text-decoration: none; border: 1px solid transparent; border-bottom: none; border-radius: 4px 4px 0 0; }
+nav.tabs a[aria-current="page"] { border-color: var(--line); background: var(--band); color: var(--fg); font-weight: 600; }
 table { border-collapse: collapse; width: 100%; font-size: .92rem; }
 th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; white-space: nowrap; }
 td.wraps { white-space: normal; }

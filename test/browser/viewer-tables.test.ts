@@ -33,6 +33,9 @@ let dir: string;
 let runA: string;
 let runB: string;
 let simulationId: string;
+/** Runs whose agent the caller plays: an agent-driven episode's and an OpenEnv session's. */
+let agentDriven: string;
+let openEnv: string;
 
 /** The user asks for a task, the agent answers, the user stops: a graded conversation with priced calls. */
 const conversation = (request: NativeRequest): NativeReply => {
@@ -88,6 +91,13 @@ describe.skipIf(missing !== null)('viewer tables in Chromium', () => {
     runB = (await api.createRun(runConfig(1))).run_id;
     await Promise.all([runA, runB].map((id) => waitFinished(api, id, 120_000)));
     simulationId = (await api.results(runA, { messages: false })).simulations[0]!.id;
+    agentDriven = (await api.createEpisode({ domain: 'mock', task_id: 'create_task_1', llm_user: USER })).run_id;
+    const reset = await fetch(`${worker.url}/openenv/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OPERATOR_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ domain: 'mock', task_id: 'update_task_1', llm_user: USER }),
+    });
+    openEnv = (await api.episode(((await reset.json()) as { observation: { episode_id: string } }).observation.episode_id)).run_id;
     await api.createSchedule({ name: 'nightly-regression-claude-sonnet-4-5', interval_minutes: 1440, enabled: false, run: runConfig(1) });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -138,5 +148,60 @@ describe.skipIf(missing !== null)('viewer tables in Chromium', () => {
     await laptop.goto(`${worker.url}/`);
     expect(((await laptop.evaluate(SCROLLING)) as { boxes: Record<string, number> }).boxes['runs']).toBe(0);
     await laptop.context().close();
+  });
+
+  it('agent-driven and OpenEnv runs are listed apart, under their own tab, named by who plays them and never by a model', async () => {
+    const page = await pageAt(1280);
+    const listed = () => page.locator('#runs tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
+    await page.goto(`${worker.url}/`);
+    expect(await page.locator('nav.tabs [aria-current="page"]').textContent()).toBe('Evaluations');
+    expect((await listed()).sort()).toEqual([runA, runB].sort());
+    await page.locator('nav.tabs a[data-kind="external"]').click();
+    await page.waitForURL(/kind=external/);
+    expect((await listed()).sort()).toEqual([agentDriven, openEnv].sort());
+    for (const id of [agentDriven, openEnv]) {
+      const recorded = (await api.run(id)).config.llm_agent;
+      const agentCell = await page.locator(`tr[data-run="${id}"] td`).nth(4).textContent();
+      expect(agentCell).toBe('external');
+      expect(agentCell).not.toContain(recorded);
+      expect(await page.locator(`tr[data-run="${id}"] td`).nth(5).textContent()).toBe(USER);
+    }
+    // Filtering keeps to the tab it was asked from.
+    await page.locator('form.filters select[name="domain"]').selectOption('mock');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/domain=mock/);
+    expect((await listed()).sort()).toEqual([agentDriven, openEnv].sort());
+    await page.context().close();
+  });
+
+  it("the compare page's pickers name each run by its id and date", async () => {
+    const page = await pageAt(1280);
+    await page.goto(`${worker.url}/compare`);
+    for (const id of [runA, runB]) {
+      const run = await api.run(id);
+      const option = (await page.locator(`select[name="a"] option[value="${id}"]`).textContent()) ?? '';
+      expect(option.startsWith(`${id.slice(0, 12)} · ${run.created_at.slice(0, 10)} ${run.created_at.slice(11, 16)} UTC · mock · ${AGENT}`)).toBe(true);
+    }
+    await page.context().close();
+  });
+
+  it('averages and pass^k are written to three places on every page, one reward to two', async () => {
+    const page = await pageAt(1280);
+    const texts = (selector: string) => page.locator(selector).evaluateAll((nodes) => nodes.map((n) => (n.textContent ?? '').trim()));
+    await page.goto(`${worker.url}/`);
+    const scores = await texts('#runs tbody td:nth-child(8)');
+    await page.goto(`${worker.url}/runs/${runA}`);
+    scores.push(...(await texts('[data-field="final-avg-reward"], [data-field^="pass-hat-"], #tasks tbody td:nth-child(4)')));
+    scores.push(...(await texts('[data-field="ci"]')).map((t) => t.replace(/^± | \(95% CI\)$/g, '')));
+    const trialRewards = await texts('#tasks tbody td:nth-child(5) a');
+    await page.goto(`${worker.url}/compare?a=${runA}&b=${runB}`);
+    scores.push(...(await texts('[data-field="avg-a"], [data-field="avg-b"], #deltas tbody td:nth-child(2), #deltas tbody td:nth-child(3)')));
+    await page.goto(`${worker.url}/simulations/${simulationId}?run=${runA}`);
+    trialRewards.push(...(await texts('[data-field="reward"]')));
+    expect(scores.length).toBeGreaterThan(8);
+    for (const score of scores) expect(score).toMatch(/^\d+\.\d{3}$/);
+    expect(trialRewards.length).toBeGreaterThan(2);
+    for (const reward of trialRewards) expect(reward).toMatch(/^\d\.\d{2}$/);
+    await page.context().close();
   });
 });

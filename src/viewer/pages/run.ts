@@ -78,8 +78,8 @@ const progress = (ctx: PageContext, data: RunPageData): Markup => {
 };
 
 /** `± half-width (95% CI)` under a score, when its standard error can be estimated. */
-const halfWidth = (bar: { readonly value: number; readonly ci_high: number | null } | undefined, digits: number): Markup =>
-  bar === undefined || bar.ci_high === null ? html`` : html`<span class="muted" data-field="ci">± ${(bar.ci_high - bar.value).toFixed(digits)} (95% CI)</span>`;
+const halfWidth = (bar: { readonly value: number; readonly ci_high: number | null } | undefined): Markup =>
+  bar === undefined || bar.ci_high === null ? html`` : html`<span class="muted" data-field="ci">± ${fixed(bar.ci_high - bar.value)} (95% CI)</span>`;
 
 const varianceNote = (bars: RunErrorBars): Markup =>
   html`<p class="muted" id="error-bars-note">95% confidence intervals; the average reward's standard error is clustered by task
@@ -89,8 +89,8 @@ within tasks (trial to trial) <span data-field="within-task">${bars.variance.wit
 const passHatK = (report: RunReport): Markup => html`<section aria-labelledby="passk-h">
   <h2 id="passk-h">Reward and pass^k</h2>
   <div class="cards">
-    <div class="card">Average reward<b data-field="final-avg-reward">${report.metrics.total_simulations > 0 ? fixed(report.metrics.avg_reward, 4) : html`n/a <span class="muted">(nothing scored)</span>`}</b>${halfWidth(report.errorBars?.avg_reward, 4)}</div>
-    ${report.passHatK.map(([k, v]) => html`<div class="card">pass^${k}<b data-field="pass-hat-${k}">${fixed(v)}</b>${halfWidth(report.errorBars?.pass_hat_ks.find((p) => p.k === k), 3)}</div>`)}
+    <div class="card">Average reward<b data-field="final-avg-reward">${report.metrics.total_simulations > 0 ? fixed(report.metrics.avg_reward) : html`n/a <span class="muted">(nothing scored)</span>`}</b>${halfWidth(report.errorBars?.avg_reward)}</div>
+    ${report.passHatK.map(([k, v]) => html`<div class="card">pass^${k}<b data-field="pass-hat-${k}">${fixed(v)}</b>${halfWidth(report.errorBars?.pass_hat_ks.find((p) => p.k === k))}</div>`)}
   </div>
   ${report.errorBars ? varianceNote(report.errorBars) : ''}
   ${report.passHatK.length > 0

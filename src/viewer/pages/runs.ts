@@ -2,9 +2,11 @@
 // pass^1, cost and date; filters by domain, status, model and retrieval configuration; and, on a live API, the
 // form that launches a run.
 import { html } from 'hono/html';
-import type { Run, RunList, RunListFilter } from '../../api/index.ts';
+import type { Run, RunKind, RunList, RunListFilter } from '../../api/index.ts';
 
 type RunListing = RunList['runs'][number];
+/** The filter of the list shown: always one kind of runs. */
+type ShownFilter = RunListFilter & { readonly kind: RunKind };
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { fixed, usd, when } from '../format.ts';
@@ -18,7 +20,18 @@ const options = (values: readonly string[], selected: string | undefined): Marku
 
 const distinct = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
-const filters = (all: readonly RunListing[], filter: RunListFilter): Markup => html`<form class="filters" method="get" action="/" aria-label="Filter runs">
+/** The runs page's two lists: the evaluations, and the runs whose agent or user the caller played. */
+const KINDS: readonly { kind: RunKind; label: string }[] = [
+  { kind: 'evaluation', label: 'Evaluations' },
+  { kind: 'external', label: 'Agent-driven and OpenEnv' },
+];
+
+const tabs = (shown: RunKind): Markup => html`<nav class="tabs" aria-label="Kinds of runs">${KINDS.map(
+  ({ kind, label }) => html`<a href="/?kind=${kind}" data-kind="${kind}" ${kind === shown ? html`aria-current="page"` : ''}>${label}</a>`,
+)}</nav>`;
+
+const filters = (all: readonly RunListing[], filter: ShownFilter): Markup => html`<form class="filters" method="get" action="/" aria-label="Filter runs">
+  <input type="hidden" name="kind" value="${filter.kind}">
   <label>Domain <select name="domain">${options(distinct(all.map((r) => r.config.domain)), filter.domain)}</select></label>
   <label>Status <select name="status">${options(['running', 'completed', 'cancelled', 'failed'], filter.status)}</select></label>
   <label>Model <select name="model">${options(distinct(all.flatMap((r) => [r.config.llm_agent, r.config.llm_user])), filter.model)}</select></label>
@@ -59,13 +72,14 @@ ${error ? html`<p class="error-box" role="alert">${error}</p>` : ''}
 </form>`;
 
 /** `all`: the recent runs, whose domains and models the filter offers; `shown`: the runs the filter selects. */
-export const runsPage = (ctx: PageContext, all: readonly RunListing[], shown: readonly Run[], filter: RunListFilter, launchError: string | null = null): Markup => {
+export const runsPage = (ctx: PageContext, all: readonly RunListing[], shown: readonly Run[], filter: ShownFilter, launchError: string | null = null): Markup => {
   return layout(
     ctx,
     'Runs',
     html`<h1>Runs</h1>
+${tabs(filter.kind)}
 ${filters(all, filter)}
-<p class="muted" aria-live="polite">${shown.length} run${shown.length === 1 ? '' : 's'}${Object.values(filter).some(Boolean) ? ' match the filter' : ''}</p>
+<p class="muted" aria-live="polite">${shown.length} run${shown.length === 1 ? '' : 's'}${Object.entries(filter).some(([key, value]) => key !== 'kind' && value) ? ' match the filter' : ''}</p>
 <div class="table-wrap"><table id="runs">
   <caption class="muted">Newest first, at most ${RUNS_LISTED} (filter to find older ones); cost is the agent's total over the finished simulations.</caption>
   <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Domain</th><th scope="col">Retrieval</th><th scope="col">Agent</th><th scope="col">User</th>

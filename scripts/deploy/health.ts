@@ -18,7 +18,20 @@ export const healthUrl = (deployed: string, env: NodeJS.ProcessEnv = process.env
   return override ? new URL(url.pathname, override).href : url.href;
 };
 
-/** Resolves once the URL answers 200 {"status":"ok"}; throws with the last answer after `patienceMs`. */
+/** What to look at when a Worker that was deployed does not answer its health check. */
+const whatToCheck = (url: string, last: string): string =>
+  [
+    /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|timeout|aborted/i.test(last)
+      ? `- the URL is not reachable yet: a new workers.dev subdomain takes minutes to resolve; try \`curl ${url}\` again shortly`
+      : '- the Worker answers, but not {"status":"ok"}: its answer is above',
+    '- the Worker’s own errors: `npx wrangler tail` while requesting the URL, or the Worker’s logs in the Cloudflare dashboard',
+    '- the Worker’s route: Settings → Domains & Routes shows whether workers.dev is enabled for it',
+  ].join('\n');
+
+/**
+ * Resolves once the URL answers 200 {"status":"ok"}; after `patienceMs`, throws with the last answer, saying that
+ * the code is deployed (the check runs after the upload) and what to look at.
+ */
 export const checkHealth = async (url: string, patienceMs = 60_000): Promise<void> => {
   const deadline = Date.now() + patienceMs;
   let last = '';
@@ -31,7 +44,11 @@ export const checkHealth = async (url: string, patienceMs = 60_000): Promise<voi
     } catch (error) {
       last = error instanceof Error ? error.message : String(error);
     }
-    if (Date.now() >= deadline) throw new Error(`GET ${url} did not answer {"status":"ok"} (last: ${last})`);
+    if (Date.now() >= deadline) {
+      throw new Error(
+        `the Worker was deployed, but GET ${url} did not answer {"status":"ok"} (last: ${last}) in ${Math.round(patienceMs / 1000)} s. The code is uploaded and live; deploying again is not needed. Check:\n${whatToCheck(url, last)}`,
+      );
+    }
     await sleep(1_000);
   }
 };

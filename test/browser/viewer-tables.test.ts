@@ -166,6 +166,11 @@ describe.skipIf(missing !== null)('viewer tables in Chromium', () => {
       expect(agentCell).not.toContain(recorded);
       expect(await page.locator(`tr[data-run="${id}"] td`).nth(5).textContent()).toBe(USER);
     }
+    await page.goto(`${worker.url}/runs/${agentDriven}`);
+    const heading = (await page.locator('main > p').first().textContent()) ?? '';
+    expect(heading).toContain(`agent external · user ${USER} ·`);
+    expect(heading).not.toContain((await api.run(agentDriven)).config.llm_agent);
+    await page.goto(`${worker.url}/?kind=external`);
     // Filtering keeps to the tab it was asked from.
     await page.locator('form.filters select[name="domain"]').selectOption('mock');
     await page.getByRole('button', { name: 'Filter' }).click();

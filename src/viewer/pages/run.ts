@@ -14,6 +14,7 @@ import type { ModeComparison } from '../../core/metrics/mode-comparison.ts';
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { duration, fixed, rewardClass, signed, when } from '../format.ts';
+import { agentName, userName } from '../participants.ts';
 import { passHatKChart } from '../pass-k-chart.ts';
 import type { RunErrorBars } from '../../core/schemas/statistics.ts';
 import { runReport } from '../report.ts';
@@ -190,7 +191,7 @@ const otherConfigs = (data: RunPageData): Markup =>
     : html`<section aria-labelledby="configs-h">
   <h2 id="configs-h">Other retrieval configurations</h2>
   <ul id="other-configs">${data.otherConfigs.map(
-    (r) => html`<li data-retrieval-config="${r.config.retrieval_config}"><a href="/compare?a=${encodeURIComponent(data.run.id)}&amp;b=${encodeURIComponent(r.id)}">compare with ${r.config.retrieval_config}</a> (run ${r.id.slice(0, 12)}, ${r.config.llm_agent})</li>`,
+    (r) => html`<li data-retrieval-config="${r.config.retrieval_config}"><a href="/compare?a=${encodeURIComponent(data.run.id)}&amp;b=${encodeURIComponent(r.id)}">compare with ${r.config.retrieval_config}</a> (run ${r.id.slice(0, 12)}, ${agentName(r.config)})</li>`,
   )}</ul>
 </section>`;
 
@@ -223,7 +224,7 @@ export const runPage = (ctx: PageContext, data: RunPageData): Markup => {
     ctx,
     `Run ${run.id.slice(0, 12)}`,
     html`<h1>Run <span data-field="run-id">${run.id}</span></h1>
-<p>${c.domain}${retrieval(data.results)} · agent ${c.agent} (${c.llm_agent}) · user ${c.user} (${c.llm_user}) · ${c.num_trials} trial${c.num_trials === 1 ? '' : 's'} · created ${when(run.created_at)}
+<p>${c.domain}${retrieval(data.results)} · agent ${agentName(c)} · user ${userName(c)} · ${c.num_trials} trial${c.num_trials === 1 ? '' : 's'} · created ${when(run.created_at)}
 · <a href="/compare?a=${encodeURIComponent(run.id)}">compare with…</a></p>
 ${runBody(ctx, data)}
 ${data.eventsUrl && run.status === 'running' ? html`<script nonce="${ctx.nonce}">${raw(liveScript(data.eventsUrl))}</script>` : ''}`,

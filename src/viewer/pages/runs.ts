@@ -10,7 +10,7 @@ type ShownFilter = RunListFilter & { readonly kind: RunKind };
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { fixed, usd, when } from '../format.ts';
-import { agentName, userName } from '../participants.ts';
+import { agentName, playingModels, userName } from '../participants.ts';
 
 /** Runs the table shows, each read with its metrics (one API call each): the API's default page. */
 export const RUNS_LISTED = 50;
@@ -34,7 +34,7 @@ const filters = (all: readonly RunListing[], filter: ShownFilter): Markup => htm
   <input type="hidden" name="kind" value="${filter.kind}">
   <label>Domain <select name="domain">${options(distinct(all.map((r) => r.config.domain)), filter.domain)}</select></label>
   <label>Status <select name="status">${options(['running', 'completed', 'cancelled', 'failed'], filter.status)}</select></label>
-  <label>Model <select name="model">${options(distinct(all.flatMap((r) => [r.config.llm_agent, r.config.llm_user])), filter.model)}</select></label>
+  <label>Model <select name="model">${options(distinct(all.flatMap((r) => playingModels(r.config))), filter.model)}</select></label>
   <label>Retrieval config <select name="retrieval_config">${options(distinct(all.flatMap((r) => r.config.retrieval_config ?? [])), filter.retrieval_config)}</select></label>
   <button type="submit">Filter</button>
 </form>`;

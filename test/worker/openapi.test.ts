@@ -5,6 +5,7 @@ import type { Schema } from '@cfworker/json-schema';
 import { swaggerScript, swaggerStyle } from '../../src/worker/docs/swagger-assets.ts';
 import { describe, expect, it } from 'vitest';
 import { appRoutes } from '../../src/worker/index.ts';
+import { tagOf } from '../../src/worker/api/openapi.ts';
 import { BASE, call, pyBody, startRun, waitForRun } from './support/api.ts';
 import type { CallOptions } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
@@ -29,8 +30,10 @@ const documented = async (): Promise<Document> => {
 
 /** `/v1/runs/:id` as the document writes it: `/v1/runs/{id}`. */
 const asTemplate = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
-/** The API's routes and OpenEnv's HTTP ones; OpenEnv's WebSocket session is its own protocol, which OpenAPI cannot describe. */
-const isDocumentedRoute = (path: string): boolean => (path.startsWith('/v1/') || path.startsWith('/openenv/')) && path !== '/openenv/ws';
+/** The viewer's pages and the reference page render the API for people; everything else the Worker serves is API. */
+const PAGE = /^\/(?:$|runs|simulations|compare|schedules|login|logout|docs)(?:\/|$)/;
+/** Every route but the pages, and OpenEnv's WebSocket session: its own protocol, which OpenAPI cannot describe. */
+const isDocumentedRoute = (path: string): boolean => !PAGE.test(path) && path !== '/openenv/ws';
 
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and documents exactly the routes the Worker serves', async () => {
@@ -53,6 +56,12 @@ describe('OpenAPI document', () => {
     for (const op of operations) expect(op.tags?.length === 1 && declared.has(op.tags[0]!), `${op.operationId} has one declared tag`).toBe(true);
     expect(doc.tags?.every((t) => t.description)).toBe(true);
     expect(doc.servers).toEqual([{ url: BASE, description: 'This deployment' }]);
+  });
+
+  it('tags a route by its resource, and refuses to build a document with a route of no known resource', () => {
+    expect(['/v1/runs/{id}/results', '/v1/provider-credentials', '/v1/health', '/openenv/reset'].map(tagOf)).toEqual(['runs', 'provider-credentials', 'service', 'openenv']);
+    expect(() => tagOf('/v1/widgets/{id}')).toThrow('OpenAPI: no tag for /v1/widgets/{id}: add its resource to TAGS');
+    expect(() => tagOf('/a2a/tasks')).toThrow('no tag for /a2a/tasks');
   });
 
   it('/docs renders the reference page with the renderer this Worker serves, and no other site', async () => {

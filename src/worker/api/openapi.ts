@@ -245,7 +245,7 @@ const paths: ZodOpenApiPathsObject = {
   },
 };
 
-/** One tag per resource: the first segment after /v1, or the OpenEnv protocol; the service's own routes share one. */
+/** One tag per resource: the segment after /v1, or the first one of a route outside it (openenv); the service's own routes share one. */
 const TAGS = {
   runs: 'Evaluation runs: launch, follow, read results, cancel, re-run',
   simulations: 'Finished simulations and their DB differences',
@@ -261,9 +261,9 @@ type Tag = keyof typeof TAGS;
 const SERVICE_ROUTES = new Set(['health', 'openapi.json']);
 
 /** The tag of a path; a path of no known resource fails the build of the document, so every new route gets one. */
-const tagOf = (path: string): Tag => {
-  const [, root, resource = ''] = path.split('/');
-  const tag = root === 'openenv' ? 'openenv' : SERVICE_ROUTES.has(resource) ? 'service' : resource;
+export const tagOf = (path: string): Tag => {
+  const [, root = '', resource = ''] = path.split('/');
+  const tag = root !== 'v1' ? root : SERVICE_ROUTES.has(resource) ? 'service' : resource;
   if (!(tag in TAGS)) throw new Error(`OpenAPI: no tag for ${path}: add its resource to TAGS`);
   return tag as Tag;
 };

@@ -112,7 +112,7 @@ export const deploy = async (options: DeployOptions): Promise<void> => {
     } finally {
       await rm(outdir, { recursive: true, force: true });
     }
-    log('would check: GET /v1/health on the deployed URL');
+    log(`would check: GET /v1/health on the deployed URL answers from commit ${commit}`);
     return;
   }
 
@@ -122,8 +122,8 @@ export const deploy = async (options: DeployOptions): Promise<void> => {
   if (url === null) throw new Error('wrangler deploy did not report a workers.dev URL (is workers_dev off?)');
   log(`deployed: ${url} (${uploadSize(output)})`);
   const health = healthUrl(url, env);
-  await checkHealth(health, options.healthPatienceMs);
-  log(`health: GET ${health} answered {"status":"ok"}`);
+  await checkHealth(health, options.healthPatienceMs, commit);
+  log(`health: GET ${health} answered {"status":"ok"} from commit ${commit}`);
 };
 
 /** wrangler's migrations output in a few words. */

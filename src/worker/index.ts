@@ -32,7 +32,6 @@ export { RunDO } from './runs/run-do.ts';
 export { ProviderGateDO } from './runs/provider-gate.ts';
 export { OpenEnvSessionDO } from './openenv/session-do.ts';
 
-const health: z.infer<typeof HealthSchema> = { status: 'ok' };
 
 /** Bodies over the operator's LIMIT_MAX_BODY_BYTES get 413 before anything reads them whole. */
 const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
@@ -46,7 +45,7 @@ const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
 let allowedMethods: ((path: string) => string[]) | undefined;
 
 const app = new Hono<AppEnv>()
-  .get('/v1/health', (c) => c.json(health))
+  .get('/v1/health', (c) => c.json({ status: 'ok', commit: c.env.GIT_COMMIT } satisfies z.infer<typeof HealthSchema>))
   .get('/v1/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)))
   .route('/', docsRoutes)
   .use('/v1/*', authenticate)

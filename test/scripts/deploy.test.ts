@@ -20,10 +20,11 @@ import type { CloudflareCall, FakeCloudflare } from '../support/fake-cloudflare.
 const API_KEY = 'typed-api-key-7f3a9c';
 const OPENAI_API_KEY = 'sk-openai-from-env-51b2e8';
 
-const standIn = async (status: number) => {
+/** The deployed Worker's stand-in: its health answer, from `commit` (by default the checkout's, as deployed). */
+const standIn = async (status: number, commit = gitCommit()) => {
   const server = createServer((request, response) => {
     response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(request.url === '/v1/health' && status === 200 ? '{"status":"ok"}' : '{"error":"down"}');
+    response.end(request.url === '/v1/health' && status === 200 ? JSON.stringify({ status: 'ok', commit }) : '{"error":"down"}');
   }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
@@ -149,7 +150,7 @@ describe('npm run deploy against a scripted Cloudflare API', () => {
 
   it('checks GET /v1/health on the deployed URL (here its local stand-in)', () => {
     expect(output.filter((line) => line.startsWith('deployed: https://tau2-edge.tau2-test.workers.dev'))).toHaveLength(2);
-    expect(output.filter((line) => line === `health: GET ${health.origin}/v1/health answered {"status":"ok"}`)).toHaveLength(2);
+    expect(output.filter((line) => line === `health: GET ${health.origin}/v1/health answered {"status":"ok"} from commit ${gitCommit()}`)).toHaveLength(2);
   });
 
   it('never shows a secret value: not in the output, wrangler’s logs or the deploy configuration', async () => {
@@ -169,6 +170,17 @@ describe('the health check', () => {
       await expect(checkHealth(`${down.origin}/v1/health`, 1_500)).rejects.toThrow(/did not answer \{"status":"ok"\} \(last: 503/);
     } finally {
       await down.close();
+    }
+  });
+
+  it('waits for the commit deployed: the previous version answering is not yet the new one', async () => {
+    const previous = await standIn(200, 'the-previous-commit');
+    try {
+      const failure = (await checkHealth(`${previous.origin}/v1/health`, 1_500, gitCommit()).catch((error: unknown) => error)) as Error;
+      expect(failure.message).toContain('the Worker answers from another commit');
+      await expect(checkHealth(`${previous.origin}/v1/health`, 1_500, 'the-previous-commit')).resolves.toBeUndefined();
+    } finally {
+      await previous.close();
     }
   });
 

@@ -2,7 +2,8 @@
 // and the queue, writes the deploy configuration with the database's id, sets the secrets the Worker lacks,
 // applies the remote D1 migrations, deploys the Worker with the reference data as its private assets, and checks
 // GET /v1/health on the deployed URL. A second run finds everything and uploads only the code. `--dry-run`
-// reads the account and prints what it would do, changing nothing.
+// reads the account and prints what it would do, changing nothing. An account without a workers.dev subdomain is
+// refused first, before anything is created.
 // Credentials: a logged-in wrangler (`wrangler login`), or CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ import { planSecrets, presentSecrets, terminalInputs } from './deploy/secrets.ts
 import type { SecretInputs, SecretPlan } from './deploy/secrets.ts';
 import { checkHealth, deployedUrl, healthUrl } from './deploy/health.ts';
 import { required, wranglerWith } from './deploy/wrangler.ts';
+import { workersSubdomain } from './deploy/subdomain.ts';
+import { gitCommit } from '../src/cli/run/git-commit.ts';
 import type { Wrangler } from './deploy/wrangler.ts';
 
 /** A placeholder id for a database that does not exist yet (dry run only). */
@@ -75,6 +78,9 @@ export const deploy = async (options: DeployOptions): Promise<void> => {
   // Lookups and creations need no database id: they run against wrangler.toml itself.
   const account = wranglerWith(sourceConfigPath, env);
   log(`deploying ${targets.workerName} to ${await checkCredentials(account, env)}${dryRun ? ' (dry run: nothing changes)' : ''}`);
+  // Before anything is created: without a subdomain the Worker has no URL, and the deploy would fail last.
+  const subdomain = await workersSubdomain(account, env);
+  log(`workers.dev subdomain: ${subdomain} (the Worker answers at https://${targets.workerName}.${subdomain}.workers.dev)`);
 
   try {
     await fetchData({ destDir: defaultDestDir() });
@@ -88,8 +94,9 @@ export const deploy = async (options: DeployOptions): Promise<void> => {
   const queue = await ensureQueue(account, targets.queueName, !dryRun);
   log(`queue ${targets.queueName}: ${queue.state === 'missing' ? 'would be created' : queue.state}`);
 
-  const configPath = await writeDeployConfig(database.state === 'missing' ? NO_DATABASE_YET : database.value);
-  log(`deploy configuration: ${path.relative(process.cwd(), configPath) || configPath} (wrangler.toml with the database id)`);
+  const commit = gitCommit();
+  const configPath = await writeDeployConfig(database.state === 'missing' ? NO_DATABASE_YET : database.value, commit);
+  log(`deploy configuration: ${path.relative(process.cwd(), configPath) || configPath} (wrangler.toml with the database id and GIT_COMMIT ${commit})`);
   const worker = wranglerWith(deployConfigPath, env);
 
   const inputs = options.inputs ?? terminalInputs(env);
@@ -105,7 +112,7 @@ export const deploy = async (options: DeployOptions): Promise<void> => {
     } finally {
       await rm(outdir, { recursive: true, force: true });
     }
-    log('would check: GET /v1/health on the deployed URL');
+    log(`would check: GET /v1/health on the deployed URL answers from commit ${commit}`);
     return;
   }
 
@@ -115,8 +122,8 @@ export const deploy = async (options: DeployOptions): Promise<void> => {
   if (url === null) throw new Error('wrangler deploy did not report a workers.dev URL (is workers_dev off?)');
   log(`deployed: ${url} (${uploadSize(output)})`);
   const health = healthUrl(url, env);
-  await checkHealth(health, options.healthPatienceMs);
-  log(`health: GET ${health} answered {"status":"ok"}`);
+  await checkHealth(health, options.healthPatienceMs, commit);
+  log(`health: GET ${health} answered {"status":"ok"} from commit ${commit}`);
 };
 
 /** wrangler's migrations output in a few words. */

@@ -19,6 +19,7 @@ export interface DeployTargets {
 
 interface SourceConfig {
   readonly name: string;
+  readonly vars?: Readonly<Record<string, string>>;
   readonly d1_databases: readonly { readonly binding: string; readonly database_name: string; readonly database_id: string }[];
   readonly queues: { readonly producers: readonly { readonly queue: string }[] };
 }
@@ -35,10 +36,13 @@ export const deployTargets = async (): Promise<DeployTargets> => {
   return { workerName: source.name, databaseName: database.database_name, queueName: queue.queue };
 };
 
-/** Writes the deploy configuration with `databaseId` for the database wrangler.toml names. */
-export const writeDeployConfig = async (databaseId: string): Promise<string> => {
+/**
+ * Writes the deploy configuration with `databaseId` for the database wrangler.toml names, and the commit deployed
+ * as GIT_COMMIT (which results record as `info.git_commit`).
+ */
+export const writeDeployConfig = async (databaseId: string, commit: string): Promise<string> => {
   const source = await readSource();
-  const config = { ...source, d1_databases: source.d1_databases.map((d) => ({ ...d, database_id: databaseId })) };
+  const config = { ...source, vars: { ...source.vars, GIT_COMMIT: commit }, d1_databases: source.d1_databases.map((d) => ({ ...d, database_id: databaseId })) };
   await writeFile(deployConfigPath, `${JSON.stringify(config, null, 2)}\n`);
   return deployConfigPath;
 };

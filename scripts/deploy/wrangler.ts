@@ -1,6 +1,8 @@
 // Wrangler as the deploy's only way to the Cloudflare account: each command runs with the generated deploy
 // configuration, without a terminal (wrangler then takes its non-interactive defaults), and its output is
-// captured, never echoed, so that nothing it prints reaches the deploy's own output unless a step fails.
+// captured, never echoed, so that nothing it prints reaches the deploy's own output unless a step fails. It is
+// asked for no colour and any left is removed: its output is parsed and quoted, where a terminal's codes are noise.
+import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
 import { repoRoot, wranglerBin } from '../../src/cli/local/worker.ts';
 
@@ -19,12 +21,12 @@ export const wranglerWith = (configPath: string, env: NodeJS.ProcessEnv = proces
   async (args, { withConfig = true } = {}) => {
     const result = await execa(wranglerBin, [...args, ...(withConfig ? ['--config', configPath] : [])], {
       cwd: repoRoot,
-      env: { ...env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+      env: { ...env, WRANGLER_SEND_METRICS: 'false', CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
       extendEnv: false,
       stdin: 'ignore',
       reject: false,
     });
-    return { ok: result.exitCode === 0, stdout: String(result.stdout), stderr: String(result.stderr) };
+    return { ok: result.exitCode === 0, stdout: stripVTControlCharacters(String(result.stdout)), stderr: stripVTControlCharacters(String(result.stderr)) };
   };
 
 /** The result of a command that must succeed; its output becomes the error's message otherwise. */

@@ -21,6 +21,22 @@ const episodeIdField = z.string().min(1).max(255);
 export const OpenEnvJoinSchema = z.strictObject({ episode_id: episodeIdField });
 
 
+/** What POST /openenv/reset reads: a new episode's body, or an episode to join (told apart by `episode_id`). */
+export const OpenEnvResetRequestSchema = z.union([EpisodeCreateSchema, OpenEnvJoinSchema]);
+
+/** OpenEnv's GET /health, /metadata and /schema answers. */
+export const OpenEnvHealthSchema = z.object({ status: z.literal('healthy') });
+export const OpenEnvMetadataSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  readme_content: z.string().nullable(),
+  version: z.string().nullable(),
+  author: z.string().nullable(),
+  documentation_url: z.string().nullable(),
+});
+const JsonSchemaSchema = z.record(z.string(), z.unknown());
+export const OpenEnvSchemasSchema = z.object({ action: JsonSchemaSchema, observation: JsonSchemaSchema, state: JsonSchemaSchema });
+
 /** The turn a step answers: by default the one the session's episode waits for; given, a retry is applied once. */
 const stepField = EpisodeStepRequestSchema.shape.step.optional();
 

@@ -143,6 +143,9 @@ export const RunSchema = RunFieldsSchema.extend({
 });
 export type Run = z.infer<typeof RunSchema>;
 
+export const RunKindSchema = z.enum(['evaluation', 'external']);
+export type RunKind = z.infer<typeof RunKindSchema>;
+
 export const RunListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   status: RunStatusSchema.optional(),
@@ -151,6 +154,8 @@ export const RunListQuerySchema = z.object({
   model: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
   /** Runs of this retrieval configuration (banking_knowledge). */
   retrieval_config: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
+  /** `evaluation`: runs whose agent and user are played by the run's models; `external`: runs whose agent or user the caller plays (agent-driven episodes, OpenEnv sessions). */
+  kind: RunKindSchema.optional(),
 });
 /** What a run listing can be narrowed to (every query field but the page size). */
 export type RunListFilter = Partial<Omit<RunListQuery, 'limit'>>;

@@ -10,9 +10,9 @@ import { NONCE, secureHeaders } from 'hono/secure-headers';
 import type { SecureHeadersVariables } from 'hono/secure-headers';
 import { z } from 'zod';
 import { ApiRequestError } from '../client/index.ts';
-import { RunRequestSchema, RunStatusSchema, ScheduleCreateSchema } from '../api/index.ts';
+import { RunKindSchema, RunRequestSchema, RunStatusSchema, ScheduleCreateSchema } from '../api/index.ts';
 import { MAX_NAME_LENGTH } from '../core/schemas/run-config.ts';
-import type { Run, RunListFilter } from '../api/index.ts';
+import type { Run, RunKind, RunListFilter } from '../api/index.ts';
 import { compareModes } from '../core/metrics/mode-comparison.ts';
 import { isSoloAgent } from '../core/schemas/episode.ts';
 import { issueTypeOf } from '../../domains/issue-types.ts';
@@ -56,6 +56,8 @@ const RunsFilterSchema = z.object({
   status: z.union([RunStatusSchema, z.literal('')]).optional().transform((v) => v || undefined),
   model: optionalName,
   retrieval_config: optionalName,
+  /** The runs page shows one kind at a time, evaluations unless the other tab is chosen. */
+  kind: RunKindSchema.catch('evaluation'),
 });
 
 /** Every path the viewer answers; its middleware is scoped to these, so a host's other routes (the API) keep theirs. */
@@ -106,8 +108,9 @@ const otherConfigs = async (source: ViewerSource, run: Run, config: string | nul
 
 /** The runs page again, with why the launch was refused. */
 const launchRefused = async (source: ViewerSource, ctx: PageContext, message: string) => {
-  const shown = await runsWithMetrics(source);
-  return runsPage(ctx, shown, shown, {}, message);
+  const filter = { kind: 'evaluation' } as const;
+  const shown = await runsWithMetrics(source, filter);
+  return runsPage(ctx, shown, shown, filter, message);
 };
 
 /** A form's zod issues as one line naming each field. */
@@ -163,10 +166,10 @@ export const addViewerPages = <E extends object>(app: Hono<ViewerEnv<E>>): Hono<
 
   app.get('/', async (c) => {
     const parsed = RunsFilterSchema.safeParse(c.req.query());
-    const filter: RunListFilter = parsed.success ? parsed.data : {};
+    const filter: RunListFilter & { kind: RunKind } = parsed.success ? parsed.data : { kind: 'evaluation' };
     const { source } = c.get('viewer');
-    // The filter's choices come from every recent run; the table from the runs the API selects.
-    const [all, shown] = await Promise.all([source.listRuns(RUNS_SHOWN), runsWithMetrics(source, filter)]);
+    // The filter's choices come from every recent run of the kind shown; the table from the runs the API selects.
+    const [all, shown] = await Promise.all([source.listRuns(RUNS_SHOWN, { kind: filter.kind }), runsWithMetrics(source, filter)]);
     return c.html(runsPage(pageContext(c), all, shown, filter));
   });
 

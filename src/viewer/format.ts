@@ -1,4 +1,5 @@
-// How the viewer writes numbers, rewards, money and times.
+// How the viewer writes numbers, rewards, money and times: one format per kind of figure on every page. Scores
+// (averages, pass^k, their CIs and differences, p-values) to 3 places, one simulation's reward to 2, money to 4.
 export const fixed = (value: number | null | undefined, digits = 3): string =>
   value === null || value === undefined || Number.isNaN(value) ? 'n/a' : value.toFixed(digits);
 

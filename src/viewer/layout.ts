@@ -24,7 +24,7 @@ header { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center
 header a, header button { color: #ffffff; font-weight: 600; }
 header nav { display: flex; gap: 1rem; flex-wrap: wrap; }
 header form { margin-left: auto; }
-main { padding: 1rem; max-width: 72rem; margin: 0 auto; }
+main { padding: 1rem; max-width: 80rem; margin: 0 auto; }
 a { color: var(--accent); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 3px solid #f0a202; outline-offset: 2px; }
 h1 { font-size: 1.4rem; margin: .2rem 0 .8rem; overflow-wrap: anywhere; }
@@ -32,8 +32,14 @@ h2 { font-size: 1.1rem; margin: 1.4rem 0 .5rem; }
 .muted { color: var(--muted); }
 .ok { color: var(--ok); } .bad { color: var(--bad); } .warn { color: var(--warn); }
 .table-wrap { overflow-x: auto; }
+nav.tabs { display: flex; flex-wrap: wrap; gap: .25rem; margin-bottom: .8rem; border-bottom: 1px solid var(--line); }
+nav.tabs a { padding: .35rem .7rem; text-decoration: none; border: 1px solid transparent; border-bottom: none; border-radius: 4px 4px 0 0; }
+nav.tabs a[aria-current="page"] { border-color: var(--line); background: var(--band); color: var(--fg); font-weight: 600; }
 table { border-collapse: collapse; width: 100%; font-size: .92rem; }
-th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; white-space: nowrap; }
+td.wraps { white-space: normal; }
+td.prose { white-space: normal; min-width: 14rem; }
+td pre { white-space: pre; overflow-wrap: normal; }
 th { background: var(--band); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr { content-visibility: auto; contain-intrinsic-size: auto 2rem; }
@@ -46,9 +52,9 @@ label { display: flex; flex-direction: column; font-size: .85rem; gap: .15rem; m
 label.check { flex-direction: row; align-items: center; gap: .35rem; }
 input, select { max-width: 100%; box-sizing: border-box; }
 code { overflow-wrap: anywhere; }
-p, li, td, th, summary { overflow-wrap: anywhere; }
+td code { overflow-wrap: normal; }
+p, li, summary { overflow-wrap: anywhere; }
 details.result > summary { cursor: pointer; font-size: .8rem; color: var(--muted); }
-td.actions { white-space: nowrap; }
 input, select, button { font: inherit; padding: .3rem .45rem; }
 button { cursor: pointer; border: 1px solid #13294b; background: #13294b; color: #fff; border-radius: 4px; }
 header button { background: transparent; border-color: #ffffff; }

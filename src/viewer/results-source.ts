@@ -3,7 +3,7 @@
 import { computeMetrics, metricsAsDict } from '../core/metrics/agent-metrics.ts';
 import { runErrorBars } from '../core/metrics/error-bars.ts';
 import type { DbDiff, Run } from '../api/index.ts';
-import { RunConfigSchema } from '../core/schemas/run-config.ts';
+import { RunConfigSchema, isCallerPlayed } from '../core/schemas/run-config.ts';
 import { AgentKindSchema, UserKindSchema } from '../core/schemas/episode.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { ApiRequestError } from '../client/index.ts';
@@ -85,7 +85,8 @@ export const resultsSource = (files: readonly LoadedResults[], dbDiffOf: DbDiffO
             (filter.status === undefined || run.status === filter.status) &&
             (filter.domain === undefined || run.config.domain === filter.domain) &&
             (filter.retrieval_config === undefined || run.config.retrieval_config === filter.retrieval_config) &&
-            (filter.model === undefined || run.config.llm_agent === filter.model || run.config.llm_user === filter.model),
+            (filter.model === undefined || run.config.llm_agent === filter.model || run.config.llm_user === filter.model) &&
+            (filter.kind === undefined || isCallerPlayed(run.config) === (filter.kind === 'external')),
         )
         .slice(0, limit),
     run: async (id) => find(id)?.run ?? Promise.reject(notFound('Run', id)),

@@ -33,7 +33,6 @@ export { RunDO } from './runs/run-do.ts';
 export { ProviderGateDO } from './runs/provider-gate.ts';
 export { OpenEnvSessionDO } from './openenv/session-do.ts';
 
-const health: z.infer<typeof HealthSchema> = { status: 'ok' };
 
 /** Bodies over the operator's LIMIT_MAX_BODY_BYTES get 413 before anything reads them whole. */
 const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
@@ -47,8 +46,8 @@ const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
 let allowedMethods: ((path: string) => string[]) | undefined;
 
 const app = new Hono<AppEnv>()
-  .get('/v1/health', (c) => c.json(health))
-  .get('/v1/openapi.json', (c) => c.json(openApiDocument()))
+  .get('/v1/health', (c) => c.json({ status: 'ok', commit: c.env.GIT_COMMIT } satisfies z.infer<typeof HealthSchema>))
+  .get('/v1/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)))
   .route('/', docsRoutes)
   // An episode's MCP endpoint authenticates itself: it also takes the episode's own token.
   .use('/v1/episodes/:id/mcp', limitBody)

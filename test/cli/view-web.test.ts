@@ -114,7 +114,7 @@ describe('error bars in the web viewer', () => {
   it("the run page shows each score's 95% CI and draws pass^k with error bars", async () => {
     const bars = runErrorBars(airline.simulations)!;
     const { text } = await get('/runs/airline.json');
-    expect(text).toContain(`± ${(bars.avg_reward.ci_high! - bars.avg_reward.value).toFixed(4)} (95% CI)`);
+    expect(text).toContain(`± ${(bars.avg_reward.ci_high! - bars.avg_reward.value).toFixed(3)} (95% CI)`);
     expect(text).toContain(`data-field="disagreeing-tasks">${bars.variance.disagreeing_tasks}<`);
     const drawn = bars.pass_hat_ks.filter((p) => p.k in computeMetrics(airline).pass_hat_ks && p.ci_low !== null);
     expect(drawn.length).toBeGreaterThan(0);

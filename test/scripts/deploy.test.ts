@@ -11,21 +11,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseToml } from 'smol-toml';
 import { deploy } from '../../scripts/deploy.ts';
 import { checkHealth, HEALTH_ORIGIN_OVERRIDE } from '../../scripts/deploy/health.ts';
-import { deployConfigPath } from '../../scripts/deploy/config.ts';
+import { deployConfigPath, sourceConfigPath } from '../../scripts/deploy/config.ts';
+import { wranglerWith } from '../../scripts/deploy/wrangler.ts';
+import { gitCommit } from '../../src/cli/run/git-commit.ts';
 import { startFakeCloudflare } from '../support/fake-cloudflare.ts';
 import type { CloudflareCall, FakeCloudflare } from '../support/fake-cloudflare.ts';
 
 const API_KEY = 'typed-api-key-7f3a9c';
 const OPENAI_API_KEY = 'sk-openai-from-env-51b2e8';
 
-const standIn = async (status: number) => {
+/** The deployed Worker's stand-in: its health answer, from `commit` (by default the checkout's, as deployed). */
+const standIn = async (status: number, commit = gitCommit()) => {
   const server = createServer((request, response) => {
     response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(request.url === '/v1/health' && status === 200 ? '{"status":"ok"}' : '{"error":"down"}');
+    response.end(request.url === '/v1/health' && status === 200 ? JSON.stringify({ status: 'ok', commit }) : '{"error":"down"}');
   }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
 };
+
+/** The environment of a deploy to the scripted account. */
+const accountEnv = (cf: FakeCloudflare): NodeJS.ProcessEnv => ({
+  ...process.env,
+  CLOUDFLARE_API_BASE_URL: cf.baseURL,
+  CLOUDFLARE_API_TOKEN: cf.token,
+  CLOUDFLARE_ACCOUNT_ID: cf.accountId,
+});
 
 const writes = (calls: readonly CloudflareCall[]) => calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path.replace(/\/accounts\/\w+/, '').replace(/\?.*/, '')}`);
 
@@ -38,15 +49,7 @@ describe('npm run deploy against a scripted Cloudflare API', () => {
   const runs: CloudflareCall[][] = [];
 
   const run = async (dryRun: boolean) => {
-    const env = {
-      ...process.env,
-      CLOUDFLARE_API_BASE_URL: cf.baseURL,
-      CLOUDFLARE_API_TOKEN: cf.token,
-      CLOUDFLARE_ACCOUNT_ID: cf.accountId,
-      WRANGLER_LOG_PATH: logDir,
-      OPENAI_API_KEY,
-      [HEALTH_ORIGIN_OVERRIDE]: health.origin,
-    };
+    const env = { ...accountEnv(cf), WRANGLER_LOG_PATH: logDir, OPENAI_API_KEY, [HEALTH_ORIGIN_OVERRIDE]: health.origin };
     const before = cf.calls.length;
     const ask = async (name: string) => {
       asked.push(name);
@@ -76,6 +79,7 @@ describe('npm run deploy against a scripted Cloudflare API', () => {
     expect(writes(runs[0]!)).toEqual([]);
     expect(output.join('\n')).toMatch(/D1 database tau2-edge: would be created/);
     expect(output.join('\n')).toMatch(/queue tau2-edge-turns: would be created/);
+    expect(output).toContain('workers.dev subdomain: tau2-test (the Worker answers at https://tau2-edge.tau2-test.workers.dev)');
   });
 
   it('the first run creates the database and the queue, once', () => {
@@ -112,7 +116,11 @@ describe('npm run deploy against a scripted Cloudflare API', () => {
     }
     expect(bindings.AUTH_FAILURES).toMatchObject({ type: 'ratelimit' });
     expect(bindings.ASSETS).toMatchObject({ type: 'assets' });
-    for (const [name, value] of Object.entries(toml.vars as unknown as Record<string, string>)) expect(bindings[name]).toMatchObject({ type: 'plain_text', text: value });
+    for (const [name, value] of Object.entries(toml.vars as unknown as Record<string, string>)) {
+      // The deployed Worker reports the commit it was deployed from, where wrangler.toml says "unknown".
+      expect(bindings[name]).toMatchObject({ type: 'plain_text', text: name === 'GIT_COMMIT' ? gitCommit() : value });
+    }
+    expect(bindings.GIT_COMMIT).toMatchObject({ text: expect.stringMatching(/^[0-9a-f]{40}$/) });
     expect(cf.uploads).toHaveLength(2);
     const firstMetadata = cf.uploads[0]!.metadata;
     expect(firstMetadata.migrations).toMatchObject({ new_tag: 'v2', steps: [{ new_sqlite_classes: ['EpisodeDO', 'RunDO', 'ProviderGateDO'] }, { new_sqlite_classes: ['OpenEnvSessionDO'] }] });
@@ -142,7 +150,7 @@ describe('npm run deploy against a scripted Cloudflare API', () => {
 
   it('checks GET /v1/health on the deployed URL (here its local stand-in)', () => {
     expect(output.filter((line) => line.startsWith('deployed: https://tau2-edge.tau2-test.workers.dev'))).toHaveLength(2);
-    expect(output.filter((line) => line === `health: GET ${health.origin}/v1/health answered {"status":"ok"}`)).toHaveLength(2);
+    expect(output.filter((line) => line === `health: GET ${health.origin}/v1/health answered {"status":"ok"} from commit ${gitCommit()}`)).toHaveLength(2);
   });
 
   it('never shows a secret value: not in the output, wrangler’s logs or the deploy configuration', async () => {
@@ -164,6 +172,63 @@ describe('the health check', () => {
       await down.close();
     }
   });
+
+  it('waits for the commit deployed: the previous version answering is not yet the new one', async () => {
+    const previous = await standIn(200, 'the-previous-commit');
+    try {
+      const failure = (await checkHealth(`${previous.origin}/v1/health`, 1_500, gitCommit()).catch((error: unknown) => error)) as Error;
+      expect(failure.message).toContain('the Worker answers from another commit');
+      await expect(checkHealth(`${previous.origin}/v1/health`, 1_500, 'the-previous-commit')).resolves.toBeUndefined();
+    } finally {
+      await previous.close();
+    }
+  });
+
+  it('a Worker it cannot reach: says the code was deployed, and what to check', async () => {
+    const gone = await standIn(200);
+    await gone.close();
+    const failure = (await checkHealth(`${gone.origin}/v1/health`, 1_500).catch((error: unknown) => error)) as Error;
+    expect(failure.message).toMatch(/^the Worker was deployed, but GET http:\/\/127\.0\.0\.1:\d+\/v1\/health did not answer \{"status":"ok"\} \(last: fetch failed\)/);
+    expect(failure.message).toContain('deploying again is not needed');
+    expect(failure.message).toContain('a new workers.dev subdomain takes minutes to resolve');
+    expect(failure.message).toContain('npx wrangler tail');
+  });
+});
+
+describe('an account without a workers.dev subdomain', () => {
+  let cf: FakeCloudflare;
+  beforeAll(async () => {
+    cf = await startFakeCloudflare({ subdomain: null });
+  });
+  afterAll(() => cf.close());
+
+  for (const dryRun of [true, false]) {
+    it(`is refused first${dryRun ? ' in a dry run' : ''}, saying how to choose one, and nothing is created`, async () => {
+      const output: string[] = [];
+      const env = accountEnv(cf);
+      const failure = (await deploy({ dryRun, env, inputs: { env, ask: null }, log: (line) => output.push(line) }).catch((error: unknown) => error)) as Error;
+      expect(failure.message).toMatch(/^the account has no workers\.dev subdomain \(10007 [^)]+\), on which the Worker is published: choose one in the Cloudflare dashboard/);
+      expect(failure.message).toContain(`PUT /accounts/${cf.accountId}/workers/subdomain`);
+      expect(failure.message).toContain('Nothing was created.');
+      expect(writes(cf.calls)).toEqual([]);
+      expect(output).toHaveLength(1);
+    }, 120_000);
+  }
+});
+
+describe("wrangler's output as the deploy reads it", () => {
+  it('carries no terminal colour codes, even where the environment asks for colour', async () => {
+    const cf = await startFakeCloudflare();
+    try {
+      const wrangler = wranglerWith(sourceConfigPath, { ...accountEnv(cf), CLOUDFLARE_API_TOKEN: 'not-the-token', FORCE_COLOR: '1' });
+      const result = await wrangler(['d1', 'list', '--json']);
+      expect(result.ok).toBe(false);
+      expect(result.stdout + result.stderr).toContain('Authentication error');
+      expect(result.stdout + result.stderr).not.toContain('\u001b');
+    } finally {
+      await cf.close();
+    }
+  }, 120_000);
 });
 
 describe('the scripted Cloudflare API', () => {

@@ -33,8 +33,8 @@ export interface FakeCloudflare {
   readonly baseURL: string;
   readonly accountId: string;
   readonly token: string;
-  /** The account's workers.dev subdomain. */
-  readonly subdomain: string;
+  /** The account's workers.dev subdomain (null: the account has not chosen one). */
+  readonly subdomain: string | null;
   readonly calls: CloudflareCall[];
   readonly databases: Map<string, { uuid: string; name: string; db: DatabaseSync }>;
   readonly queues: Map<string, { queue_id: string; queue_name: string; consumers: Record<string, unknown>[] }>;
@@ -95,10 +95,10 @@ const metadataProblem = (metadata: Json, modules: readonly string[]): string | n
   return null;
 };
 
-export const startFakeCloudflare = async (): Promise<FakeCloudflare> => {
+/** `subdomain: null`: an account that never chose a workers.dev subdomain, as a new one. */
+export const startFakeCloudflare = async ({ subdomain = 'tau2-test' }: { subdomain?: string | null } = {}): Promise<FakeCloudflare> => {
   const accountId = createHash('md5').update(randomUUID()).digest('hex');
   const token = `cf-test-token-${randomUUID()}`;
-  const subdomain = 'tau2-test';
   const calls: CloudflareCall[] = [];
   const databases: FakeCloudflare['databases'] = new Map();
   const queues: FakeCloudflare['queues'] = new Map();
@@ -338,7 +338,7 @@ export const startFakeCloudflare = async (): Promise<FakeCloudflare> => {
     ];
     return envelope(c, { bindings, logpush, observability, tail_consumers, compatibility_date, compatibility_flags, placement });
   });
-  app.get(`${account}/workers/subdomain`, (c) => envelope(c, { subdomain }));
+  app.get(`${account}/workers/subdomain`, (c) => (subdomain === null ? refuse(c, 404, 10007, 'workers.api.error.not_found') : envelope(c, { subdomain })));
   app.get(`${account}/workers/scripts/:name/subdomain`, (c) => envelope(c, { enabled: scriptSubdomains.get(c.req.param('name')) ?? false, previews_enabled: false }));
   app.post(`${account}/workers/scripts/:name/subdomain`, async (c) => {
     const body = await jsonBody(c);

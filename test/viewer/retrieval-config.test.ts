@@ -70,8 +70,8 @@ describe('the viewer split by retrieval configuration', () => {
     expect([field(page, 'avg-a'), field(page, 'avg-b')]).toEqual(['0.375', '0.625']);
     const delta = (task: string) => new RegExp(`<tr data-task="${task}">[\\s\\S]*?data-field="delta">([^<]*)<`).exec(page)?.[1];
     expect(['task_004', 'task_005', 'task_075', 'task_076'].map(delta)).toEqual(['+0.500', '+0.500', '±0.000', '±0.000']);
-    // The picker names each run's configuration.
-    expect(page).toMatch(new RegExp(`<option value="${BM25}" selected>${BM25.slice(0, 12)} · banking_knowledge · bm25 · agent-bm25</option>`));
+    // The picker names each run by its id and date, and its configuration.
+    expect(page).toMatch(new RegExp(`<option value="${BM25}" selected>${BM25.slice(0, 12)} · \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC · banking_knowledge · bm25 · agent-bm25</option>`));
     // Two runs without a configuration show none.
     expect(await get('/compare?a=mock.json&b=mock.json')).not.toContain('config-a');
   });

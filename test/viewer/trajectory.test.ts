@@ -42,7 +42,7 @@ describe('trajectory page', () => {
 
   it('explains the failed environment assertion and the met action', async () => {
     const page = String(await trajectoryPage(ctx, simulation, null, { error: 'no data' }));
-    expect(page).toMatch(/<tr data-met="false"><td><code>user\.assert_mobile_data_working<\/code>/);
+    expect(page).toMatch(/<tr data-met="false"><td class="wraps"><code>user\.assert_mobile_data_working<\/code>/);
     expect(page).toMatch(/<tr data-met="true"><td><code>toggle_airplane_mode<\/code><\/td><td>user<\/td>/);
     expect(page).toContain('The final DB cannot be compared here: no data');
   });

@@ -5,15 +5,20 @@ import type { Schema } from '@cfworker/json-schema';
 import { swaggerScript, swaggerStyle } from '../../src/worker/docs/swagger-assets.ts';
 import { describe, expect, it } from 'vitest';
 import { appRoutes } from '../../src/worker/index.ts';
-import { call, pyBody, startRun, waitForRun } from './support/api.ts';
+import { tagOf } from '../../src/worker/api/openapi.ts';
+import { BASE, call, pyBody, startRun, waitForRun } from './support/api.ts';
 import type { CallOptions } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 
 interface Operation {
+  readonly operationId?: string;
+  readonly tags?: readonly string[];
   readonly responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
 }
 interface Document {
   readonly openapi: string;
+  readonly servers?: readonly { url: string }[];
+  readonly tags?: readonly { name: string; description?: string }[];
   readonly paths: Record<string, Record<string, Operation>>;
 }
 
@@ -25,14 +30,38 @@ const documented = async (): Promise<Document> => {
 
 /** `/v1/runs/:id` as the document writes it: `/v1/runs/{id}`. */
 const asTemplate = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+/** The viewer's pages and the reference page render the API for people; everything else the Worker serves is API. */
+const PAGE = /^\/(?:$|runs|simulations|compare|schedules|login|logout|docs)(?:\/|$)/;
+/** Every route but the pages, and OpenEnv's WebSocket session: its own protocol, which OpenAPI cannot describe. */
+const isDocumentedRoute = (path: string): boolean => !PAGE.test(path) && path !== '/openenv/ws';
 
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and documents exactly the routes the Worker serves', async () => {
     const doc = await documented();
     expect(doc.openapi).toBe('3.1.0');
-    const served = new Set(appRoutes().filter((r) => r.method !== 'ALL' && r.path.startsWith('/v1/')).map((r) => `${r.method} ${asTemplate(r.path)}`));
+    const served = new Set(appRoutes().filter((r) => r.method !== 'ALL' && isDocumentedRoute(r.path)).map((r) => `${r.method} ${asTemplate(r.path)}`));
     const inDoc = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)));
     expect([...served].sort()).toEqual([...inDoc].sort());
+  });
+
+  it('names every operation as a method (verb and resource, unique) under one declared tag, and the server that serves it', async () => {
+    const doc = await documented();
+    const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));
+    const ids = operations.map((op) => op.operationId);
+    // A verb then the resource, in lowerCamelCase: never the path-derived names generators make up (getV1RunsById).
+    for (const id of ids) expect(id).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(['createRun', 'getRun', 'stepEpisode', 'resetOpenEnv', 'stepOpenEnv']));
+    const declared = new Set(doc.tags?.map((t) => t.name));
+    for (const op of operations) expect(op.tags?.length === 1 && declared.has(op.tags[0]!), `${op.operationId} has one declared tag`).toBe(true);
+    expect(doc.tags?.every((t) => t.description)).toBe(true);
+    expect(doc.servers).toEqual([{ url: BASE, description: 'This deployment' }]);
+  });
+
+  it('tags a route by its resource, and refuses to build a document with a route of no known resource', () => {
+    expect(['/v1/runs/{id}/results', '/v1/provider-credentials', '/v1/health', '/openenv/reset'].map(tagOf)).toEqual(['runs', 'provider-credentials', 'service', 'openenv']);
+    expect(() => tagOf('/v1/widgets/{id}')).toThrow('OpenAPI: no tag for /v1/widgets/{id}: add its resource to TAGS');
+    expect(() => tagOf('/a2a/tasks')).toThrow('no tag for /a2a/tasks');
   });
 
   it('/docs renders the reference page with the renderer this Worker serves, and no other site', async () => {
@@ -130,6 +159,19 @@ describe('OpenAPI document', () => {
     await check('DELETE', '/v1/admin/keys/{id}', `/v1/admin/keys/${key.id}`);
     await check('PUT', '/v1/admin/tenants/{tenant}/quotas', '/v1/admin/tenants/contract/quotas', { body: { episodes_per_day: 5, usd_per_day: 1.5 } });
     await check('GET', '/v1/admin/tenants/{tenant}/quotas', '/v1/admin/tenants/contract/quotas');
+
+    await check('GET', '/openenv/health', '/openenv/health', { anonymous: true });
+    await check('GET', '/openenv/metadata', '/openenv/metadata', { anonymous: true });
+    await check('GET', '/openenv/schema', '/openenv/schema', { anonymous: true });
+    const reset = (await pyBody(await check('POST', '/openenv/reset', '/openenv/reset', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user } }))) as {
+      observation: { episode_id: string };
+    };
+    await check('POST', '/openenv/reset', '/openenv/reset', { body: { episode_id: 'nope' } });
+    await check('POST', '/openenv/reset', '/openenv/reset', { body: {}, anonymous: true });
+    const openEnvEpisode = reset.observation.episode_id;
+    await check('POST', '/openenv/step', '/openenv/step', { body: { episode_id: openEnvEpisode, action: { message: { role: 'assistant', content: 'Hello' } } } });
+    await check('POST', '/openenv/step', '/openenv/step', { body: { episode_id: openEnvEpisode, action: { message: { role: 'assistant', content: 'Hi' }, step: 0 } } });
+    await check('POST', '/openenv/step', '/openenv/step', { body: { episode_id: openEnvEpisode } });
 
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect([...checked].sort()).toEqual(operations.sort());

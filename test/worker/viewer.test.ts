@@ -190,6 +190,25 @@ describe('web viewer: sign-in and sessions', () => {
     await waitForRun(plain);
   });
 
+  it('GET /v1/runs keeps the runs the caller plays in apart: kind=external lists them, kind=evaluation the others', async () => {
+    const plain = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
+    const episode = (await pyBody(await call('/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user } }))) as { run_id: string };
+    const asUser = (await pyBody(await call('/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', role: 'user', llm_agent: SCRIPT_MODELS.agent } }))) as { run_id: string };
+    const ids = async (query: string) => ((await pyBody(await call(`/v1/runs?limit=200&${query}`))) as { runs: { id: string }[] }).runs.map((r) => r.id);
+    const external = await ids('kind=external');
+    expect(external).toEqual(expect.arrayContaining([episode.run_id, asUser.run_id]));
+    expect(external).not.toContain(plain);
+    const evaluations = await ids('kind=evaluation');
+    expect(evaluations).toContain(plain);
+    expect(evaluations).not.toContain(episode.run_id);
+    expect(evaluations).not.toContain(asUser.run_id);
+    expect(await ids('')).toEqual(expect.arrayContaining([plain, episode.run_id, asUser.run_id]));
+    const refused = await call('/v1/runs?kind=rl');
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('kind');
+    await waitForRun(plain);
+  });
+
   it('runs split by retrieval configuration: GET /v1/runs filters by it, the pages show it, filter by it and compare across it', async () => {
     const banking = (retrieval_config: string) => scriptedRun({ domain: 'banking_knowledge', retrieval_config, task_ids: ['task_004'] });
     const [nk, bm25, mock] = await Promise.all([startRun(banking('no_knowledge')), startRun(banking('bm25')), startRun(scriptedRun({ task_ids: ['create_task_1'] }))]);

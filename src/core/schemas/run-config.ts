@@ -94,4 +94,7 @@ export const RunConfigSchema = z
     path: ['agent_endpoint'],
   });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
+
+/** A run whose agent or user the caller plays (agent-driven episodes, OpenEnv sessions), not a model of the run. */
+export const isCallerPlayed = (config: Pick<RunConfig, 'agent' | 'user'>): boolean => isExternalAgent(config.agent) || config.user === 'external_user';
 export type RunConfigInput = z.input<typeof RunConfigSchema>;

@@ -6,7 +6,8 @@ import { html } from 'hono/html';
 import type { Run, RunList } from '../../api/index.ts';
 import { layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
-import { fixed, signed } from '../format.ts';
+import { fixed, signed, when } from '../format.ts';
+import { agentName } from '../participants.ts';
 import { passHatKChart } from '../pass-k-chart.ts';
 import type { RunComparison, TaskDelta } from '../compare.ts';
 import type { TaskRow } from '../report.ts';
@@ -19,8 +20,9 @@ export interface ComparePick {
   readonly b: string | undefined;
 }
 
-export const runLabel = (run: Pick<Run, 'id' | 'config'>): string =>
-  [run.id.slice(0, 12), run.config.domain, ...(run.config.retrieval_config ? [run.config.retrieval_config] : []), run.config.llm_agent].join(' · ');
+/** A run as pickers and headings name it: its id and date first, so runs of one configuration tell apart. */
+export const runLabel = (run: Pick<Run, 'id' | 'config' | 'created_at'>): string =>
+  [run.id.slice(0, 12), when(run.created_at), run.config.domain, ...(run.config.retrieval_config ? [run.config.retrieval_config] : []), agentName(run.config)].join(' · ');
 
 const picker = (pick: ComparePick): Markup => html`<form class="filters" method="get" action="/compare" aria-label="Runs to compare">
   ${(['a', 'b'] as const).map(

@@ -14,6 +14,7 @@ import type { ModeComparison } from '../../core/metrics/mode-comparison.ts';
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { duration, fixed, rewardClass, signed, when } from '../format.ts';
+import { agentName, userName } from '../participants.ts';
 import { passHatKChart } from '../pass-k-chart.ts';
 import type { RunErrorBars } from '../../core/schemas/statistics.ts';
 import { runReport } from '../report.ts';
@@ -78,8 +79,8 @@ const progress = (ctx: PageContext, data: RunPageData): Markup => {
 };
 
 /** `± half-width (95% CI)` under a score, when its standard error can be estimated. */
-const halfWidth = (bar: { readonly value: number; readonly ci_high: number | null } | undefined, digits: number): Markup =>
-  bar === undefined || bar.ci_high === null ? html`` : html`<span class="muted" data-field="ci">± ${(bar.ci_high - bar.value).toFixed(digits)} (95% CI)</span>`;
+const halfWidth = (bar: { readonly value: number; readonly ci_high: number | null } | undefined): Markup =>
+  bar === undefined || bar.ci_high === null ? html`` : html`<span class="muted" data-field="ci">± ${fixed(bar.ci_high - bar.value)} (95% CI)</span>`;
 
 const varianceNote = (bars: RunErrorBars): Markup =>
   html`<p class="muted" id="error-bars-note">95% confidence intervals; the average reward's standard error is clustered by task
@@ -89,8 +90,8 @@ within tasks (trial to trial) <span data-field="within-task">${bars.variance.wit
 const passHatK = (report: RunReport): Markup => html`<section aria-labelledby="passk-h">
   <h2 id="passk-h">Reward and pass^k</h2>
   <div class="cards">
-    <div class="card">Average reward<b data-field="final-avg-reward">${report.metrics.total_simulations > 0 ? fixed(report.metrics.avg_reward, 4) : html`n/a <span class="muted">(nothing scored)</span>`}</b>${halfWidth(report.errorBars?.avg_reward, 4)}</div>
-    ${report.passHatK.map(([k, v]) => html`<div class="card">pass^${k}<b data-field="pass-hat-${k}">${fixed(v)}</b>${halfWidth(report.errorBars?.pass_hat_ks.find((p) => p.k === k), 3)}</div>`)}
+    <div class="card">Average reward<b data-field="final-avg-reward">${report.metrics.total_simulations > 0 ? fixed(report.metrics.avg_reward) : html`n/a <span class="muted">(nothing scored)</span>`}</b>${halfWidth(report.errorBars?.avg_reward)}</div>
+    ${report.passHatK.map(([k, v]) => html`<div class="card">pass^${k}<b data-field="pass-hat-${k}">${fixed(v)}</b>${halfWidth(report.errorBars?.pass_hat_ks.find((p) => p.k === k))}</div>`)}
   </div>
   ${report.errorBars ? varianceNote(report.errorBars) : ''}
   ${report.passHatK.length > 0
@@ -147,7 +148,7 @@ const tasks = (report: RunReport, runId: string, filter: TaskFilter): Markup => 
   ${taskSearch(runId, filter, shown.length, report.tasks.length)}
   <div class="table-wrap"><table id="tasks"><thead><tr><th scope="col">Task</th><th scope="col" class="num">Trials</th><th scope="col" class="num">Successes</th><th scope="col" class="num">Avg reward</th><th scope="col">Reward per trial</th></tr></thead>
   <tbody>${shown.map(
-    (t) => html`<tr data-task="${t.taskId}"><td>${t.taskId}</td><td class="num">${t.trials.length}</td><td class="num">${t.successes}</td><td class="num">${fixed(t.avgReward)}</td><td>${t.trials.map(trialCell(runId))}</td></tr>`,
+    (t) => html`<tr data-task="${t.taskId}"><td>${t.taskId}</td><td class="num">${t.trials.length}</td><td class="num">${t.successes}</td><td class="num">${fixed(t.avgReward)}</td><td class="wraps">${t.trials.map(trialCell(runId))}</td></tr>`,
   )}</tbody></table></div>
 </section>`;
 };
@@ -190,7 +191,7 @@ const otherConfigs = (data: RunPageData): Markup =>
     : html`<section aria-labelledby="configs-h">
   <h2 id="configs-h">Other retrieval configurations</h2>
   <ul id="other-configs">${data.otherConfigs.map(
-    (r) => html`<li data-retrieval-config="${r.config.retrieval_config}"><a href="/compare?a=${encodeURIComponent(data.run.id)}&amp;b=${encodeURIComponent(r.id)}">compare with ${r.config.retrieval_config}</a> (run ${r.id.slice(0, 12)}, ${r.config.llm_agent})</li>`,
+    (r) => html`<li data-retrieval-config="${r.config.retrieval_config}"><a href="/compare?a=${encodeURIComponent(data.run.id)}&amp;b=${encodeURIComponent(r.id)}">compare with ${r.config.retrieval_config}</a> (run ${r.id.slice(0, 12)}, ${agentName(r.config)})</li>`,
   )}</ul>
 </section>`;
 
@@ -223,7 +224,7 @@ export const runPage = (ctx: PageContext, data: RunPageData): Markup => {
     ctx,
     `Run ${run.id.slice(0, 12)}`,
     html`<h1>Run <span data-field="run-id">${run.id}</span></h1>
-<p>${c.domain}${retrieval(data.results)} · agent ${c.agent} (${c.llm_agent}) · user ${c.user} (${c.llm_user}) · ${c.num_trials} trial${c.num_trials === 1 ? '' : 's'} · created ${when(run.created_at)}
+<p>${c.domain}${retrieval(data.results)} · agent ${agentName(c)} · user ${userName(c)} · ${c.num_trials} trial${c.num_trials === 1 ? '' : 's'} · created ${when(run.created_at)}
 · <a href="/compare?a=${encodeURIComponent(run.id)}">compare with…</a></p>
 ${runBody(ctx, data)}
 ${data.eventsUrl && run.status === 'running' ? html`<script nonce="${ctx.nonce}">${raw(liveScript(data.eventsUrl))}</script>` : ''}`,

@@ -6,17 +6,18 @@ import { MAX_INTERVAL_MINUTES } from '../../api/index.ts';
 import { csrfField, layout } from '../layout.ts';
 import type { Markup, PageContext } from '../layout.ts';
 import { when } from '../format.ts';
+import { agentName, userName } from '../participants.ts';
 
 const action = (ctx: PageContext, s: Schedule, verb: 'pause' | 'resume' | 'delete', label: string): Markup =>
   html`<form class="inline" method="post" action="/schedules/${encodeURIComponent(s.id)}/${verb}">${csrfField(ctx)}<button type="submit" aria-label="${label} ${s.name}">${label}</button></form>`;
 
 const row = (ctx: PageContext) => (s: Schedule): Markup => html`<tr data-schedule="${s.id}">
   <td>${s.name}</td><td data-field="state">${s.enabled ? 'enabled' : 'paused'}</td><td>every ${s.interval_minutes} min</td>
-  <td>${s.run.domain} · ${s.run.llm_agent} / ${s.run.llm_user} · ${s.run.num_trials} trial${s.run.num_trials === 1 ? '' : 's'}</td>
+  <td>${s.run.domain} · ${agentName(s.run)} / ${userName(s.run)} · ${s.run.num_trials} trial${s.run.num_trials === 1 ? '' : 's'}</td>
   <td>${when(s.next_run_at)}</td>
   <td>${s.last_run_id ? html`<a href="/runs/${encodeURIComponent(s.last_run_id)}">${s.last_run_id.slice(0, 12)}</a>` : html`<span class="muted">none yet</span>`}</td>
-  <td>${s.last_error ? html`<span class="bad">${s.last_error}</span>` : ''}</td>
-  <td class="actions">${s.enabled ? action(ctx, s, 'pause', 'Pause') : action(ctx, s, 'resume', 'Resume')} ${action(ctx, s, 'delete', 'Delete')}</td>
+  <td class="prose">${s.last_error ? html`<span class="bad">${s.last_error}</span>` : ''}</td>
+  <td>${s.enabled ? action(ctx, s, 'pause', 'Pause') : action(ctx, s, 'resume', 'Resume')} ${action(ctx, s, 'delete', 'Delete')}</td>
 </tr>`;
 
 const createForm = (ctx: PageContext, error: string | null): Markup => html`<h2 id="new-schedule">New schedule</h2>

@@ -83,8 +83,8 @@ const actionChecks = (info: RewardInfo): Markup =>
     ? html``
     : html`<h3>Actions</h3><div class="table-wrap"><table id="action-checks"><thead><tr><th scope="col">Expected action</th><th scope="col">By</th><th scope="col">Arguments</th><th scope="col">Verdict</th></tr></thead>
 <tbody>${info.action_checks.map(
-        (a) => html`<tr data-met="${String(a.action_match)}"><td><code>${a.action.name}</code></td><td>${a.action.requestor}</td><td><pre>${args(a.action.arguments)}</pre>${a.action.compare_args ? html`<span class="muted">compared: ${a.action.compare_args.join(', ')}</span>` : ''}</td>
-<td>${a.action_match ? html`<span class="ok">✓ done</span>` : html`<span class="bad">✗ no matching call in the trajectory</span>`}</td></tr>`,
+        (a) => html`<tr data-met="${String(a.action_match)}"><td><code>${a.action.name}</code></td><td>${a.action.requestor}</td><td class="wraps"><pre>${args(a.action.arguments)}</pre>${a.action.compare_args ? html`<span class="muted">compared: ${a.action.compare_args.join(', ')}</span>` : ''}</td>
+<td class="wraps">${a.action_match ? html`<span class="ok">✓ done</span>` : html`<span class="bad">✗ no matching call in the trajectory</span>`}</td></tr>`,
       )}</tbody></table></div>`;
 
 const envAssertions = (info: RewardInfo): Markup =>
@@ -92,7 +92,7 @@ const envAssertions = (info: RewardInfo): Markup =>
     ? html``
     : html`<h3>Environment assertions</h3><div class="table-wrap"><table id="env-assertions"><thead><tr><th scope="col">Assertion</th><th scope="col">Expected</th><th scope="col">Verdict</th></tr></thead>
 <tbody>${info.env_assertions.map(
-        (e) => html`<tr data-met="${String(e.met)}"><td><code>${e.env_assertion.env_type}.${e.env_assertion.func_name}</code><pre>${args(e.env_assertion.arguments)}</pre>${e.env_assertion.message ? html`<span class="muted">${e.env_assertion.message}</span>` : ''}</td>
+        (e) => html`<tr data-met="${String(e.met)}"><td class="wraps"><code>${e.env_assertion.env_type}.${e.env_assertion.func_name}</code><pre>${args(e.env_assertion.arguments)}</pre>${e.env_assertion.message ? html`<span class="muted">${e.env_assertion.message}</span>` : ''}</td>
 <td>${String(e.env_assertion.assert_value)}</td><td>${verdict(e.met)}</td></tr>`,
       )}</tbody></table></div>`;
 
@@ -100,7 +100,7 @@ const judged = (id: string, title: string, rows: readonly { text: string; met: b
   !rows?.length
     ? html``
     : html`<h3>${title}</h3><div class="table-wrap"><table id="${id}"><thead><tr><th scope="col">Item</th><th scope="col">Verdict</th><th scope="col">Why</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr data-met="${String(r.met)}"><td>${r.text}</td><td>${verdict(r.met)}</td><td>${r.justification}</td></tr>`)}</tbody></table></div>`;
+<tbody>${rows.map((r) => html`<tr data-met="${String(r.met)}"><td class="prose">${r.text}</td><td>${verdict(r.met)}</td><td class="prose">${r.justification}</td></tr>`)}</tbody></table></div>`;
 
 const dbDiffSection = (diff: DbDiff | { error: string } | null): Markup => {
   if (diff === null) return html``;

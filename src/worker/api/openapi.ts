@@ -43,6 +43,14 @@ import {
   TenantQuotasSchema,
   TenantQuotasViewSchema,
 } from '../../api/index.ts';
+import {
+  OpenEnvHealthSchema,
+  OpenEnvMetadataSchema,
+  OpenEnvResetRequestSchema,
+  OpenEnvResultSchema,
+  OpenEnvSchemasSchema,
+  OpenEnvStepRequestSchema,
+} from '../../api/openenv.ts';
 import { ResultsSchema, SimulationRunSchema } from '../../core/schemas/simulation.ts';
 import { SESSION_COOKIE } from '../ui/browser-session.ts';
 import { CREDENTIAL_PROVIDERS } from '../../core/llm/providers.ts';
@@ -64,11 +72,23 @@ const badRequest = {
   '415': failure('Body not sent as Content-Type: application/json'),
 };
 
-const operation = (summary: string, responses: ZodOpenApiOperationObject['responses'], extra: Partial<ZodOpenApiOperationObject> = {}): ZodOpenApiOperationObject => ({
+/**
+ * An operation of the caller's: its operationId is the method name generated clients give it (`createRun`,
+ * `stepEpisode`), so it is a verb and the resource in lowerCamelCase.
+ */
+const operation = (operationId: string, summary: string, responses: ZodOpenApiOperationObject['responses'], extra: Partial<ZodOpenApiOperationObject> = {}): ZodOpenApiOperationObject => ({
+  operationId,
   summary,
   responses: { ...responses, ...authFailures },
   security: [{ bearer: [] }, { session: [] }],
   ...extra,
+});
+/** An operation anyone may call: no key, no failures of authentication. */
+const publicOperation = (operationId: string, summary: string, responses: ZodOpenApiOperationObject['responses']): ZodOpenApiOperationObject => ({
+  operationId,
+  summary,
+  responses,
+  security: [],
 });
 const withBody = (schema: z.ZodType) => ({ requestBody: { required: true, ...json(schema) } });
 
@@ -78,18 +98,18 @@ const idParam = () => pathParam('id', 'The resource id');
 const providerParam = () => pathParam('provider', CREDENTIAL_PROVIDERS.join(', '));
 const tenantParam = () => pathParam('tenant', 'The tenant id');
 /** A GET of one resource that takes a query: its answer, a bad query, or no such resource. */
-const queriedById = (summary: string, answer: ReturnType<typeof ok>, query: z.ZodObject): ZodOpenApiOperationObject =>
-  operation(summary, { '200': answer, '400': failure('Bad query'), ...notFound }, { requestParams: { ...idParam().requestParams, query } });
+const queriedById = (operationId: string, summary: string, answer: ReturnType<typeof ok>, query: z.ZodObject): ZodOpenApiOperationObject =>
+  operation(operationId, summary, { '200': answer, '400': failure('Bad query'), ...notFound }, { requestParams: { ...idParam().requestParams, query } });
 const idempotencyHeader = z.object({
   'Idempotency-Key': z.string().describe('Makes a retried launch return the same run (1 to 256 characters, per tenant)').optional(),
 });
 
 const paths: ZodOpenApiPathsObject = {
-  '/v1/health': { get: { summary: 'Liveness (no authentication)', responses: { '200': ok(HealthSchema, 'Serving') } } },
-  '/v1/openapi.json': { get: { summary: 'This document (no authentication)', responses: { '200': { description: 'The OpenAPI document' } } } },
+  '/v1/health': { get: publicOperation('getHealth', 'Liveness (no authentication)', { '200': ok(HealthSchema, 'Serving') }) },
+  '/v1/openapi.json': { get: publicOperation('getOpenApiDocument', 'This document (no authentication)', { '200': { description: 'The OpenAPI document', content: { 'application/json': {} } } }) },
   '/v1/runs': {
     post: operation(
-      'Launch a run: a `tau2 run` configuration',
+      'createRun', 'Launch a run: a `tau2 run` configuration',
       {
         '202': ok(RunCreatedSchema, 'Launched (or the run of a repeated Idempotency-Key)'),
         ...badRequest,
@@ -98,45 +118,45 @@ const paths: ZodOpenApiPathsObject = {
       },
       { ...withBody(RunLaunchSchema), requestParams: { header: idempotencyHeader } },
     ),
-    get: operation('The caller’s runs, newest first', { '200': ok(RunListSchema, 'Runs'), '400': failure('Bad query') }, { requestParams: { query: RunListQuerySchema } }),
+    get: operation('listRuns', 'The caller’s runs, newest first', { '200': ok(RunListSchema, 'Runs'), '400': failure('Bad query') }, { requestParams: { query: RunListQuerySchema } }),
   },
-  '/v1/runs/{id}': { get: operation('A run: status, counts, metrics so far', { '200': ok(RunSchema, 'The run'), ...notFound }, idParam()) },
+  '/v1/runs/{id}': { get: operation('getRun', 'A run: status, counts, metrics so far', { '200': ok(RunSchema, 'The run'), ...notFound }, idParam()) },
   '/v1/runs/{id}/results': {
-    get: queriedById('The run’s results file (reference format); messages=false leaves the messages out', ok(ResultsSchema, 'Results'), RunResultsQuerySchema),
+    get: queriedById('getRunResults', 'The run’s results file (reference format); messages=false leaves the messages out', ok(ResultsSchema, 'Results'), RunResultsQuerySchema),
   },
   '/v1/runs/{id}/usage': {
-    get: operation('Tokens and cost by role (agent, user, judge, retrieval, review) over the run’s finished simulations, and the spend of all its model calls as metered', { '200': ok(RunUsageSchema, 'Usage'), ...notFound }, idParam()),
+    get: operation('getRunUsage', 'Tokens and cost by role (agent, user, judge, retrieval, review) over the run’s finished simulations, and the spend of all its model calls as metered', { '200': ok(RunUsageSchema, 'Usage'), ...notFound }, idParam()),
   },
   '/v1/runs/{id}/episodes': {
-    get: queriedById('The run’s episodes in work-unit order, with the ids an `external` run’s client steps them by', ok(RunEpisodesSchema, 'A page of episodes'), RunEpisodesQuerySchema),
+    get: queriedById('listRunEpisodes', 'The run’s episodes in work-unit order, with the ids an `external` run’s client steps them by', ok(RunEpisodesSchema, 'A page of episodes'), RunEpisodesQuerySchema),
   },
   '/v1/runs/{id}/events': {
     get: operation(
-      'Server-Sent Events: `simulation` per finished simulation, `status` per change; resumes after Last-Event-ID',
+      'streamRunEvents', 'Server-Sent Events: `simulation` per finished simulation, `status` per change; resumes after Last-Event-ID',
       { '200': { description: 'An event stream', content: { 'text/event-stream': {} } }, ...notFound },
       idParam(),
     ),
   },
   '/v1/runs/{id}/cancel': {
-    post: operation('Cancel a running run (finished simulations keep their scores)', { '200': ok(RunSchema, 'The run'), ...notFound, '409': failure('Already completed or failed') }, idParam()),
+    post: operation('cancelRun', 'Cancel a running run (finished simulations keep their scores)', { '200': ok(RunSchema, 'The run'), ...notFound, '409': failure('Already completed or failed') }, idParam()),
   },
   '/v1/runs/{id}/rerun-infra-errors': {
-    post: operation('Re-run the simulations that ended in infrastructure errors', { '202': ok(RerunSchema, 'Re-launched'), ...notFound, '409': failure('Cancelled or failed'), '429': failure('Over a quota of the tenant (Retry-After)') }, idParam()),
+    post: operation('rerunInfraErrors', 'Re-run the simulations that ended in infrastructure errors', { '202': ok(RerunSchema, 'Re-launched'), ...notFound, '409': failure('Cancelled or failed'), '429': failure('Over a quota of the tenant (Retry-After)') }, idParam()),
   },
   '/v1/compare': {
     get: operation(
-      'Is run B better than run A? The paired difference on the tasks both evaluated: its 95% CI, paired t-test, resolved, minimum detectable difference, and the tasks that flipped',
+      'compareRuns', 'Is run B better than run A? The paired difference on the tasks both evaluated: its 95% CI, paired t-test, resolved, minimum detectable difference, and the tasks that flipped',
       { '200': ok(CompareSchema, 'The comparison'), '400': failure('Bad query: a and b name two runs'), ...notFound },
       { requestParams: { query: CompareQuerySchema } },
     ),
   },
-  '/v1/simulations/{id}': { get: operation('A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
+  '/v1/simulations/{id}': { get: operation('getSimulation', 'A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
   '/v1/simulations/{id}/db-diff': {
-    get: operation('Where the simulation’s final DB differs from the gold one, changed paths only', { '200': ok(DbDiffSchema, 'The differences'), ...notFound }, idParam()),
+    get: operation('getSimulationDbDiff', 'Where the simulation’s final DB differs from the gold one, changed paths only', { '200': ok(DbDiffSchema, 'The differences'), ...notFound }, idParam()),
   },
   '/v1/episodes': {
     post: operation(
-      'Start an agent-driven episode: the caller plays the agent (the reference’s AgentGymEnv)',
+      'createEpisode', 'Start an agent-driven episode: the caller plays the agent (the reference’s AgentGymEnv)',
       {
         '201': ok(EpisodeCreatedSchema, 'Started: the policy, the agent’s tools and the opening messages'),
         ...badRequest,
@@ -148,7 +168,7 @@ const paths: ZodOpenApiPathsObject = {
   },
   '/v1/episodes/batch': {
     post: operation(
-      'Start agent-driven episodes at once: every task × trial, as one run; step each by its id (or join it from an OpenEnv session)',
+      'createEpisodeBatch', 'Start agent-driven episodes at once: every task × trial, as one run; step each by its id (or join it from an OpenEnv session)',
       {
         '201': ok(EpisodeBatchCreatedSchema, 'Started (or the episodes of a repeated Idempotency-Key)'),
         ...badRequest,
@@ -158,10 +178,10 @@ const paths: ZodOpenApiPathsObject = {
       { ...withBody(EpisodeBatchSchema), requestParams: { header: idempotencyHeader } },
     ),
   },
-  '/v1/episodes/{id}': { get: operation('An episode: state, all messages the agent sees, reward_info once graded', { '200': ok(EpisodeSchema, 'The episode'), ...notFound }, idParam()) },
+  '/v1/episodes/{id}': { get: operation('getEpisode', 'An episode: state, all messages the agent sees, reward_info once graded', { '200': ok(EpisodeSchema, 'The episode'), ...notFound }, idParam()) },
   '/v1/episodes/{id}/step': {
     post: operation(
-      'The agent’s message for turn `step`: answers with what the agent sees next, and reward_info once done',
+      'stepEpisode', 'The agent’s message for turn `step`: answers with what the agent sees next, and reward_info once done',
       {
         '200': ok(EpisodeStepSchema, 'Applied (or a repeat of an applied step)'),
         ...badRequest,
@@ -174,7 +194,7 @@ const paths: ZodOpenApiPathsObject = {
   },
   '/v1/episodes/{id}/mcp': {
     post: operation(
-      'The episode as an MCP server (Streamable HTTP, one JSON-RPC message per POST): initialize, tools/list (the agent’s tools and send_message_to_user), tools/call (one step; isError for a failing tool, step, done and reward in _meta). Bearer: the API key, or the episode token POST /v1/episodes returned, which opens this endpoint alone until the episode ends',
+      'callEpisodeMcp', 'The episode as an MCP server (Streamable HTTP, one JSON-RPC message per POST): initialize, tools/list (the agent’s tools and send_message_to_user), tools/call (one step; isError for a failing tool, step, done and reward in _meta). Bearer: the API key, or the episode token POST /v1/episodes returned, which opens this endpoint alone until the episode ends',
       {
         '200': {
           description: 'The JSON-RPC response: JSON, or one SSE `message` event to a client that accepts only text/event-stream',
@@ -189,44 +209,104 @@ const paths: ZodOpenApiPathsObject = {
     ),
   },
   '/v1/schedules': {
-    post: operation('Schedule an evaluation (due at once, then every interval)', { '201': ok(ScheduleSchema, 'Created'), ...badRequest, '429': failure('Over the schedules quota') }, withBody(ScheduleCreateSchema)),
-    get: operation('The caller’s schedules', { '200': ok(ScheduleListSchema, 'Schedules') }),
+    post: operation('createSchedule', 'Schedule an evaluation (due at once, then every interval)', { '201': ok(ScheduleSchema, 'Created'), ...badRequest, '429': failure('Over the schedules quota') }, withBody(ScheduleCreateSchema)),
+    get: operation('listSchedules', 'The caller’s schedules', { '200': ok(ScheduleListSchema, 'Schedules') }),
   },
   '/v1/schedules/{id}': {
-    get: operation('A schedule', { '200': ok(ScheduleSchema, 'The schedule'), ...notFound }, idParam()),
-    patch: operation('Change a schedule', { '200': ok(ScheduleSchema, 'The schedule'), ...badRequest, ...notFound }, { ...idParam(), ...withBody(ScheduleUpdateSchema) }),
-    delete: operation('Delete a schedule', { '204': { description: 'Deleted' }, ...notFound }, idParam()),
+    get: operation('getSchedule', 'A schedule', { '200': ok(ScheduleSchema, 'The schedule'), ...notFound }, idParam()),
+    patch: operation('updateSchedule', 'Change a schedule', { '200': ok(ScheduleSchema, 'The schedule'), ...badRequest, ...notFound }, { ...idParam(), ...withBody(ScheduleUpdateSchema) }),
+    delete: operation('deleteSchedule', 'Delete a schedule', { '204': { description: 'Deleted' }, ...notFound }, idParam()),
   },
-  '/v1/provider-credentials': { get: operation('The caller’s provider credentials (keys never shown)', { '200': ok(ProviderCredentialListSchema, 'Credentials') }) },
+  '/v1/provider-credentials': { get: operation('listProviderCredentials', 'The caller’s provider credentials (keys never shown)', { '200': ok(ProviderCredentialListSchema, 'Credentials') }) },
   '/v1/provider-credentials/{provider}': {
     put: operation(
-      'Store the caller’s own provider credentials (encrypted at rest, write-only)',
+      'putProviderCredential', 'Store the caller’s own provider credentials (encrypted at rest, write-only)',
       { '200': ok(ProviderCredentialSchema, 'Stored'), ...badRequest, '503': failure('The operator has set no CREDENTIALS_KEY') },
       { ...providerParam(), ...withBody(ProviderCredentialPutSchema) },
     ),
-    delete: operation('Remove the caller’s credentials for a provider', { '204': { description: 'Removed' }, ...notFound }, providerParam()),
+    delete: operation('deleteProviderCredential', 'Remove the caller’s credentials for a provider', { '204': { description: 'Removed' }, ...notFound }, providerParam()),
   },
   '/v1/admin/keys': {
-    post: operation('Operator: issue a tenant API key (shown once)', { '201': ok(ApiKeyCreatedSchema, 'Created'), ...badRequest, ...notFound }, withBody(ApiKeyCreateSchema)),
-    get: operation('Operator: every tenant API key, by prefix', { '200': ok(ApiKeyListSchema, 'Keys'), ...notFound }),
+    post: operation('createApiKey', 'Operator: issue a tenant API key (shown once)', { '201': ok(ApiKeyCreatedSchema, 'Created'), ...badRequest, ...notFound }, withBody(ApiKeyCreateSchema)),
+    get: operation('listApiKeys', 'Operator: every tenant API key, by prefix', { '200': ok(ApiKeyListSchema, 'Keys'), ...notFound }),
   },
-  '/v1/admin/keys/{id}': { delete: operation('Operator: revoke a key', { '200': ok(ApiKeySchema, 'Revoked'), ...notFound }, idParam()) },
+  '/v1/admin/keys/{id}': { delete: operation('revokeApiKey', 'Operator: revoke a key', { '200': ok(ApiKeySchema, 'Revoked'), ...notFound }, idParam()) },
   '/v1/admin/tenants/{tenant}/quotas': {
-    get: operation('Operator: a tenant’s quotas and usage', { '200': ok(TenantQuotasViewSchema, 'Quotas'), ...notFound }, tenantParam()),
-    put: operation('Operator: set a tenant’s quotas (null = unlimited)', { '200': ok(TenantQuotasViewSchema, 'Quotas'), ...badRequest, ...notFound }, { ...tenantParam(), ...withBody(TenantQuotasSchema) }),
+    get: operation('getTenantQuotas', 'Operator: a tenant’s quotas and usage', { '200': ok(TenantQuotasViewSchema, 'Quotas'), ...notFound }, tenantParam()),
+    put: operation('setTenantQuotas', 'Operator: set a tenant’s quotas (null = unlimited)', { '200': ok(TenantQuotasViewSchema, 'Quotas'), ...badRequest, ...notFound }, { ...tenantParam(), ...withBody(TenantQuotasSchema) }),
+  },
+  '/openenv/health': { get: publicOperation('getOpenEnvHealth', 'OpenEnv’s health check (no authentication)', { '200': ok(OpenEnvHealthSchema, 'Serving') }) },
+  '/openenv/metadata': { get: publicOperation('getOpenEnvMetadata', 'OpenEnv’s environment metadata (no authentication)', { '200': ok(OpenEnvMetadataSchema, 'The environment') }) },
+  '/openenv/schema': {
+    get: publicOperation('getOpenEnvSchema', 'The JSON schemas of OpenEnv’s action, observation and state (no authentication)', { '200': ok(OpenEnvSchemasSchema, 'The schemas') }),
+  },
+  '/openenv/reset': {
+    post: operation(
+      'resetOpenEnv',
+      'OpenEnv’s stateless reset: start an episode (the POST /v1/episodes body, with `seed`), or join one by `episode_id`',
+      { '200': ok(OpenEnvResultSchema, 'The opening observation'), ...badRequest, ...notFound, '429': failure('Over a quota of the tenant (Retry-After)'), '503': failure('Created but not started in time (Retry-After)') },
+      withBody(OpenEnvResetRequestSchema),
+    ),
+  },
+  '/openenv/step': {
+    post: operation(
+      'stepOpenEnv',
+      'OpenEnv’s stateless step of the episode named by `episode_id`: without `step`, the action answers the turn the episode waits for',
+      {
+        '200': ok(OpenEnvResultSchema, 'What the agent sees next, the reward once done'),
+        ...badRequest,
+        ...notFound,
+        '409': failure('Not the turn waited for, or the episode is over'),
+        '503': failure('No answer in time: send the same step again (Retry-After)'),
+      },
+      withBody(OpenEnvStepRequestSchema),
+    ),
   },
 };
 
-/** The document, built once per isolate. */
+/** One tag per resource: the segment after /v1, or the first one of a route outside it (openenv); the service's own routes share one. */
+const TAGS = {
+  runs: 'Evaluation runs: launch, follow, read results, cancel, re-run',
+  simulations: 'Finished simulations and their DB differences',
+  compare: 'Paired comparison of two runs',
+  episodes: 'Agent-driven episodes: the caller plays the agent, turn by turn',
+  schedules: 'Scheduled evaluations',
+  'provider-credentials': 'The caller’s own model-provider keys',
+  admin: 'Operator: tenant API keys and quotas',
+  openenv: 'OpenEnv’s HTTP endpoints; its WebSocket session (GET /openenv/ws) speaks the messages GET /openenv/schema describes',
+  service: 'This service: liveness and this document',
+} as const;
+type Tag = keyof typeof TAGS;
+const SERVICE_ROUTES = new Set(['health', 'openapi.json']);
+
+/** The tag of a path; a path of no known resource fails the build of the document, so every new route gets one. */
+export const tagOf = (path: string): Tag => {
+  const [, root = '', resource = ''] = path.split('/');
+  const tag = root !== 'v1' ? root : SERVICE_ROUTES.has(resource) ? 'service' : resource;
+  if (!(tag in TAGS)) throw new Error(`OpenAPI: no tag for ${path}: add its resource to TAGS`);
+  return tag as Tag;
+};
+
+const tagged = (all: ZodOpenApiPathsObject): ZodOpenApiPathsObject =>
+  Object.fromEntries(
+    Object.entries(all).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item).map(([method, op]) => [method, { ...(op as ZodOpenApiOperationObject), tags: [tagOf(path)] }])),
+    ]),
+  );
+
+/** The document without its server, built once per isolate. */
 let document: ReturnType<typeof createDocument> | undefined;
-export const openApiDocument = (): ReturnType<typeof createDocument> =>
+const built = (): ReturnType<typeof createDocument> =>
   (document ??= createDocument({
     openapi: '3.1.0',
     info: {
       title: 'tau2-edge',
       version: '1',
       description: 'The τ²-bench benchmark as a hosted service: runs, simulations, schedules, tenants and their provider credentials.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'The operator key or a tenant API key' },
@@ -238,5 +318,11 @@ export const openApiDocument = (): ReturnType<typeof createDocument> =>
         },
       },
     },
-    paths,
+    paths: tagged(paths),
   }));
+
+/** The document as served from `origin`: the server a generated client calls is the one that served it. */
+export const openApiDocument = (origin: string): ReturnType<typeof createDocument> => ({
+  ...built(),
+  servers: [{ url: origin, description: 'This deployment' }],
+});

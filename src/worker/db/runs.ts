@@ -1,6 +1,7 @@
 // Runs in D1: creation (with its Idempotency-Key), status changes and reads.
 import { drizzle } from 'drizzle-orm/d1';
-import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, not, or, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { RunConfigSchema } from '../../core/schemas/run-config.ts';
@@ -38,9 +39,12 @@ export const findRun = async (d1: D1Database, id: string, tenant?: string): Prom
 export const findRunByIdempotencyKey = async (d1: D1Database, key: string): Promise<RunRow | null> =>
   (await drizzle(d1).select().from(runs).where(eq(runs.idempotencyKey, key)).get()) ?? null;
 
+/** The SQL of isCallerPlayed over the stored configuration. */
+const callerPlayed = (field: (name: string) => SQL): SQL => or(inArray(field('agent'), ['external', 'external_solo']), sql`${field('user')} = 'external_user'`)!;
+
 /**
- * The tenant's newest runs, optionally only those of a status, a domain, a retrieval configuration, or with a
- * model as agent or user.
+ * The tenant's newest runs, optionally only those of a status, a domain, a retrieval configuration, a kind, or
+ * with a model as agent or user.
  */
 export const listRuns = (d1: D1Database, tenant: string, limit: number, filter: RunListFilter = {}): Promise<RunRow[]> => {
   const field = (name: string) => sql`json_extract(${runs.config}, ${`$.${name}`})`;
@@ -54,6 +58,7 @@ export const listRuns = (d1: D1Database, tenant: string, limit: number, filter: 
         filter.domain === undefined ? undefined : sql`${field('domain')} = ${filter.domain}`,
         filter.model === undefined ? undefined : or(sql`${field('llm_agent')} = ${filter.model}`, sql`${field('llm_user')} = ${filter.model}`),
         filter.retrieval_config === undefined ? undefined : sql`${field('retrieval_config')} = ${filter.retrieval_config}`,
+        filter.kind === undefined ? undefined : filter.kind === 'external' ? callerPlayed(field) : not(callerPlayed(field)),
       ),
     )
     .orderBy(desc(runs.createdAt), desc(runs.id))

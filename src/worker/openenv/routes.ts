@@ -9,14 +9,22 @@ import { ApiError } from '../api/errors.ts';
 import { pyJson, readBody } from '../api/body.ts';
 import { answered } from '../api/episode-refusals.ts';
 import { findEpisode } from '../episode/handle.ts';
-import { OpenEnvActionSchema, OpenEnvObservationSchema, OpenEnvStateSchema, OpenEnvStepRequestSchema } from '../../api/openenv.ts';
+import {
+  OpenEnvActionSchema,
+  OpenEnvHealthSchema,
+  OpenEnvMetadataSchema,
+  OpenEnvObservationSchema,
+  OpenEnvSchemasSchema,
+  OpenEnvStateSchema,
+  OpenEnvStepRequestSchema,
+} from '../../api/openenv.ts';
 import { act, resetEpisode, resultOf } from './actions.ts';
 import { newSession } from './session-state.ts';
 import { SESSION_HEADER } from './session-do.ts';
 import { holdSocket } from './socket-gate.ts';
 import { limits } from '../tenancy/limits.ts';
 
-const METADATA = {
+const METADATA: z.infer<typeof OpenEnvMetadataSchema> = {
   name: 'tau2-edge',
   description: 'τ²-bench episodes: the caller plays the agent (or the user) of a task in a dual-control domain; the reward is the reference evaluator\'s.',
   readme_content: null,
@@ -26,7 +34,7 @@ const METADATA = {
 };
 
 /** OpenEnv's /schema: the JSON schemas of the action, the observation and the state, from their zod schemas. */
-const schemas = () => ({
+const schemas = (): z.infer<typeof OpenEnvSchemasSchema> => ({
   action: z.toJSONSchema(OpenEnvActionSchema, { io: 'input' }),
   observation: z.toJSONSchema(OpenEnvObservationSchema),
   state: z.toJSONSchema(OpenEnvStateSchema),
@@ -35,7 +43,7 @@ const schemas = () => ({
 const unauthorized = (): ApiError => new ApiError(401, 'unauthorized', 'Missing or invalid API key (Authorization: Bearer <key>)');
 
 export const openEnvApi = new Hono<AppEnv>()
-  .get('/health', (c) => c.json({ status: 'healthy' }))
+  .get('/health', (c) => c.json({ status: 'healthy' } satisfies z.infer<typeof OpenEnvHealthSchema>))
   .get('/metadata', (c) => c.json(METADATA))
   .get('/schema', (c) => c.json(schemas()))
   .get('/ws', async (c) => {

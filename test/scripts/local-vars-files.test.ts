@@ -1,0 +1,42 @@
+// The checkout's local secrets files: .env and .dev.vars (where provider keys go) are never committed, and
+// .dev.vars.example names every variable the Worker reads, with no value.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parse as parseToml } from 'smol-toml';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../src/cli/checkout.ts';
+import { PROVIDER_VARS } from '../../src/core/llm/providers.ts';
+import { LIMIT_DEFAULTS } from '../../src/worker/tenancy/limits.ts';
+
+const ignored = async (file: string): Promise<boolean> =>
+  promisify(execFile)('git', ['check-ignore', '--no-index', '--quiet', file], { cwd: repoRoot }).then(
+    () => true,
+    (error: { code?: number }) => {
+      if (error.code === 1) return false;
+      throw error;
+    },
+  );
+
+/** Every variable the Worker reads: the providers' registry, the operator limits, wrangler.toml's vars and env.ts's secrets. */
+const workerVariables = async (): Promise<string[]> => {
+  const toml = parseToml(await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8')) as { vars: Record<string, string> };
+  const declared = [...(await readFile(path.join(repoRoot, 'src/worker/env.ts'), 'utf8')).matchAll(/^\s+([A-Z][A-Z0-9_]+)\?:/gm)].map((m) => m[1]!);
+  return [...new Set([...PROVIDER_VARS, ...Object.keys(LIMIT_DEFAULTS), ...Object.keys(toml.vars), ...declared, 'LIMIT_LIVE_OBJECTS'])];
+};
+
+describe('local secrets files', () => {
+  it('.env, .env.* and .dev.vars are ignored by git; .dev.vars.example is not', async () => {
+    for (const file of ['.env', '.env.local', '.dev.vars', '.dev.vars.production']) expect(await ignored(file), file).toBe(true);
+    expect(await ignored('.dev.vars.example')).toBe(false);
+  });
+
+  it('.dev.vars.example names every variable the Worker reads, each without a value', async () => {
+    const text = await readFile(path.join(repoRoot, '.dev.vars.example'), 'utf8');
+    const names = await workerVariables();
+    expect(names.length).toBeGreaterThan(25);
+    for (const name of names) expect(text, name).toMatch(new RegExp(`^# ${name}=$`, 'm'));
+    expect(text.split('\n').filter((line) => /^#? ?[A-Z][A-Z0-9_]*=./.test(line))).toEqual([]);
+  });
+});

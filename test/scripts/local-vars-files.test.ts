@@ -8,7 +8,6 @@ import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../src/cli/checkout.ts';
 import { PROVIDER_VARS } from '../../src/core/llm/providers.ts';
-import { LIMIT_DEFAULTS } from '../../src/worker/tenancy/limits.ts';
 
 const ignored = async (file: string): Promise<boolean> =>
   promisify(execFile)('git', ['check-ignore', '--no-index', '--quiet', file], { cwd: repoRoot }).then(
@@ -31,7 +30,9 @@ const castNames = async (): Promise<string[]> => {
 const workerVariables = async (): Promise<string[]> => {
   const toml = parseToml(await readFile(path.join(repoRoot, 'wrangler.toml'), 'utf8')) as { vars: Record<string, string> };
   const declared = [...(await readFile(path.join(repoRoot, 'src/worker/env.ts'), 'utf8')).matchAll(/^\s+([A-Z][A-Z0-9_]+)\?:/gm)].map((m) => m[1]!);
-  return [...new Set([...PROVIDER_VARS, ...Object.keys(LIMIT_DEFAULTS), ...Object.keys(toml.vars), ...declared, ...(await castNames())])];
+  // LIMIT_DEFAULTS' keys, read from the source: the module needs the Worker's global Env type.
+  const limits = [...(await readFile(path.join(repoRoot, 'src/worker/tenancy/limits.ts'), 'utf8')).matchAll(/^ {2}(LIMIT_[A-Z_]+):/gm)].map((m) => m[1]!);
+  return [...new Set([...PROVIDER_VARS, ...limits, ...Object.keys(toml.vars), ...declared, ...(await castNames())])];
 };
 
 describe('local secrets files', () => {

@@ -60,4 +60,23 @@ describe('the worker bundle cache', () => {
       await rm(path.join(project, '.dev.vars'));
     }
   }, 240_000);
+
+  it('a .dev.vars.example (names, no values) does not keep options out of the cache; an entry built without them gets them on reuse', async () => {
+    await writeFile(path.join(project, '.dev.vars'), `LOCAL_SECRET=${SECRET}\n`);
+    await writeFile(configPath(), config('with-vars'));
+    const built = await bundle();
+    const options = path.join(path.dirname(built.dir), 'options.json');
+    await expect(readFile(options, 'utf8')).rejects.toThrow();
+    await rm(path.join(project, '.dev.vars'));
+    await writeFile(path.join(project, '.dev.vars.example'), '# LOCAL_SECRET=\n');
+    try {
+      const reused = await bundle();
+      expect(reused).toMatchObject({ built: false, dir: built.dir });
+      expect(reused.workerOptions.bindings).toMatchObject({ GREETING: 'with-vars' });
+      expect(reused.workerOptions.bindings).not.toHaveProperty('LOCAL_SECRET');
+      expect(JSON.parse(await readFile(options, 'utf8'))).toMatchObject({ name: 'bundle-cache' });
+    } finally {
+      await rm(path.join(project, '.dev.vars.example'));
+    }
+  }, 240_000);
 });

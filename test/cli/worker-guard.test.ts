@@ -128,4 +128,25 @@ describe('the local worker', () => {
       await done();
     }
   }, 300_000);
+
+  it('a run refused before its worker starts exits at once; the runtime it started early ends with it', async () => {
+    const { tmp, done } = await scratch();
+    try {
+      const started = Date.now();
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(path.join(repoRoot, 'bin', 'tau2-edge'), ['run', '--domain', 'mok'], { stdio: 'ignore', env: { ...process.env, TMPDIR: tmp } });
+        const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+        child.on('error', reject);
+        child.on('close', (exit) => {
+          clearTimeout(timer);
+          resolve(exit);
+        });
+      });
+      expect(code).toBe(2);
+      expect(Date.now() - started).toBeLessThan(45_000);
+      await until(async () => (await readdir(tmp)).filter((f) => f.startsWith('tau2-edge-worker-')).length === 0, 30_000);
+    } finally {
+      await done();
+    }
+  }, 120_000);
 });

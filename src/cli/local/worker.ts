@@ -4,6 +4,7 @@
 // progress display.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import getPort from 'get-port';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -150,8 +151,21 @@ let early: Promise<RuntimeGroup> | null = null;
  * the pipe close).
  */
 export const startRuntimeEarly = (): void => {
-  early ??= startRuntimeGroup(defaultLogFile());
+  early ??= startRuntimeGroup(defaultLogFile()).then((group) => holdsProcess(group, false));
   early.catch(() => undefined);
+};
+
+/** Whether the runtime's process and pipe keep this process alive: not while unused (a command may end first). */
+const holdsProcess = (group: RuntimeGroup, hold: boolean): RuntimeGroup => {
+  const pipe = group.child.stdin as Socket | null;
+  if (hold) {
+    group.child.ref();
+    pipe?.ref();
+  } else {
+    group.child.unref();
+    pipe?.unref();
+  }
+  return group;
 };
 
 /** The runtime started early, when it writes where this worker's output goes; taken once. */
@@ -160,7 +174,7 @@ const takeEarlyRuntime = async (logFile: string): Promise<RuntimeGroup | null> =
   const group = await early.catch(() => null);
   early = null;
   if (group === null || group.logFile !== logFile || group.child.exitCode !== null) return null;
-  return group;
+  return holdsProcess(group, true);
 };
 
 export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promise<LocalWorker> => {

@@ -14,6 +14,7 @@ import { dumpsPy } from '../src/core/py/index.ts';
 import type { PyInput } from '../src/core/py/index.ts';
 import { probeContract } from './probe-contract.ts';
 import { probeHardening } from './probe-hardening.ts';
+import { probeFirstTouch } from './probe-first-touch.ts';
 import { SOCKET_PROBE_LIMITS } from './probe-sockets.ts';
 import { PROBE_MAX_SCHEDULES, probeTenancy } from './probe-tenancy.ts';
 import { RUN_SIZE_LIMITS } from '../src/worker/tenancy/run-size-limits.ts';
@@ -241,6 +242,7 @@ try {
   await probeHardening({ harness, base, operatorKey: OPERATOR_KEY, send, check, run, waitDone });
   await probeTenancy({ harness, base, operatorKey: OPERATOR_KEY, send, check, run, waitDone });
   await probeContract({ harness, base, operatorKey: OPERATOR_KEY, send, check, run, waitDone });
+  await probeFirstTouch({ harness, base, operatorKey: OPERATOR_KEY, send, check, run, waitDone });
 
   const leaked = [OPERATOR_KEY, PROVIDER_KEY, 'sk-probe-tenant-google', 'sk-probe-agent-endpoint'].filter((secret) => seen.some((text) => text.includes(secret)));
   check(leaked.length === 0, 'no secret appears in any response', leaked.join(', '));

@@ -1,5 +1,5 @@
 // The per-invocation figures of `npm run limits`, from the local runtime's tail Worker (src/cli/local/runtime.ts
-// --limits-trace): for each invocation the runtime reports, the calls the Worker logged under it
+// limits_trace setting): for each invocation the runtime reports, the calls the Worker logged under it
 // (src/worker/limits-trace.ts) and an upper bound of its CPU time.
 //
 // Subrequests: Cloudflare counts "fetch() requests and requests to other Cloudflare services (D1, Durable

@@ -95,12 +95,14 @@ export const main = async (argv: string[]): Promise<number> => {
   }
 };
 
-const invokedDirectly = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-if (invokedDirectly) {
-  // A closed pipe (e.g. `| head`) ends the command quietly, as command-line tools do.
+/** Runs the command line as a process does: its exit code set, a closed pipe (e.g. `| head`) ending it quietly. */
+export const runAsProcess = async (argv: string[]): Promise<void> => {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
-  process.exitCode = await main(process.argv.slice(2));
-}
+  process.exitCode = await main(argv);
+};
+
+const invokedDirectly = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) await runAsProcess(process.argv.slice(2));

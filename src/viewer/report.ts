@@ -7,6 +7,7 @@ import type { RunErrorBars } from '../core/schemas/statistics.ts';
 import type { AgentMetrics } from '../core/metrics/agent-metrics.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { issueTypeOf } from '../../domains/issue-types.ts';
+import { infraErrorNote } from '../core/runner/grading-failure.ts';
 
 export interface TrialCell {
   readonly simulationId: string;
@@ -38,6 +39,8 @@ export interface GroupRow {
 export interface InfraErrorGroup {
   readonly reason: string;
   readonly simulations: readonly { readonly id: string; readonly taskId: string; readonly trial: number }[];
+  /** What the reason means, when a newcomer could read it as a bug. */
+  readonly note: string | null;
 }
 
 export interface RunReport {
@@ -80,11 +83,14 @@ export const infraErrorReason = (sim: SimulationRun): string => {
 
 export const infraErrorGroups = (simulations: readonly SimulationRun[]): InfraErrorGroup[] => {
   const groups = new Map<string, InfraErrorGroup['simulations'][number][]>();
+  const notes = new Map<string, string>();
   for (const sim of simulations.filter(isInfraError)) {
     const reason = infraErrorReason(sim);
     groups.set(reason, [...(groups.get(reason) ?? []), { id: sim.id, taskId: sim.task_id, trial: sim.trial ?? 0 }]);
+    const note = infraErrorNote(sim);
+    if (note !== null && !notes.has(reason)) notes.set(reason, note);
   }
-  return [...groups].map(([reason, sims]) => ({ reason, simulations: sims })).sort((a, b) => b.simulations.length - a.simulations.length);
+  return [...groups].map(([reason, sims]) => ({ reason, simulations: sims, note: notes.get(reason) ?? null })).sort((a, b) => b.simulations.length - a.simulations.length);
 };
 
 export const taskRows = (simulations: readonly SimulationRun[]): TaskRow[] => {

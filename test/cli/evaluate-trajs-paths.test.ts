@@ -1,5 +1,6 @@
 // `evaluate-trajs PATHS… [-o DIR] [--fresh-tasks]`: several files or folders, each re-graded file saved under
 // its own name, and re-grading against the data folder's current tasks instead of the embedded ones.
+// Trajectories saved with no reward are graded and reported as such.
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,5 +42,20 @@ describe('evaluate-trajs over several paths', () => {
     expect(fresh.lines.at(-1)).toBe('agree 1 / 1');
     // The saved file keeps the tasks it recorded.
     expect(await readFile(path.join(dir, 'fresh.json'), 'utf8')).toContain('A different meeting');
+  });
+
+  it('trajectories with no recorded reward are graded and said so, never shown as a disagreement; exit 0', async () => {
+    const results = parsePyJson(text) as { simulations: { reward_info: PyValue }[] };
+    for (const simulation of results.simulations) simulation.reward_info = null;
+    const unrecorded = path.join(dir, 'unrecorded.json');
+    await writeFile(unrecorded, dumpsPy(results as unknown as PyValue));
+    const { code, text: printed, lines } = await capture(['evaluate-trajs', unrecorded, '--out', path.join(dir, 'unrecorded-graded.json')]);
+    expect(printed).not.toContain('undefined');
+    expect(printed).not.toContain('DIFF');
+    expect(lines).toContainEqual(expect.stringMatching(/^GRADED task \S+ trial 0 sim \S+: no recorded reward; reward 1\.0$/));
+    expect(lines.slice(-2)).toEqual(['graded 1 simulation with no recorded reward', 'agree 0 / 0']);
+    expect(code).toBe(0);
+    const graded = parsePyJson(await readFile(path.join(dir, 'unrecorded-graded.json'), 'utf8')) as { simulations: { reward_info: { reward: { value: number } } }[] };
+    expect(graded.simulations[0]!.reward_info.reward.value).toBe(1);
   });
 });

@@ -44,7 +44,7 @@ describe('tau2-edge help and usage errors', () => {
     for (const name of Object.keys(domains)) expect(text).toMatch(new RegExp(`^${name} {2,}\\S`, 'm'));
     for (const name of [...COMMANDS, ...GROUPS, 'play', 'submit', 'review']) expect(text).toMatch(new RegExp(`^tau2-edge ${name} {2,}\\S`, 'm'));
     expect(text).toContain('=== Quick Start ===');
-    expect(text).toMatch(/^tau2-edge run --domain airline /m);
+    expect(text).toMatch(/^bin\/tau2-edge run --domain mock /m);
   });
 
   it('--version prints the version and the reference data commit', async () => {

@@ -151,4 +151,13 @@ describe('tau2-edge run --in-process with reasoning models', () => {
     expect(code).toBe(1);
     expect(errors).toContain('--agent-llm-args: frequency_penalty is not an argument anthropic models take');
   });
+
+  it('refuses a thinking budget at or over max_tokens before anything runs, naming both (Anthropic would refuse every call)', async () => {
+    const sentBefore = native.requests.length;
+    const { code, errors } = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'create_task_1',
+      '--agent-llm', 'anthropic/claude-sonnet-4-5', '--agent-llm-args', '{"thinking": {"type": "enabled", "budget_tokens": 64000}, "max_tokens": 64000}', '--user-llm', USER]);
+    expect(code).toBe(1);
+    expect(errors).toContain('--agent-llm-args: thinking.budget_tokens (64000) must be less than max_tokens (64000)');
+    expect(native.requests.length).toBe(sentBefore);
+  });
 });

@@ -1,6 +1,6 @@
 // The local worker's bundle cache: an unchanged project reuses its entry, and a changed imported module or a
 // changed config builds a new one that holds the change; options read with a local variables file present are
-// read afresh and never written to the cache.
+// read afresh and never written to the cache (a .env too); a .dev.vars.example is no such file.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,6 +58,38 @@ describe('the worker bundle cache', () => {
       for (const file of files) expect(await readFile(path.join(cacheDir, file), 'utf8')).not.toContain(SECRET);
     } finally {
       await rm(path.join(project, '.dev.vars'));
+    }
+  }, 240_000);
+
+  it('a .dev.vars.example (names, no values) does not keep options out of the cache; an entry built without them gets them on reuse', async () => {
+    await writeFile(path.join(project, '.dev.vars'), `LOCAL_SECRET=${SECRET}\n`);
+    await writeFile(configPath(), config('with-vars'));
+    const built = await bundle();
+    const options = path.join(path.dirname(built.dir), 'options.json');
+    await expect(readFile(options, 'utf8')).rejects.toThrow();
+    await rm(path.join(project, '.dev.vars'));
+    await writeFile(path.join(project, '.dev.vars.example'), '# LOCAL_SECRET=\n');
+    try {
+      const reused = await bundle();
+      expect(reused).toMatchObject({ built: false, dir: built.dir });
+      expect(reused.workerOptions.bindings).toMatchObject({ GREETING: 'with-vars' });
+      expect(reused.workerOptions.bindings).not.toHaveProperty('LOCAL_SECRET');
+      expect(JSON.parse(await readFile(options, 'utf8'))).toMatchObject({ name: 'bundle-cache' });
+    } finally {
+      await rm(path.join(project, '.dev.vars.example'));
+    }
+  }, 240_000);
+
+  it('with only a .env (a provider key), the options are read whatever wrangler prints, and the key stays out of the cache', async () => {
+    await writeFile(path.join(project, '.env'), `OPENAI_API_KEY=${SECRET}\n`);
+    try {
+      await writeFile(configPath(), config('dot-env'));
+      for (const { workerOptions } of [await bundle(), await bundle()]) expect(workerOptions.bindings).toMatchObject({ GREETING: 'dot-env', OPENAI_API_KEY: SECRET });
+      const cacheDir = path.join(project, 'cache');
+      const files = (await readdir(cacheDir, { recursive: true })).filter((f) => f.endsWith('.json'));
+      for (const file of files) expect(await readFile(path.join(cacheDir, file), 'utf8')).not.toContain(SECRET);
+    } finally {
+      await rm(path.join(project, '.env'));
     }
   }, 240_000);
 });

@@ -4,7 +4,7 @@
 // earlier version left is swept when the next one starts.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { access, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,4 +91,62 @@ describe('the local worker', () => {
     await until(() => !groupAlive(second.pid), 20_000);
     await done();
   }, 720_000);
+
+  it('a runtime started early is the one the worker then uses; one never used ends with its command, folder and all', async () => {
+    const { tmp, stateDir, done } = await scratch();
+    const script = `
+      import { readdir } from 'node:fs/promises';
+      import { startLocalWorker, startRuntimeEarly } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local/worker.ts'))};
+      startRuntimeEarly();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const folders = await readdir(process.env.TMPDIR);
+      if (process.argv[2] === 'use') {
+        const worker = await startLocalWorker({ persistTo: process.argv[1], readyTimeoutMs: 280_000 });
+        console.log(JSON.stringify({ folders, after: await readdir(process.env.TMPDIR), health: (await fetch(worker.url + '/v1/health')).status }));
+        await worker.stop();
+      } else console.log(JSON.stringify({ folders }));
+      process.exit(0);
+    `;
+    const runScript = (mode: string): Promise<{ folders: string[]; after?: string[]; health?: number }> =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, stateDir, mode], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
+        let out = '';
+        child.stdout!.on('data', (chunk) => (out += String(chunk)));
+        child.on('error', reject);
+        child.on('close', () => resolve(JSON.parse(out) as { folders: string[] }));
+      });
+    try {
+      const used = await runScript('use');
+      expect(used.health).toBe(200);
+      // The early runtime's folder is the only one: the worker started no second runtime.
+      expect(used.folders.filter((f) => f.startsWith('tau2-edge-worker-'))).toHaveLength(1);
+      expect(used.after!.filter((f) => f.startsWith('tau2-edge-worker-'))).toEqual(used.folders.filter((f) => f.startsWith('tau2-edge-worker-')));
+      const unused = await runScript('leave');
+      expect(unused.folders.filter((f) => f.startsWith('tau2-edge-worker-'))).toHaveLength(1);
+      await until(async () => (await readdir(tmp)).filter((f) => f.startsWith('tau2-edge-worker-')).length === 0, 30_000);
+    } finally {
+      await done();
+    }
+  }, 300_000);
+
+  it('a run refused before its worker starts exits at once; the runtime it started early ends with it', async () => {
+    const { tmp, done } = await scratch();
+    try {
+      const started = Date.now();
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(path.join(repoRoot, 'bin', 'tau2-edge'), ['run', '--domain', 'mok'], { stdio: 'ignore', env: { ...process.env, TMPDIR: tmp } });
+        const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+        child.on('error', reject);
+        child.on('close', (exit) => {
+          clearTimeout(timer);
+          resolve(exit);
+        });
+      });
+      expect(code).toBe(2);
+      expect(Date.now() - started).toBeLessThan(45_000);
+      await until(async () => (await readdir(tmp)).filter((f) => f.startsWith('tau2-edge-worker-')).length === 0, 30_000);
+    } finally {
+      await done();
+    }
+  }, 120_000);
 });

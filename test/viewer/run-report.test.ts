@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { infraErrorGroups, taskRows } from '../../src/viewer/report.ts';
 import { TaskFilterSchema, filterTasks } from '../../src/viewer/task-filter.ts';
 import { infraError, scored } from '../support/simulations.ts';
+import { GRADING_FAILURE_NOTE } from '../../src/core/runner/grading-failure.ts';
 
 const refused = 'Incorrect API key provided: sk-***';
 
@@ -20,6 +21,15 @@ describe('run report', () => {
   it('an infrastructure error with no recorded error says so rather than nothing', () => {
     const sim = { ...infraError('a', 'x'), info: null };
     expect(infraErrorGroups([sim])[0]!.reason).toBe('no reason recorded');
+  });
+
+  it('an error raised while grading carries its explanation; a provider failure has none', () => {
+    const grading = { ...infraError('create_task_1_with_env_assertions', 'Task task_2 not found'), info: { error: 'Task task_2 not found', error_stage: 'evaluation' } };
+    const groups = infraErrorGroups([grading, infraError('b', refused)]);
+    expect(groups.map((g) => [g.reason, g.note])).toEqual([
+      ['Task task_2 not found', GRADING_FAILURE_NOTE],
+      [refused, null],
+    ]);
   });
 
   it('sorts tasks in natural order of their ids', () => {

@@ -74,4 +74,12 @@ describe('reasoning models', () => {
     expect(response.status).toBe(400);
     expect(JSON.stringify(await response.json())).toContain('llm_args_agent.frequency_penalty');
   });
+
+  it('a thinking budget at or over max_tokens is refused with a 400 naming both fields', async () => {
+    const response = await call('/v1/runs', { body: reasoningRun('anthropic/claude-sonnet-4-5', { thinking: { type: 'enabled', budget_tokens: 8000 }, max_tokens: 4096 }) });
+    expect(response.status).toBe(400);
+    const text = JSON.stringify(await response.json());
+    expect(text).toContain('llm_args_agent.thinking');
+    expect(text).toContain('thinking.budget_tokens (8000) must be less than max_tokens (4096)');
+  });
 });

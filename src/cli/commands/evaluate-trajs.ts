@@ -78,6 +78,7 @@ const evaluateTrajs = async (
   const agreement = new Map<string, [number, number]>();
   let agree = 0;
   let total = 0;
+  let ungraded = 0;
   const regradedSims = [];
   for (const simulation of results.simulations) {
     if (simulation.termination_reason === 'infrastructure_error') {
@@ -91,6 +92,12 @@ const evaluateTrajs = async (
       now: () => isoTimestamp(systemClock.nowMs()),
     });
     regradedSims.push({ ...simulation, reward_info: r.regraded });
+    // Trajectories saved without grading (e.g. from another harness) have nothing to agree or disagree with.
+    if (r.recorded === null) {
+      out(`GRADED task ${simulation.task_id} trial ${simulation.trial} sim ${simulation.id}: no recorded reward; reward ${r.regraded.reward.value.toFixed(1)}`);
+      ungraded += 1;
+      continue;
+    }
     total += 1;
     const differing = Object.keys(r.differences);
     if (differing.length === 0) agree += 1;
@@ -112,6 +119,7 @@ const evaluateTrajs = async (
   if (target !== null) {
     await saveResults(target, withErrorBars({ ...recorded, simulations: regradedSims }));
   }
+  if (ungraded > 0) out(`graded ${ungraded} simulation${ungraded === 1 ? '' : 's'} with no recorded reward`);
   out(`agree ${agree} / ${total}`);
   return agree === total ? 0 : 1;
 };

@@ -16,15 +16,20 @@ const ABOUT: Readonly<Record<string, string>> = {
   banking_knowledge: 'Knowledge-retrieval customer service with configurable retrieval (--retrieval-config)',
 };
 
-const QUICK_START = [
-  '# 1. Check the reference data',
-  'tau2-edge check-data',
-  '# 2. Run an evaluation (on a local Worker; --in-process runs it in this process)',
-  'tau2-edge run --domain airline --agent-llm gpt-4.1 --user-llm gpt-4.1 --num-trials 1 --num-tasks 5',
+/**
+ * A first session that works as printed from the checkout's root: `bin/tau2-edge` runs without anything on PATH
+ * (`npx tau2-edge` does the same), and the first run needs only an OpenAI key.
+ */
+export const QUICK_START = [
+  '# From the checkout: bin/tau2-edge (or npx tau2-edge, or put bin/ on your PATH)',
+  '# 1. Check the reference data: the oracle plays every mock task',
+  'bin/tau2-edge check-data --domain mock',
+  '# 2. Run an evaluation on a local Worker (needs OPENAI_API_KEY; --in-process runs it in this process)',
+  'bin/tau2-edge run --domain mock --agent-llm gpt-4.1 --user-llm gpt-4.1 --num-trials 1 --num-tasks 5',
   '# 3. Browse the results',
-  'tau2-edge view',
+  'bin/tau2-edge view',
   '# 4. Play the agent yourself',
-  'tau2-edge play',
+  'bin/tau2-edge play',
 ];
 
 export const introText = (commands: readonly Command[]): string =>
@@ -42,7 +47,7 @@ export const introText = (commands: readonly Command[]): string =>
     '=== Quick Start ===',
     ...QUICK_START,
     '',
-    'Tip: run any command with --help for its flags and examples, e.g. tau2-edge run --help',
+    'Tip: run any command with --help for its flags and examples, e.g. bin/tau2-edge run --help',
   ].join('\n');
 
 export const introCommand = (ctx: CliContext): Command => {

@@ -73,9 +73,10 @@ const inputsKey = async (root: string, configPath: string, inputs: readonly stri
 /**
  * Local variable files (.dev.vars, .env and their variants) that wrangler folds into the options as bindings: they
  * hold secrets, so options read with one present are read afresh on every start rather than written to the cache.
+ * An `.example` file (the committed .dev.vars.example) lists names only and is no environment wrangler reads.
  */
-const hasLocalVarsFiles = async (root: string): Promise<boolean> =>
-  (await readdir(root)).some((f) => f.startsWith('.dev.vars') || f === '.env' || f.startsWith('.env.'));
+const isLocalVarsFile = (name: string): boolean => (name.startsWith('.dev.vars') || name === '.env' || name.startsWith('.env.')) && !name.endsWith('.example');
+const hasLocalVarsFiles = async (root: string): Promise<boolean> => (await readdir(root)).some(isLocalVarsFile);
 
 const optionsScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'options.ts');
 
@@ -85,6 +86,13 @@ const printOptions = async (root: string, configPath: string): Promise<PrintedOp
   const printed = await execa(process.execPath, [optionsScript, configPath], { cwd: root, env: { WRANGLER_LOG: 'error' }, reject: false });
   if (printed.failed) throw new Error(`Reading ${path.basename(configPath)} failed:\n${printed.stderr}`);
   return PrintedOptionsSchema.parse(JSON.parse(printed.stdout));
+};
+
+/** Writes the options beside an entry's bundle (whole or not at all: a reader may be starting from it). */
+const writeOptions = async (entry: string, options: PrintedOptions): Promise<void> => {
+  const file = path.join(entry, OPTIONS);
+  await writeFile(`${file}.${process.pid}`, JSON.stringify(options));
+  await rename(`${file}.${process.pid}`, file);
 };
 
 const asBundle = (dir: string, options: PrintedOptions, built: boolean): WorkerBundle => ({
@@ -125,7 +133,7 @@ const build = async (root: string, configPath: string, cacheDir: string, withOpt
   const inputs = Object.keys(meta.inputs).sort();
   const key = await inputsKey(root, configPath, inputs);
   await writeFile(path.join(staging, MANIFEST), JSON.stringify({ key, inputs } satisfies Manifest));
-  if (withOptions) await writeFile(path.join(staging, OPTIONS), JSON.stringify(options));
+  if (withOptions) await writeOptions(staging, options);
   const entry = await commitEntry(cacheDir, staging, key, isEntry);
   const latest = path.join(cacheDir, `${LATEST}.${path.basename(staging)}`);
   await writeFile(latest, JSON.stringify({ key, inputs: [] } satisfies Manifest));
@@ -140,7 +148,11 @@ export const workerBundle = async ({ configPath = path.join(repoRoot, 'wrangler.
   const entry = await reusable(root, configPath, cacheDir);
   if (entry !== null) {
     const cached = cacheOptions ? await readJson(path.join(entry, OPTIONS), PrintedOptionsSchema) : null;
-    return asBundle(entry, cached ?? (await printOptions(root, configPath)), false);
+    if (cached !== null) return asBundle(entry, cached, false);
+    const printed = await printOptions(root, configPath);
+    // An entry built while a local variables file was present holds no options: the next start reuses these.
+    if (cacheOptions) await writeOptions(entry, printed);
+    return asBundle(entry, printed, false);
   }
   const fresh = await build(root, configPath, cacheDir, cacheOptions);
   return asBundle(fresh.entry, fresh.options, true);

@@ -1,6 +1,7 @@
 // The local worker's guard: leads the worker's process group and runs its runtime in it, so that the worker
-// dies with the command that started it, however that command ends. Its standard input carries first one line,
-// the worker's settings (secrets among them), which it hands to the runtime's standard input, so they are never
+// dies with the command that started it, however that command ends. The runtime starts at once (it loads its
+// modules and bundle while the command still prepares); the guard's standard input carries first one line, the
+// worker's settings (secrets among them), which it hands to the runtime's standard input, so they are never
 // written to disk; then it stays open for as long as the command lives. When it closes (the command exited, or
 // was killed with kill -9), the guard stops the group and removes the worker's folder; when the runtime exits,
 // it removes the folder and exits too. Usage: node guard.ts WORK_DIR COMMAND [ARGS…]
@@ -19,13 +20,12 @@ const signalGroup = (signal: NodeJS.Signals): void => {
   }
 };
 
-const startRuntime = (settings: string): void => {
-  // Never rejects: the guard's own exit code reports how the runtime ended.
-  void execa(command, args, { input: settings, stdout: 'inherit', stderr: 'inherit', reject: false }).then((result) => {
-    removeWorkDir();
-    process.exit(result.exitCode ?? (result.signal === undefined ? 1 : 128));
-  });
-};
+// Never rejects: the guard's own exit code reports how the runtime ended.
+const runtime = execa(command, args, { stdin: 'pipe', stdout: 'inherit', stderr: 'inherit', reject: false });
+void runtime.then((result) => {
+  removeWorkDir();
+  process.exit(result.exitCode ?? (result.signal === undefined ? 1 : 128));
+});
 
 // A SIGTERM to the group reaches the runtime too: the guard stays to see it exit (and clean up after it).
 process.on('SIGTERM', () => undefined);
@@ -38,7 +38,7 @@ process.stdin.on('data', (chunk: string) => {
   if (end < 0) return;
   const settings = firstLine.slice(0, end);
   firstLine = null;
-  startRuntime(settings);
+  runtime.stdin!.end(settings);
 });
 process.stdin.on('close', () => {
   removeWorkDir();

@@ -3,40 +3,30 @@
 // purpose: its development tooling wraps every SQLite-backed Durable Object class so that each new object
 // makes an extra blocking storage write, and keeps a DevTools session and a proxy Worker in front; together
 // they cost about a sixth of a run's CPU and a second runtime process, none of which a deployed Worker pays.
-// The Worker's variables and secrets arrive as one JSON object on standard input (never in a file).
-// Usage: node runtime.ts --persist-to DIR --port N [--inspector-port N] [--limits-trace URL]
-import { parseArgs } from 'node:util';
+// Its settings (the state folder, the port, the Worker's variables and secrets) arrive as one JSON object on
+// standard input (never in a file, never in argv), so it can start loading before the caller has them.
+// Usage: node runtime.ts < RuntimeSettings as JSON
 import { text } from 'node:stream/consumers';
 import path from 'node:path';
 import { Log, LogLevel, Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import { workerBundle } from './bundle.ts';
 import { liveObjectsBound, openFileLimit } from './open-files.ts';
+import { RuntimeSettingsSchema } from './runtime-settings.ts';
 
-const { values } = parseArgs({
-  options: {
-    'persist-to': { type: 'string' },
-    port: { type: 'string' },
-    'inspector-port': { type: 'string' },
-    'limits-trace': { type: 'string' },
-  },
-});
-const required = (name: keyof typeof values): string => {
-  const value = values[name];
-  if (value === undefined) throw new Error(`local-runtime: --${name} is required`);
-  return value;
-};
-
-// The deploy bundle and the Worker's options, from the cache when the sources are unchanged (bundle.ts).
-const { dir: bundleDir, scriptPath, name, workerOptions } = await workerBundle();
+// The deploy bundle and the Worker's options, from the cache when the sources are unchanged (bundle.ts), read
+// while the settings are still on their way.
+const bundle = workerBundle();
+const settings = RuntimeSettingsSchema.parse(JSON.parse(await text(process.stdin)));
+const { dir: bundleDir, scriptPath, name, workerOptions } = await bundle;
 // The caller's variables and secrets override wrangler.toml's [vars], as an env file does for `wrangler dev`.
-const vars = JSON.parse(await text(process.stdin)) as Record<string, string>;
+const { vars } = settings;
 // Live objects bounded under the open-file limit workerd inherits, unless the caller sets the bound.
 const openFiles = await openFileLimit();
 const objectsBound: Record<string, string> = openFiles === null ? {} : { LIMIT_LIVE_OBJECTS: String(liveObjectsBound(openFiles)) };
-const inspectorPort = values['inspector-port'] === undefined ? undefined : Number(values['inspector-port']);
-// With --limits-trace, the Worker logs the calls the platform's per-invocation limits count (LIMITS_TRACE), and a
+const inspectorPort = settings.inspector_port;
+// With limits_trace, the Worker logs the calls the platform's per-invocation limits count (LIMITS_TRACE), and a
 // tail Worker posts each invocation's kind, start and those lines to the URL (see scripts/limits/trace.ts).
-const traceUrl = values['limits-trace'];
+const traceUrl = settings.limits_trace;
 const limitsTail = {
   name: 'limits-tail',
   modules: true,
@@ -55,10 +45,10 @@ const limitsTail = {
 const runtime = new Miniflare(
   convertV4MiniflareOptions({
     host: '127.0.0.1',
-    port: Number(required('port')),
+    port: settings.port,
     ...(inspectorPort === undefined ? {} : { inspectorHost: '127.0.0.1', inspectorPort }),
     // The layout `wrangler d1 migrations apply --persist-to DIR` writes to.
-    resourcePersistencePath: path.join(required('persist-to'), 'v3'),
+    resourcePersistencePath: path.join(settings.persist_to, 'v3'),
     // Scheduled events on demand: GET /cdn-cgi/local/scheduled?cron=…, only on 127.0.0.1.
     unsafeTriggerHandlers: true,
     // No dev registry (none is named): local workers of this project running side by side (tests, a second

@@ -4,6 +4,7 @@
 // progress display.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import getPort from 'get-port';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from '../checkout.ts';
 import { applyLocalMigrations } from './migrations.ts';
+import type { RuntimeSettings } from './runtime-settings.ts';
 
 export { repoRoot, wranglerBin } from '../checkout.ts';
 
@@ -110,34 +112,90 @@ const sweepLeftSecrets = async (): Promise<void> => {
   );
 };
 
+const defaultLogFile = (): string => path.join(localStateRoot(), 'tau2-edge-dev.log');
+
+/** A runtime started before its settings are known: its guard process, its folder and where its output goes. */
+interface RuntimeGroup {
+  readonly child: ChildProcess;
+  readonly workDir: string;
+  readonly logFile: string;
+}
+
+/**
+ * Starts the guard and, in it, the runtime, which loads its modules and bundle while it waits for its settings.
+ * Its own process group, so that stopping (or killing) it takes the guard, the runtime and workerd; the guard
+ * leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes).
+ */
+const startRuntimeGroup = async (logFile: string): Promise<RuntimeGroup> => {
+  await mkdir(path.dirname(logFile), { recursive: true });
+  await sweepLeftSecrets();
+  const workDir = await mkdtemp(path.join(tmpdir(), WORK_DIR_PREFIX));
+  const log = await open(logFile, 'a');
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
+  // no descriptor number for stdout), so the worker's output never passes through this process.
+  const child = spawn(process.execPath, [path.join(here, 'guard.ts'), workDir, process.execPath, path.join(here, 'runtime.ts')], {
+    cwd: repoRoot,
+    detached: true,
+    stdio: ['pipe', log.fd, log.fd],
+  });
+  await log.close();
+  return { child, workDir, logFile };
+};
+
+let early: Promise<RuntimeGroup> | null = null;
+
+/**
+ * Starts the local runtime of the default log file now, for a command that will start its local worker once its
+ * own modules are loaded (bin.ts): the two load side by side. Unused, it ends with this process (its guard sees
+ * the pipe close).
+ */
+export const startRuntimeEarly = (): void => {
+  early ??= startRuntimeGroup(defaultLogFile()).then((group) => holdsProcess(group, false));
+  early.catch(() => undefined);
+};
+
+/** Whether the runtime's process and pipe keep this process alive: not while unused (a command may end first). */
+const holdsProcess = (group: RuntimeGroup, hold: boolean): RuntimeGroup => {
+  const pipe = group.child.stdin as Socket | null;
+  if (hold) {
+    group.child.ref();
+    pipe?.ref();
+  } else {
+    group.child.unref();
+    pipe?.unref();
+  }
+  return group;
+};
+
+/** The runtime started early, when it writes where this worker's output goes; taken once. */
+const takeEarlyRuntime = async (logFile: string): Promise<RuntimeGroup | null> => {
+  if (early === null) return null;
+  const group = await early.catch(() => null);
+  early = null;
+  if (group === null || group.logFile !== logFile || group.child.exitCode !== null) return null;
+  return holdsProcess(group, true);
+};
+
 export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promise<LocalWorker> => {
   const persistTo = options.persistTo ?? defaultPersistDir();
-  const logFile = options.logFile ?? path.join(localStateRoot(), 'tau2-edge-dev.log');
+  const logFile = options.logFile ?? defaultLogFile();
   await mkdir(path.dirname(logFile), { recursive: true });
   await applyLocalMigrations(persistTo);
 
-  await sweepLeftSecrets();
-  const workDir = await mkdtemp(path.join(tmpdir(), WORK_DIR_PREFIX));
-
+  const { child, workDir } = (await takeEarlyRuntime(logFile)) ?? (await startRuntimeGroup(logFile));
   const port = options.port ?? (await getPort({ host: '127.0.0.1' }));
   const inspectorPort = options.inspector === true ? await getPort({ host: '127.0.0.1' }) : null;
-  const log = await open(logFile, 'a');
-  const runtime = path.join(path.dirname(fileURLToPath(import.meta.url)), 'runtime.ts');
-  const args = [
-    runtime, '--persist-to', persistTo, '--port', String(port),
-    ...(inspectorPort === null ? [] : ['--inspector-port', String(inspectorPort)]),
-    ...(options.limitsTraceUrl === undefined ? [] : ['--limits-trace', options.limitsTraceUrl]),
-  ];
-  // Its own process group, so that stopping (or killing) it takes the guard, the runtime and workerd.
-  // The guard leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes).
-  const guard = path.join(path.dirname(fileURLToPath(import.meta.url)), 'guard.ts');
-  // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
-  // no descriptor number for stdout), so the worker's output never passes through this process.
-  const child = spawn(process.execPath, [guard, workDir, process.execPath, ...args], { cwd: repoRoot, detached: true, stdio: ['pipe', log.fd, log.fd] });
-  await log.close();
+  const settings: RuntimeSettings = {
+    persist_to: persistTo,
+    port,
+    ...(inspectorPort === null ? {} : { inspector_port: inspectorPort }),
+    ...(options.limitsTraceUrl === undefined ? {} : { limits_trace: options.limitsTraceUrl }),
+    vars: { ...(options.env ?? {}) },
+  };
   // The settings (secrets among them) go through the guard's standard input to the runtime's, never to disk;
   // the pipe stays open, as the guard's sign that this process lives.
-  child.stdin!.write(`${JSON.stringify(options.env ?? {})}\n`);
+  child.stdin!.write(`${JSON.stringify(settings)}\n`);
   const url = `http://127.0.0.1:${port}`;
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {

@@ -1,9 +1,11 @@
 // The grep retriever: documents ranked by how often a Python regular expression matches their content
-// (case-insensitive unless asked otherwise); a pattern that does not compile is searched as literal text.
+// (case-insensitive unless asked otherwise); a pattern that does not compile is searched as literal text, and one
+// Python compiles that this engine cannot evaluate as Python does is a tool error, never an empty answer.
 import { DEFAULT_TOP_K, rankByScore } from './bm25.ts';
 import type { KnowledgeDocument, RankedDocument } from './documents.ts';
 import { isPyBlank } from './py-text.ts';
-import { PyRegexError, compileLiteral, compilePyRegex, countMatches } from './py-regex.ts';
+import { ToolError } from '../environment/errors.ts';
+import { PyRegexError, PyRegexUnsupported, compileLiteral, compilePyRegex, countMatches } from './py-regex.ts';
 import type { CharacterNameLookup } from './py-regex.ts';
 
 export interface GrepOptions {
@@ -23,6 +25,7 @@ const compile = (pattern: string, ignoreCase: boolean, characterNames: Character
     return compilePyRegex(pattern, { ignoreCase, characterNames });
   } catch (err) {
     if (err instanceof PyRegexError) return compileLiteral(pattern, { ignoreCase });
+    if (err instanceof PyRegexUnsupported) throw new ToolError(`Cannot search for this pattern: ${err.message}. Rephrase it without that construct.`);
     throw err;
   }
 };

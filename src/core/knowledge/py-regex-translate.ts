@@ -4,16 +4,23 @@
 // to JavaScript's; case-insensitivity is Python's (py-case.ts); `\w`, `\d`, `\s`, `\b` are Unicode unless ASCII;
 // `.`, `^`, `$`, `\A`, `\Z` keep their Python meaning; an atomic group or a possessive repeat becomes a lookahead
 // that captures plus a backreference to it (the standard exact emulation); `{,n}` and `{,}` are repeats;
-// comments and verbose whitespace are dropped; `\N{name}` is looked up in the name table the caller loaded.
-// What Python refuses is refused (PyRegexError), including a
-// look-behind whose width is not fixed, which JavaScript would accept.
+// comments and verbose whitespace are dropped; `\N{name}` is looked up in the name table the caller loaded; a
+// conditional `(?(group)yes|no)` tests a marker capture written after its group (py-regex-conditional.ts).
+// What Python refuses is refused (PyRegexError), including a look-behind whose width is not fixed, which
+// JavaScript would accept; what Python accepts but JavaScript cannot express is PyRegexUnsupported.
 import { caseVariants, charVariants } from './py-case.ts';
 import type { CodePointSet } from './py-case.ts';
 import type { CharacterNameLookup } from './unicode-name-table.ts';
+import { conditionalSource, groupMarker } from './py-regex-conditional.ts';
 
-/** Thrown for a pattern that Python's `re.compile` rejects (or that this translation cannot express). */
+/** Thrown for a pattern that Python's `re.compile` rejects. */
 export class PyRegexError extends Error {
   override readonly name = 'PyRegexError';
+}
+
+/** Thrown for a pattern Python accepts whose meaning JavaScript's engine cannot reproduce. */
+export class PyRegexUnsupported extends Error {
+  override readonly name = 'PyRegexUnsupported';
 }
 
 interface Flags {
@@ -32,6 +39,8 @@ interface Node {
   readonly anchor?: boolean;
   /** Already a repeat: repeating it again is "multiple repeat". */
   readonly repeat?: boolean;
+  /** The groups it opens, first and last (none when first > last). */
+  readonly groups?: readonly [number, number];
 }
 
 type ClassItem = { readonly lo: number; readonly hi: number } | { readonly category: string };
@@ -89,19 +98,40 @@ class Translator {
   private readonly jsNames = new Map<number, string>();
   private readonly widths = new Map<number, readonly [number, number]>();
   private atomics = 0;
+  /** The groups conditionals test, and the groups whose captures JavaScript would not keep as Python does. */
+  readonly conditionGroups = new Set<number>();
+  private readonly repeatedGroups = new Set<number>();
+  private readonly lookaheadGroups = new Set<number>();
+  private lookaheads = 0;
+  /** Inside a look-behind (and not in a look-ahead within it), where JavaScript matches right to left. */
+  private backward = false;
+  /** Inside a look-behind: the groups opened before it (Python's `lookbehindgroups`), else null. */
+  private lookbehindGroups: number | null = null;
 
   private readonly src: string;
   private readonly characterNames: CharacterNameLookup | undefined;
+  /** Groups followed by a marker capture, for the conditionals that test them. */
+  private readonly marked: ReadonlySet<number>;
 
-  constructor(src: string, characterNames: CharacterNameLookup | undefined) {
+  constructor(src: string, characterNames: CharacterNameLookup | undefined, marked: ReadonlySet<number> = new Set()) {
     this.src = src;
     this.characterNames = characterNames;
+    this.marked = marked;
   }
 
   translate(): string {
     const flags = this.globalFlags();
     const node = this.alternation(flags);
     if (this.pos < this.src.length) throw new PyRegexError(`unbalanced parenthesis at position ${this.pos}`);
+    for (const group of this.conditionGroups) {
+      if (group > this.groups) throw new PyRegexError(`invalid group reference ${group}`);
+      // A capture inside a repeat is reset by JavaScript on each repetition (Python keeps the last one), and one
+      // inside a look-ahead may end after the conditional: the marker could not tell what Python's state holds.
+      if (this.repeatedGroups.has(group) || this.lookaheadGroups.has(group)) {
+        const where = this.repeatedGroups.has(group) ? 'a repeated group' : 'a look-ahead';
+        throw new PyRegexUnsupported(`the conditional (?(${group})...) tests group ${group}, which is inside ${where}; this search cannot evaluate that as Python does`);
+      }
+    }
     return node.js;
   }
 
@@ -169,8 +199,9 @@ class Translator {
         items.push(this.repeat(last, repeat));
         continue;
       }
+      const firstGroup = this.groups + 1;
       const atom = this.atom(flags);
-      if (atom) items.push(atom);
+      if (atom) items.push({ ...atom, groups: [firstGroup, this.groups] });
     }
     return {
       js: items.map((n) => n.js).join(''),
@@ -197,6 +228,7 @@ class Translator {
   }
 
   private repeat(node: Node, { min, max }: { min: number; max: number }): Node {
+    if (max > 1 && node.groups) for (let group = node.groups[0]; group <= node.groups[1]; group++) this.repeatedGroups.add(group);
     const quantifier = max === MAX_REPEAT ? (min === 0 ? '*' : min === 1 ? '+' : `{${min},}`) : min === 0 && max === 1 ? '?' : min === max ? `{${min}}` : `{${min},${max}}`;
     const body = `(?:${node.js})${quantifier}`;
     const width = { min: Math.min(MAX_REPEAT, node.min * min), max: max === MAX_REPEAT && node.max > 0 ? MAX_REPEAT : Math.min(MAX_REPEAT, node.max * max) };
@@ -380,15 +412,28 @@ class Translator {
     }
     if (c === '=' || c === '!') {
       this.pos++;
+      const direction = this.backward;
+      this.lookaheads++;
+      this.backward = false;
       const inner = this.closed(flags);
+      this.lookaheads--;
+      this.backward = direction;
       return { js: `(?:(?${c}${inner.js}))`, min: 0, max: 0 };
     }
     if (c === '<' && (this.peek(1) === '=' || this.peek(1) === '!')) {
       const kind = this.peek(1)!;
       this.pos += 2;
+      const [outer, direction] = [this.lookbehindGroups, this.backward];
+      this.lookbehindGroups ??= this.groups;
+      this.backward = true;
       const inner = this.closed(flags);
+      [this.lookbehindGroups, this.backward] = [outer, direction];
       if (inner.min !== inner.max) throw this.error('look-behind requires fixed-width pattern');
       return { js: `(?:(?<${kind}${inner.js}))`, min: 0, max: 0 };
+    }
+    if (c === '(') {
+      this.pos++;
+      return this.conditional(flags);
     }
     if (c === 'P' && this.peek(1) === '<') {
       this.pos += 2;
@@ -434,9 +479,51 @@ class Translator {
     const jsName = name ?? `_g${group}`;
     if (name) this.names.set(name, group);
     this.jsNames.set(group, jsName);
+    if (this.lookaheads > 0) this.lookaheadGroups.add(group);
     const inner = this.closed(flags);
     this.widths.set(group, [inner.min, inner.max]);
-    return { ...inner, js: `(?<${jsName}>${inner.js})` };
+    const marker = this.marked.has(group) ? groupMarker(group) : '';
+    return { ...inner, js: `(?<${jsName}>${inner.js})${marker}` };
+  }
+
+  /** `(?(group)yes|no)`, after its `(?(` (`sre_parse`'s rules for the group: a name, or a number). */
+  private conditional(flags: Flags): Node {
+    const end = this.src.indexOf(')', this.pos);
+    if (end < 0) throw this.error('missing ), unterminated name');
+    const name = this.src.slice(this.pos, end);
+    if (name === '') throw this.error('missing group name');
+    let group: number;
+    if (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(name)) {
+      const named = this.names.get(name);
+      if (named === undefined) throw this.error(`unknown group name '${name}'`);
+      group = named;
+    } else if (/^[0-9]+$/.test(name)) {
+      group = Number(name);
+      if (group === 0) throw this.error('bad group number');
+    } else if (/^\s*\+?\p{Nd}+(?:_\p{Nd}+)*\s*$/u.test(name)) {
+      // int() reads these; Python 3.12 deprecates them, and what it makes of them is not reproduced here.
+      throw new PyRegexUnsupported(`the conditional group reference '${name}' is not written in ASCII digits`);
+    } else throw this.error(`bad character in group name '${name}'`);
+    if (this.lookbehindGroups !== null) {
+      if (!this.widths.has(group)) throw this.error('cannot refer to an open group');
+      if (group > this.lookbehindGroups) throw this.error('cannot refer to group defined in the same lookbehind subpattern');
+    }
+    this.pos = end + 1;
+    this.conditionGroups.add(group);
+    const yes = this.sequence(flags);
+    let no: Node | null = null;
+    if (this.peek() === '|') {
+      this.pos++;
+      no = this.sequence(flags);
+      if (this.peek() === '|') throw this.error('conditional backref with more than two branches');
+    }
+    if (this.peek() !== ')') throw this.error('missing ), unterminated subpattern');
+    this.pos++;
+    return {
+      js: conditionalSource(group, yes.js, no?.js ?? '', this.backward),
+      min: no === null ? 0 : Math.min(yes.min, no.min),
+      max: Math.max(yes.max, no?.max ?? 0),
+    };
   }
 
   private wrap(open: string, flags: Flags): Node {
@@ -460,8 +547,13 @@ export interface PyRegexOptions {
 }
 
 /** The JavaScript source (for flags `gv`) matching what Python's `re.compile(pattern, flags)` matches. */
-export const translatePyRegex = (pattern: string, options: PyRegexOptions): string =>
-  new Translator(options.ignoreCase ? `(?i)${pattern}` : pattern, options.characterNames).translate();
+export const translatePyRegex = (pattern: string, options: PyRegexOptions): string => {
+  const source = options.ignoreCase ? `(?i)${pattern}` : pattern;
+  const first = new Translator(source, options.characterNames);
+  const js = first.translate();
+  // Conditionals name their groups anywhere in the pattern: a second pass writes the markers after those groups.
+  return first.conditionGroups.size === 0 ? js : new Translator(source, options.characterNames, first.conditionGroups).translate();
+};
 
 /** `re.escape(text)` as a pattern: the text itself, with Python's case-insensitivity when asked. */
 export const translateLiteral = (text: string, options: { ignoreCase: boolean }): string =>

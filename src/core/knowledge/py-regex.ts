@@ -1,12 +1,12 @@
 // Python `re` patterns run by JavaScript's engine, for the grep retriever: the pattern is translated
 // (py-regex-translate.ts) to a `v`-flag regular expression that matches what Python matches; a pattern Python
 // would reject is reported as such, so the caller can fall back to a literal search as the reference does.
-import { PyRegexError, translateLiteral, translatePyRegex } from './py-regex-translate.ts';
+import { PyRegexError, PyRegexUnsupported, translateLiteral, translatePyRegex } from './py-regex-translate.ts';
 import type { PyRegexOptions } from './py-regex-translate.ts';
 import { loadCharacterNameLookup } from './unicode-name-table.ts';
 import type { CharacterNameLookup } from './unicode-name-table.ts';
 
-export { PyRegexError };
+export { PyRegexError, PyRegexUnsupported };
 export type { CharacterNameLookup, PyRegexOptions };
 
 let characterNames: Promise<CharacterNameLookup> | undefined;
@@ -30,17 +30,18 @@ export const loadCharacterNames = async (pattern: string): Promise<CharacterName
   return characterNames;
 };
 
+/** The translation of a pattern Python accepts; JavaScript refusing it means it cannot be expressed here. */
 const compile = (source: string): RegExp => {
   try {
     return new RegExp(source, 'gv');
   } catch (err) {
-    throw new PyRegexError(err instanceof Error ? err.message : String(err));
+    throw new PyRegexUnsupported(err instanceof Error ? err.message : String(err));
   }
 };
 
 /**
  * The global regular expression for a Python pattern, as `re.compile(pattern, flags)` would match.
- * @throws PyRegexError when Python would reject the pattern (or it cannot be expressed here).
+ * @throws PyRegexError when Python would reject the pattern; PyRegexUnsupported when JavaScript cannot match as Python would.
  */
 export const compilePyRegex = (pattern: string, options: PyRegexOptions): RegExp => compile(translatePyRegex(pattern, options));
 

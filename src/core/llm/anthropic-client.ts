@@ -2,10 +2,11 @@
 // `reasoning_effort` budgets) is turned on as asked; while it is on, temperature is left out, as Anthropic
 // refuses it, and the turn's state records that (as it records the seed, which Anthropic has no use for). Each turn's thinking and redacted_thinking blocks
 // with their signatures come back before its tool_use blocks on the next request of the same model. Prompt
-// caching is asked for by default: a cache breakpoint on the system prompt and on the last tool.
+// caching is asked for by default: a cache breakpoint on the system prompt and on the last tool. The max_tokens
+// sent is litellm's (the llm_args' own, the thinking budget within it), so a run records what was sent.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import type { ModelMessage, ToolSet } from 'ai';
-import { anthropicThinking, omittedArgs, promptCacheOn } from './reasoning-args.ts';
+import { anthropicMaxOutputTokens, anthropicThinking, omittedArgs, promptCacheOn } from './reasoning-args.ts';
 import { adapterClient, providerSettings } from './sdk-adapter.ts';
 import type { ProviderClientConfig } from './sdk-adapter.ts';
 import type { LlmClient } from './types.ts';
@@ -31,6 +32,7 @@ export const createAnthropicClient = (config: ProviderClientConfig, modelId: (na
       model: provider(modelId(request.model)),
       providerOptions: thinking === undefined ? {} : { anthropic: { thinking } },
       omitted: omittedArgs(ANTHROPIC_ADAPTER, request.llmArgs, thinking?.type === 'enabled'),
+      sampling: { maxOutputTokens: anthropicMaxOutputTokens(request.llmArgs) },
       ...(promptCacheOn(request.llmArgs) ? { shape: withCacheBreakpoints } : {}),
     };
   });

@@ -3,7 +3,7 @@
 // function calls, and on text where given) go back on the next request of the same model, so the SDK never
 // stands in its skip-validation placeholder for them.
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { geminiThinking } from './reasoning-args.ts';
+import { geminiThinking, isGemini3OrNewer } from './reasoning-args.ts';
 import { adapterClient, providerSettings } from './sdk-adapter.ts';
 import type { ProviderClientConfig } from './sdk-adapter.ts';
 import type { LlmClient } from './types.ts';
@@ -15,6 +15,12 @@ export const createGoogleClient = (config: ProviderClientConfig, modelId: (name:
   return adapterClient(config, GOOGLE_ADAPTER, (request) => {
     const model = modelId(request.model);
     const thinkingConfig = geminiThinking(model, request.llmArgs);
-    return { model: provider(model), providerOptions: thinkingConfig === undefined ? {} : { google: { thinkingConfig } }, omitted: [] };
+    return {
+      model: provider(model),
+      providerOptions: thinkingConfig === undefined ? {} : { google: { thinkingConfig } },
+      omitted: [],
+      // litellm sends Gemini 3 temperature 1.0 when none is given (and no thinking config without reasoning arguments).
+      ...(isGemini3OrNewer(model) && request.llmArgs['temperature'] === undefined ? { sampling: { temperature: 1 } } : {}),
+    };
   });
 };

@@ -85,7 +85,37 @@ export const providerArgsIssue = (adapter: ArgsAdapter, llmArgs: LlmRequest['llm
   }
   const cache = llmArgs['prompt_cache'];
   if (cache !== undefined && typeof cache !== 'boolean') return { key: 'prompt_cache', message: 'prompt_cache must be true or false' };
-  return null;
+  return adapter === 'anthropic' ? anthropicBudgetIssue(llmArgs) : null;
+};
+
+/** llm_args' `max_tokens` (or `max_completion_tokens`), when an integer. */
+const maxTokensArg = (llmArgs: LlmRequest['llmArgs']): number | undefined => intOf(llmArgs['max_tokens'] ?? llmArgs['max_completion_tokens']);
+
+/** Anthropic refuses a thinking budget that is not below the call's max_tokens: refused here before any call. */
+const anthropicBudgetIssue = (llmArgs: LlmRequest['llmArgs']): ArgsIssue | null => {
+  const thinking = anthropicThinking(llmArgs);
+  const maxTokens = maxTokensArg(llmArgs);
+  if (thinking?.type !== 'enabled' || maxTokens === undefined || thinking.budgetTokens < maxTokens) return null;
+  const budget = llmArgs['thinking'] === undefined ? `reasoning_effort ${String(llmArgs['reasoning_effort'])}'s thinking budget` : 'thinking.budget_tokens';
+  return {
+    key: llmArgs['thinking'] === undefined ? 'reasoning_effort' : 'thinking',
+    message: `${budget} (${thinking.budgetTokens}) must be less than max_tokens (${maxTokens}): Anthropic counts the thinking within max_tokens and refuses every call otherwise`,
+  };
+};
+
+/** litellm's DEFAULT_MAX_TOKENS: the answer's room it adds to a thinking budget when max_tokens is not given. */
+const LITELLM_DEFAULT_MAX_TOKENS = 4096;
+
+/**
+ * The `maxOutputTokens` to give @ai-sdk/anthropic so that the max_tokens on the wire is litellm's: the SDK adds the
+ * thinking budget to it, while litellm sends max_tokens as given (the budget counted within it), or, with thinking
+ * on and none given, the budget plus its default. Without thinking, the llm_args' value (unset: the model's limit).
+ */
+export const anthropicMaxOutputTokens = (llmArgs: LlmRequest['llmArgs']): number | undefined => {
+  const thinking = anthropicThinking(llmArgs);
+  const maxTokens = maxTokensArg(llmArgs);
+  if (thinking?.type !== 'enabled') return maxTokens;
+  return maxTokens === undefined ? LITELLM_DEFAULT_MAX_TOKENS : maxTokens - thinking.budgetTokens;
 };
 
 /** Anthropic's thinking setting from `thinking` or `reasoning_effort` (litellm's budgets), or undefined. */
@@ -109,7 +139,7 @@ const geminiMinimalBudget = (model: string): number => {
   return BUDGETS.minimal;
 };
 
-const isGemini3OrNewer = (model: string): boolean => {
+export const isGemini3OrNewer = (model: string): boolean => {
   const match = /gemini-(\d+)/.exec(model.toLowerCase());
   return match !== null && Number(match[1]) >= 3;
 };

@@ -35,11 +35,13 @@ const numberArg = (value: PyValue | undefined): number | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 
-/** The sampling arguments of the run's llm_args, less those the provider's rules leave out. */
-const samplingArgs = (llmArgs: LlmRequest['llmArgs'], omitted: readonly string[]) => {
+/** The sampling arguments of the run's llm_args, less those the provider's rules leave out, with the adapter's own. */
+const samplingArgs = (llmArgs: LlmRequest['llmArgs'], call: Pick<AdapterCall, 'omitted' | 'sampling'>) => {
+  const { omitted } = call;
   const args = {
     temperature: omitted.includes('temperature') ? undefined : numberArg(llmArgs['temperature']),
     maxOutputTokens: numberArg(llmArgs['max_tokens'] ?? llmArgs['max_completion_tokens']),
+    ...call.sampling,
     topP: numberArg(llmArgs['top_p']),
     seed: omitted.includes('seed') ? undefined : numberArg(llmArgs['seed']),
   };
@@ -53,11 +55,20 @@ export interface AdapterCall {
   readonly providerOptions: Readonly<Record<string, Record<string, unknown> | undefined>>;
   /** llm_args the provider's rules leave out of this call (recorded in the turn's state). */
   readonly omitted: readonly string[];
+  /** Sampling settings the adapter sets itself, over the llm_args' (e.g. what makes the wire litellm's). */
+  readonly sampling?: { readonly maxOutputTokens?: number; readonly temperature?: number };
   /** Changes the SDK's messages and tools before the call (e.g. cache breakpoints). */
   readonly shape?: (call: { messages: ModelMessage[]; tools?: ToolSet }) => void;
 }
 
 type Part = { type: string; providerOptions?: unknown };
+
+/** The SDK's names of the sampling settings, and the llm_args keys they come from. */
+const SETTING_ARGS: Readonly<Record<string, readonly string[]>> = { temperature: ['temperature'], topP: ['top_p'], seed: ['seed'] };
+
+/** llm_args the SDK left out of the request for the model (its "unsupported" warnings), e.g. temperature on gpt-5. */
+const droppedArgs = (warnings: readonly { type: string; feature?: string }[], llmArgs: LlmRequest['llmArgs']): string[] =>
+  warnings.flatMap((w) => (w.type === 'unsupported' && w.feature !== undefined ? (SETTING_ARGS[w.feature] ?? []) : [])).filter((key) => llmArgs[key] !== undefined);
 
 const plain = (value: unknown): PyValue[] => JSON.parse(JSON.stringify(value)) as PyValue[];
 
@@ -77,7 +88,7 @@ const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs:
     const result = await generateText({
       model: call.model,
       ...conversation,
-      ...samplingArgs(request.llmArgs, call.omitted),
+      ...samplingArgs(request.llmArgs, call),
       providerOptions: call.providerOptions as never,
       maxRetries: 0,
       abortSignal: timeout,
@@ -85,13 +96,14 @@ const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs:
     });
     const turn = result.response.messages.find((m) => m.role === 'assistant');
     const parts = turn === undefined || typeof turn.content === 'string' ? [] : (turn.content as Part[]);
+    const omitted = [...new Set([...call.omitted, ...droppedArgs(result.warnings ?? [], request.llmArgs)])];
     return {
       content: result.text === '' ? null : result.text,
       toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: JSON.stringify(c.input) })),
       usage: sdkUsage(result.usage),
       model: result.response.modelId ?? null,
       rawData: (result.response.body ?? {}) as Record<string, PyValue>,
-      providerState: stateOf(call.adapter, request.model, parts, result.reasoningText, call.omitted),
+      providerState: stateOf(call.adapter, request.model, parts, result.reasoningText, omitted),
     };
   } catch (err) {
     throw attemptFailure(err, timeout, timeoutMs, apiKey);

@@ -5,6 +5,7 @@
 import { isInfraError } from '../llm/types.ts';
 import { isRetryableStatus } from '../llm/retry.ts';
 import type { SimulationRun } from '../schemas/simulation.ts';
+import { infraErrorNote } from './grading-failure.ts';
 
 /** Whether a failed attempt is a provider's refusal, which another attempt would only repeat. */
 export const isRefusal = (error: unknown): boolean => isInfraError(error) && !error.retryable;
@@ -61,20 +62,23 @@ export interface InfraErrorGroup {
   readonly reason: string;
   readonly count: number;
   readonly task_ids: string[];
+  /** What the reason means, when a newcomer could read it as a bug (grading-failure.ts). */
+  readonly note: string | null;
 }
 
 export const groupInfraErrors = (simulations: readonly Pick<SimulationRun, 'task_id' | 'termination_reason' | 'info'>[]): InfraErrorGroup[] => {
-  const groups = new Map<string, { count: number; tasks: Set<string> }>();
+  const groups = new Map<string, { count: number; tasks: Set<string>; note: string | null }>();
   for (const simulation of simulations) {
     const reason = infraErrorOf(simulation);
     if (reason === null) continue;
-    const group = groups.get(reason) ?? { count: 0, tasks: new Set<string>() };
+    const group = groups.get(reason) ?? { count: 0, tasks: new Set<string>(), note: null };
     group.count++;
     group.tasks.add(simulation.task_id);
+    group.note ??= infraErrorNote(simulation);
     groups.set(reason, group);
   }
   return [...groups]
-    .map(([reason, { count, tasks }]) => ({ reason, count, task_ids: [...tasks] }))
+    .map(([reason, { count, tasks, note }]) => ({ reason, count, task_ids: [...tasks], note }))
     .sort((a, b) => b.count - a.count);
 };
 

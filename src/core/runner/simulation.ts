@@ -19,6 +19,7 @@ import type { EvaluationContext } from '../evaluator/context.ts';
 import { meteredClient } from '../llm/meter.ts';
 import { emptyRoleUsage, emptyUsageByRole, messagesUsage, usageLedger, withUsage } from '../metrics/role-usage.ts';
 import { isExternalAgent } from '../schemas/episode.ts';
+import { GRADING_STAGE, isGradingFailure, markGradingFailure } from './grading-failure.ts';
 
 /** An episode to run; its simulation id is drawn per attempt. */
 export type SimulationSpec = Omit<EpisodeSpec, 'simulationId'>;
@@ -48,6 +49,8 @@ export const completeEpisode = async (state: EpisodeState, deps: SimulationDeps)
     now: nowIso(deps),
     judge,
     onUnexpectedToolError: deps.onUnexpectedToolError,
+  }).catch((error: unknown) => {
+    throw markGradingFailure(error);
   });
   const messages = simulation.messages ?? [];
   return withUsage(
@@ -99,6 +102,8 @@ export const infrastructureErrorRun = (
   nowMs: number,
   error: unknown,
   attempts: number,
+  /** Whether the failure was raised while grading, when `error` no longer carries its mark (a stored message). */
+  raisedWhileGrading = isGradingFailure(error),
 ): SimulationRun => {
   const now = isoTimestamp(nowMs);
   const { message, type, traceback } = describe(error);
@@ -122,7 +127,7 @@ export const infrastructureErrorRun = (
     speech_environment: null,
     review: null,
     user_only_review: null,
-    info: { error: message, error_type: type, error_traceback: traceback, failed_after_attempts: attempts },
+    info: { error: message, error_type: type, error_traceback: traceback, failed_after_attempts: attempts, ...(raisedWhileGrading ? { error_stage: GRADING_STAGE } : {}) },
     auth_classification: null,
     hallucination_retries_used: 0,
     hallucination_check: null,

@@ -123,7 +123,8 @@ const infraErrors = (report: RunReport, runId: string): Markup =>
   <h2 id="infra-h">Infrastructure errors</h2>
   <p class="muted">Not scored and left out of the metrics; they can be run again.</p>
   <ul id="infra-errors">${report.infraErrors.map(
-    (g) => html`<li data-count="${g.simulations.length}"><b>${g.simulations.length}×</b> <span class="reason">${g.reason}</span>
+    (g) => html`<li data-count="${g.simulations.length}"><b>${g.simulations.length}×</b> <span class="reason">${g.reason}</span>${g.note === null ? html`` : html`
+    <p class="muted note">${g.note}</p>`}
     <details><summary>the simulations</summary>${g.simulations.map(
       (s, i) => html`${i ? ', ' : ''}<a href="${simulationHref(s.id, runId)}">${s.taskId} #${s.trial}</a>`,
     )}</details></li>`,

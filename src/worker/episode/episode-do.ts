@@ -9,6 +9,7 @@
 // grades (grading.ts) and hands its simulation to its run, which writes it to D1.
 import { DurableObject } from 'cloudflare:workers';
 import { infrastructureErrorRun } from '../../core/runner/simulation.ts';
+import { GRADING_STAGE } from '../../core/runner/grading-failure.ts';
 import { asPendingTurn, expireTurn } from '../../core/episode/machine.ts';
 import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from '../../core/episode/turn.ts';
 import { externalRole } from './context.ts';
@@ -129,7 +130,10 @@ export class EpisodeDO extends DurableObject<Env> {
     if (phase !== 'running') return;
     const context = await episode.loadContext();
     const failure = episode.store.get<string>('failure');
-    if (failure !== undefined) return episode.finish(context, infrastructureErrorRun(context.spec, crypto.randomUUID(), Date.now(), new Error(failure), episode.attempt()));
+    if (failure !== undefined) {
+      const raisedWhileGrading = episode.store.get<string>('failure_stage') === GRADING_STAGE;
+      return episode.finish(context, infrastructureErrorRun(context.spec, crypto.randomUUID(), Date.now(), new Error(failure), episode.attempt(), raisedWhileGrading));
+    }
     const live = episode.loadLive(context);
     if (live === null) return episode.initialize(context);
     if (live.state.done) return episode.evaluate(context, live.state);

@@ -9,6 +9,7 @@ import type { EpisodeState } from '../../core/schemas/episode.ts';
 import { envOptions } from '../../core/orchestrator/deps.ts';
 import { isRefusal } from '../../core/runner/refusal.ts';
 import { retriesAfter } from '../../core/episode/retry.ts';
+import { GRADING_STAGE, isGradingFailure } from '../../core/runner/grading-failure.ts';
 import { jitterBackoff } from '../../core/llm/retry.ts';
 import { applyTurn, startEpisode, turnCall } from '../../core/episode/machine.ts';
 import type { LiveEpisode } from '../../core/episode/machine.ts';
@@ -202,6 +203,7 @@ export class Episode {
       return 'turn';
     }
     this.store.put('failure', message);
+    if (isGradingFailure(error)) this.store.put('failure_stage', GRADING_STAGE);
     return 'finishing';
   }
 

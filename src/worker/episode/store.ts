@@ -37,10 +37,10 @@ interface Cursor {
 
 /**
  * Small values beside the rows: the launch (text), phase, attempt, when a failed attempt starts over, why the
- * last attempt failed when none is left, when an external turn was asked for (its idle expiry counts from
+ * last attempt failed when none is left (and whether grading raised it), when an external turn was asked for (its idle expiry counts from
  * then), and a finished episode's final external turn.
  */
-const EPISODE_KEYS = ['launch', 'phase', 'attempt', 'retry_at', 'failure', 'asked_at', 'final_turn'] as const;
+const EPISODE_KEYS = ['launch', 'phase', 'attempt', 'retry_at', 'failure', 'failure_stage', 'asked_at', 'final_turn'] as const;
 type EpisodeKey = (typeof EPISODE_KEYS)[number];
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);

@@ -104,7 +104,7 @@ describe('Anthropic extended thinking', () => {
   });
 
   it('maps reasoning_effort to litellm budgets, and refuses an argument Anthropic does not take', async () => {
-    await clients().anthropic.generate(request('anthropic/claude-sonnet-4-5', { reasoning_effort: 'low', max_tokens: 256 }));
+    await clients().anthropic.generate(request('anthropic/claude-sonnet-4-5', { reasoning_effort: 'low', max_tokens: 2048 }));
     expect(fake.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
     const error = (await clients().anthropic.generate(request('anthropic/claude-sonnet-4-5', { frequency_penalty: pyFloat(0.5) })).catch((e: unknown) => e)) as Error;
     expect(error.message).toBe('LLM call to anthropic/claude-sonnet-4-5 failed after 1 attempt: frequency_penalty is not an argument anthropic models take');

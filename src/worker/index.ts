@@ -1,5 +1,5 @@
-// Worker entry: the tau2-edge HTTP API (Hono, under /v1), the cron trigger of scheduled evaluations and the
-// Durable Objects (episodes, run fan-out, the per-provider gate) and the consumer of participant turns.
+// Worker entry: the tau2-edge HTTP API (Hono, under /v1), its A2A agent card and JSON-RPC endpoint, the cron
+// trigger of scheduled evaluations and the Durable Objects (episodes, run fan-out, the per-provider gate) and the consumer of participant turns.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { MiddlewareHandler } from 'hono';
@@ -18,6 +18,9 @@ import { compareApi } from './api/compare.ts';
 import { episodesApi } from './api/episodes.ts';
 import { schedulesApi } from './api/schedules.ts';
 import { openEnvApi } from './openenv/routes.ts';
+import { handleRpc } from './a2a/rpc.ts';
+import { agentCard } from './a2a/card.ts';
+import { A2A_RPC_PATH, AGENT_CARD_PATH } from '../api/a2a.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
 import { routeMethods } from './api/methods.ts';
 import { viewerRoutes } from './ui/viewer.ts';
@@ -49,6 +52,7 @@ const app = new Hono<AppEnv>()
   .get('/v1/health', (c) => c.json(health))
   .get('/v1/openapi.json', (c) => c.json(openApiDocument()))
   .route('/', docsRoutes)
+  .get(AGENT_CARD_PATH, (c) => c.json(agentCard(new URL(c.req.url).origin)))
   .use('/v1/*', authenticate)
   .use('/v1/*', limitBody)
   .route('/v1/runs', runsApi)
@@ -58,6 +62,7 @@ const app = new Hono<AppEnv>()
   .route('/v1/schedules', schedulesApi)
   .route('/v1/provider-credentials', credentialsApi)
   .route('/v1/admin', adminApi)
+  .post(A2A_RPC_PATH, handleRpc)
   .use('/openenv/reset', authenticate, limitBody)
   .use('/openenv/step', authenticate, limitBody)
   .route('/openenv', openEnvApi)

@@ -75,6 +75,11 @@ export const EpisodeCreatedSchema = z.object({
   step: z.number().int(),
   done: z.boolean(),
   observation: EpisodeObservationSchema,
+  /**
+   * Where the agent reaches this episode over MCP, and the token that opens that endpoint alone until the episode
+   * ends (shown this once; only its hash is kept). Set when the caller plays the agent (POST /v1/episodes).
+   */
+  mcp: z.object({ url: z.string(), token: z.string() }).optional(),
 });
 export type EpisodeCreated = z.infer<typeof EpisodeCreatedSchema>;
 

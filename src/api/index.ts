@@ -36,4 +36,5 @@ export * from './runs.ts';
 export * from './schedules.ts';
 export * from './tenants.ts';
 export * from './episodes.ts';
+export * from './mcp.ts';
 export * from './errors.ts';

@@ -21,6 +21,7 @@ import { openEnvApi } from './openenv/routes.ts';
 import { handleRpc } from './a2a/rpc.ts';
 import { agentCard } from './a2a/card.ts';
 import { A2A_RPC_PATH, AGENT_CARD_PATH } from '../api/a2a.ts';
+import { episodeMcpApi } from './mcp/routes.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
 import { routeMethods } from './api/methods.ts';
 import { viewerRoutes } from './ui/viewer.ts';
@@ -53,6 +54,9 @@ const app = new Hono<AppEnv>()
   .get('/v1/openapi.json', (c) => c.json(openApiDocument()))
   .route('/', docsRoutes)
   .get(AGENT_CARD_PATH, (c) => c.json(agentCard(new URL(c.req.url).origin)))
+  // An episode's MCP endpoint authenticates itself: it also takes the episode's own token.
+  .use('/v1/episodes/:id/mcp', limitBody)
+  .route('/v1/episodes', episodeMcpApi)
   .use('/v1/*', authenticate)
   .use('/v1/*', limitBody)
   .route('/v1/runs', runsApi)

@@ -23,6 +23,7 @@ import { participantObservation } from '../../core/episode/machine.ts';
 import { createEpisode, episodesConfig, given, launchEpisodes, ownMessageRole, stepEpisode, viewMessages } from '../episode/service.ts';
 import { findEpisode } from '../episode/handle.ts';
 import { answered } from './episode-refusals.ts';
+import { issueEpisodeToken } from '../mcp/episode-token.ts';
 import { idempotencyKey } from './runs.ts';
 import { pyJson, readBody } from './body.ts';
 
@@ -39,8 +40,12 @@ const requireEpisode = async (c: Context<AppEnv>) => answered(await findEpisode(
 export const episodesApi = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { value } = await readBody(c, EpisodeCreateSchema);
-    const { opening: body } = answered(await createEpisode(c.env, c.get('caller').tenant, value));
-    c.header('Location', `/v1/episodes/${body.episode_id}`);
+    const { tenant } = c.get('caller');
+    const { opening } = answered(await createEpisode(c.env, tenant, value));
+    const id = opening.episode_id;
+    // The agent's MCP endpoint, with a token that opens it alone: the agent can be handed both.
+    const body = value.role === 'agent' ? { ...opening, mcp: { url: new URL(`/v1/episodes/${id}/mcp`, c.req.url).href, token: await issueEpisodeToken(c.env, tenant, id) } } : opening;
+    c.header('Location', `/v1/episodes/${id}`);
     return pyJson(c, body, 201);
   })
   .post('/batch', async (c) => {

@@ -1,5 +1,5 @@
 // D1 tables (drizzle): runs, their simulations (one row each, messages apart), messages (one row per
-// message, so no row nears D1's 1 MB limit), scheduled evaluations and tenants' API keys. Runs and schedules
+// message, so no row nears D1's 1 MB limit), scheduled evaluations, tenants' API keys and episode tokens. Runs and schedules
 // belong to a tenant (simulations through their run); the operator is the tenant `operator`. Python values are stored as `dumpsPy`
 // JSON text so int/float kinds survive; src/worker/db/rows.ts maps rows to API and engine types.
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
@@ -107,6 +107,18 @@ export const apiKeys = sqliteTable(
   },
   (t) => [uniqueIndex('api_keys_key_hash').on(t.keyHash), index('api_keys_tenant').on(t.tenantId)],
 );
+
+/**
+ * Tokens that open one episode's MCP endpoint (and nothing else), handed out once when the episode is created:
+ * only their hash is kept.
+ */
+export const episodeTokens = sqliteTable('episode_tokens', {
+  /** Hex SHA-256 of the token. */
+  tokenHash: text('token_hash').primaryKey(),
+  tenantId: text('tenant_id').notNull(),
+  episodeId: text('episode_id').notNull(),
+  createdAt: text('created_at').notNull(),
+});
 
 /** A tenant's quotas, set by the operator; a null quota is unlimited, and a tenant without a row has none. */
 export const tenantQuotas = sqliteTable('tenant_quotas', {

@@ -213,11 +213,12 @@ export const openingOf = async (env: Env, episode: EpisodeHandle): Promise<Opene
   return { kind: 'opened', handle: episode, opening };
 };
 
-/** The caller's tools in an episode that runs (OpenAI function format), and the turn the episode waits for. */
-export const toolsOf = async (env: Env, episode: EpisodeHandle): Promise<{ kind: 'tools'; step: number; done: boolean; tools: Record<string, unknown>[] } | Refusal> => {
+/** The caller's tools in an episode that runs (OpenAI function format), its policy (as agent), and the turn the episode waits for. */
+export const toolsOf = async (env: Env, episode: EpisodeHandle): Promise<{ kind: 'tools'; step: number; done: boolean; tools: Record<string, unknown>[]; policy?: string } | Refusal> => {
   const view = await env.EPISODE.getByName(episode.key).observe(Number.MAX_SAFE_INTEGER, true).catch(retriedOnReset);
   if (view === null || view === undefined) return { kind: 'conflict', message: `Episode ${episodeIdOf(episode.key)} is not running: its tools are listed while it runs` };
-  return { kind: 'tools', step: view.step, done: view.done, tools: given(view).tools ?? [] };
+  const { tools, policy } = given(view);
+  return { kind: 'tools', step: view.step, done: view.done, tools: tools ?? [], ...(policy === undefined ? {} : { policy }) };
 };
 
 /** Creates one episode for the caller's participant; its opening is what the participant sees first. */

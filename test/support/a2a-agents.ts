@@ -32,13 +32,15 @@ export interface SdkAgent {
   readonly url: string;
   /** Every message the agent received: its text, data parts and metadata. */
   readonly received: { text: string; data: unknown[]; metadata: unknown }[];
+  /** The context of each message received. */
+  readonly contexts: string[];
   close(): Promise<void>;
 }
 
 interface Conversation {
   readonly briefing: Briefing;
   readonly tools: Tools;
-  readonly mcp: McpClient;
+  readonly mcp: McpClient | null;
   turns: number;
 }
 
@@ -54,12 +56,15 @@ const connectMcp = async (briefing: Briefing): Promise<McpClient> => {
 class ScriptedExecutor implements AgentExecutor {
   readonly conversations = new Map<string, Conversation>();
   readonly received: SdkAgent['received'] = [];
+  readonly contexts: string[] = [];
   private readonly style: 'message' | 'task';
   private readonly brain: Brain;
+  private readonly connect: boolean;
 
-  constructor(style: 'message' | 'task', brain: Brain) {
+  constructor(style: 'message' | 'task', brain: Brain, connect: boolean) {
     this.style = style;
     this.brain = brain;
+    this.connect = connect;
   }
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -67,11 +72,16 @@ class ScriptedExecutor implements AgentExecutor {
     const text = userMessage.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join('\n');
     const data = userMessage.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value] : []));
     this.received.push({ text, data, metadata: userMessage.metadata });
+    this.contexts.push(contextId);
     let conversation = this.conversations.get(contextId);
     if (!conversation) {
       const briefing = data[0] as Briefing;
-      const mcp = await connectMcp(briefing);
-      conversation = { briefing, mcp, turns: 0, tools: { call: async (name, args) => (await mcp.callTool({ name, arguments: args })) as CallToolResult } };
+      const mcp = this.connect ? await connectMcp(briefing) : null;
+      const call = async (name: string, args: Record<string, unknown>) => {
+        if (mcp === null) throw new Error('This agent was started without MCP');
+        return (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+      };
+      conversation = { briefing, mcp, turns: 0, tools: { call } };
       this.conversations.set(contextId, conversation);
     }
     if (this.style === 'task') {
@@ -92,7 +102,7 @@ class ScriptedExecutor implements AgentExecutor {
   async cancelTask(): Promise<void> {}
 
   async close(): Promise<void> {
-    await Promise.all([...this.conversations.values()].map((c) => c.mcp.close()));
+    await Promise.all([...this.conversations.values()].map((c) => c.mcp?.close()));
   }
 }
 
@@ -128,8 +138,19 @@ const cardFor = (url: string, version: '1.0' | '0.3') =>
       };
 
 /** Starts an SDK-built agent on 127.0.0.1: its card at /.well-known/agent-card.json, its JSON-RPC endpoint at /rpc. */
-export const startSdkAgent = async ({ style, brain, version = '1.0' }: { style: 'message' | 'task'; brain: Brain; version?: '1.0' | '0.3' }): Promise<SdkAgent> => {
-  const executor = new ScriptedExecutor(style, brain);
+export const startSdkAgent = async ({
+  style,
+  brain,
+  version = '1.0',
+  connect = true,
+}: {
+  style: 'message' | 'task';
+  brain: Brain;
+  version?: '1.0' | '0.3';
+  /** Whether the agent connects to the briefing's MCP endpoint (an episode's). */
+  connect?: boolean;
+}): Promise<SdkAgent> => {
+  const executor = new ScriptedExecutor(style, brain, connect);
   let card: AgentCard | undefined;
   let url = '';
   const handler = () => new DefaultRequestHandler(card!, new InMemoryTaskStore(), executor);
@@ -160,6 +181,7 @@ export const startSdkAgent = async ({ style, brain, version = '1.0' }: { style: 
   return {
     url,
     received: executor.received,
+    contexts: executor.contexts,
     close: async () => {
       await executor.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,8 @@
 // Agents evaluated over A2A, built with the official A2A JavaScript SDK and calling the episode's tools over MCP
 // with the official MCP SDK client, on the real local worker (workerd, D1, Durable Objects) with the simulated user
-// on a scripted OpenAI-compatible server: an agent that replies with messages, one that answers with tasks, and one
-// that speaks A2A 0.3 each play mock create_task_1 to reward 1.0; their tool calls are the trajectory's.
+// on a scripted OpenAI-compatible server: an agent that replies with messages and one that answers with tasks each
+// play mock create_task_1 and airline task 15 to reward 1.0 (one that speaks A2A 0.3 plays the mock task); the
+// tools they call over MCP are the trajectory's tool calls, in order.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,22 +18,38 @@ import { apiClient } from '../../src/client/index.ts';
 import { episodeSeat } from '../../src/client/a2a-seat.ts';
 import { connectA2aAgent } from '../../src/core/a2a/agent-client.ts';
 import { playEpisode } from '../../src/core/a2a/play-episode.ts';
+import { loaded } from '../support/domains.ts';
 
 const OPERATOR_KEY = 'a2a-operator-key';
-const FINAL = 'Your task Important Meeting has been created.';
+const FINAL = 'It is done: everything you asked for is in place.';
 
 let fake: FakeOpenAI;
 let worker: LocalWorker;
 let dir: string;
 const agents: SdkAgent[] = [];
 
-/** The agent of create_task_1: makes the task over MCP, then tells the user. */
-const createTask: Brain = async ({ tools, turn }) => {
-  if (turn > 0) return 'Is there anything else?';
-  const made = await tools.call('create_task', { user_id: 'user_1', title: 'Important Meeting' });
-  if (made.isError) throw new Error(`create_task failed: ${JSON.stringify(made.content)}`);
-  return FINAL;
+interface GoldAction {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+/** The task's gold actions, in order. */
+const goldActions = async (domain: string, taskId: string): Promise<GoldAction[]> => {
+  const task = (await loaded(domain)).data.tasks.find((t) => t.id === taskId)!;
+  return (task.evaluation_criteria?.actions ?? []) as unknown as GoldAction[];
 };
+
+/** An agent that knows the task: makes its gold calls over MCP on the first turn, then tells the user. */
+const knowing =
+  (actions: readonly GoldAction[]): Brain =>
+  async ({ tools, turn }) => {
+    if (turn > 0) return 'Is there anything else?';
+    for (const action of actions) {
+      const result = await tools.call(action.name, action.arguments);
+      if (result.isError) throw new Error(`${action.name} failed: ${JSON.stringify(result.content)}`);
+    }
+    return FINAL;
+  };
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-a2a-'));
@@ -40,7 +57,7 @@ beforeAll(async () => {
   fake.setHandler((request) => {
     if (!isUserSimulator(request)) return text('ok');
     const spoken = (request.body as { messages: { role: string }[] }).messages.some((m) => m.role === 'assistant');
-    return text(spoken ? 'Thanks, that is all. ###STOP###' : "Hi! Please create a task called 'Important Meeting' for user_1.");
+    return text(spoken ? 'Thanks, that is all. ###STOP###' : 'Hi! I need your help with my request.');
   });
   worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'worker.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY } });
 }, 180_000);
@@ -52,14 +69,18 @@ afterAll(async () => {
 
 describe('an A2A agent plays an episode, calling its tools over MCP', () => {
   it.each([
-    ['replies with messages (A2A 1.0)', 'message', '1.0'],
-    ['answers with tasks that ask for input (A2A 1.0)', 'task', '1.0'],
-    ['replies with messages (A2A 0.3, message/send)', 'message', '0.3'],
-  ] as const)('an agent that %s plays mock create_task_1 to reward 1.0', async (_name, style, version) => {
-    const agent = await startSdkAgent({ style, version, brain: createTask });
+    ['replies with messages (A2A 1.0)', 'mock', 'create_task_1', 'message', '1.0'],
+    ['replies with messages (A2A 1.0)', 'airline', '15', 'message', '1.0'],
+    ['answers with tasks that ask for input (A2A 1.0)', 'mock', 'create_task_1', 'task', '1.0'],
+    ['answers with tasks that ask for input (A2A 1.0)', 'airline', '15', 'task', '1.0'],
+    ['replies with messages (A2A 0.3, message/send)', 'mock', 'create_task_1', 'message', '0.3'],
+  ] as const)('an agent that %s plays %s task %s to reward 1.0', async (_name, domain, taskId, style, version) => {
+    const actions = await goldActions(domain, taskId);
+    expect(actions.length).toBeGreaterThan(0);
+    const agent = await startSdkAgent({ style, version, brain: knowing(actions) });
     agents.push(agent);
     const api = apiClient(worker.url, OPERATOR_KEY);
-    const seat = await episodeSeat(api, { domain: 'mock', task_id: 'create_task_1', llm_user: 'fake-user' });
+    const seat = await episodeSeat(api, { domain, task_id: taskId, llm_user: 'fake-user' });
     const connected = await connectA2aAgent(agent.url);
     expect(connected.endpoint).toEqual({ url: `${agent.url}/rpc`, version });
 
@@ -69,14 +90,14 @@ describe('an A2A agent plays an episode, calling its tools over MCP', () => {
     expect(episode).toMatchObject({ status: 'done', done: true, termination_reason: 'user_stop', reward_info: { reward: 1 } });
     // The tool the agent called over MCP is the turn's tool call, before its reply, in the reference's format.
     const calls = episode.messages.flatMap((m) => ((m as { tool_calls?: { name: string }[] }).tool_calls ?? []).map((c) => c.name));
-    expect(calls).toEqual(['create_task']);
+    expect(calls).toEqual(actions.map((a) => a.name));
     const assistant = episode.messages.filter((m) => m['role'] === 'assistant');
     expect(assistant.at(-1)).toMatchObject({ content: FINAL });
 
     // The first message briefs the agent (a data part and its metadata): the MCP URL, the episode's token, the policy.
     expect(agent.received).toHaveLength(1);
     const [first] = agent.received;
-    expect(first!.text).toBe("Hi! Please create a task called 'Important Meeting' for user_1.");
+    expect(first!.text).toBe('Hi! I need your help with my request.');
     expect(first!.data).toEqual([{ episode_id: seat.episodeId, mcp: { url: `${worker.url}/v1/episodes/${seat.episodeId}/mcp`, token: expect.any(String) }, policy: seat.briefing.policy }]);
     expect(seat.briefing.policy.length).toBeGreaterThan(100);
     if (version === '1.0') expect(first!.metadata).toEqual(first!.data[0]);

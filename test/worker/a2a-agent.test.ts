@@ -103,7 +103,8 @@ describe('an evaluation over A2A', () => {
     expect(summary.counts).toEqual(run.counts);
     const results = done.artifacts.find((a) => a.artifactId === 'results')!;
     const text = (results.parts[0]!.content as { value: string }).value;
-    expect(text).toBe(await (await call(`/v1/runs/${task.id}/results`)).text());
+    expect(text).toBe(await (await call(`/v1/runs/${task.id}/results?messages=false`)).text());
+    expect(results.parts[1]!.content).toEqual({ $case: 'url', value: `${BASE}/v1/runs/${task.id}/results` });
     expect(ResultsSchema.parse(parsePyJson(text)).simulations).toHaveLength(3);
   });
 

@@ -39,9 +39,9 @@ const artifacts = async (env: Env, row: RunRow, run: Run, origin: string) => [
   {
     artifactId: 'results',
     name: 'results.json',
-    description: 'The run’s results file, in the reference’s format (also at the url part)',
+    description: 'The run’s results file in the reference’s format: inline without the simulations’ messages (a light read), whole at the url part',
     parts: [
-      { text: await new Response(await runResultsStream(env, row)).text(), mediaType: JSON_MEDIA_TYPE, filename: 'results.json' },
+      { text: await new Response(await runResultsStream(env, row, false)).text(), mediaType: JSON_MEDIA_TYPE, filename: 'results.json' },
       { url: `${origin}/v1/runs/${run.id}/results`, mediaType: JSON_MEDIA_TYPE, filename: 'results.json' },
     ],
   },

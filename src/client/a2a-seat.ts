@@ -1,14 +1,9 @@
 // An A2A agent's seat at an agent-driven episode of the HTTP API (POST /v1/episodes): the briefing its first message
 // carries (the episode's MCP URL and token, the policy), the user's words, and its replies as the episode's turns.
+import { lastUserText } from '../core/a2a/play-episode.ts';
 import type { AgentSeat } from '../core/a2a/play-episode.ts';
 import type { EpisodeCreateInput } from '../api/index.ts';
 import type { ApiClient } from './index.ts';
-
-/** The text of the last user message among `messages` (the wire format), or null. */
-const lastUserText = (messages: readonly Record<string, unknown>[]): string | null => {
-  const user = messages.findLast((m) => m['role'] === 'user' && typeof m['content'] === 'string');
-  return user === undefined ? null : (user['content'] as string);
-};
 
 /** Creates the episode (the caller plays the agent) and seats the agent at it. */
 export const episodeSeat = async (api: ApiClient, request: EpisodeCreateInput): Promise<AgentSeat & { readonly episodeId: string }> => {

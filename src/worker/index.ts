@@ -28,6 +28,7 @@ import { viewerRoutes } from './ui/viewer.ts';
 import { limits } from './tenancy/limits.ts';
 import { consumeTurns } from './turns/consumer.ts';
 import type { TurnMessage } from './turns/consumer.ts';
+import type { SeatTurn } from './a2a/seat.ts';
 import './env.ts';
 import './limits-trace.ts';
 
@@ -91,5 +92,5 @@ export default {
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(launchDueSchedules(env, controller.scheduledTime));
   },
-  queue: (batch, env) => consumeTurns(batch as MessageBatch<TurnMessage>, env),
+  queue: (batch, env) => consumeTurns(batch as MessageBatch<TurnMessage | SeatTurn>, env),
 } satisfies ExportedHandler<Env>;

@@ -19,6 +19,8 @@ import { episodeSeat } from '../../src/client/a2a-seat.ts';
 import { connectA2aAgent } from '../../src/core/a2a/agent-client.ts';
 import { playEpisode } from '../../src/core/a2a/play-episode.ts';
 import { loaded } from '../support/domains.ts';
+import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
+import { pyFloat } from '../../src/core/py/index.ts';
 
 const OPERATOR_KEY = 'a2a-operator-key';
 const FINAL = 'It is done: everything you asked for is in place.';
@@ -59,7 +61,7 @@ beforeAll(async () => {
     const spoken = (request.body as { messages: { role: string }[] }).messages.some((m) => m.role === 'assistant');
     return text(spoken ? 'Thanks, that is all. ###STOP###' : 'Hi! I need your help with my request.');
   });
-  worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'worker.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY } });
+  worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'worker.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY, ALLOW_LOCAL_PROVIDERS: 'true' } });
 }, 180_000);
 
 afterAll(async () => {
@@ -101,5 +103,38 @@ describe('an A2A agent plays an episode, calling its tools over MCP', () => {
     expect(first!.data).toEqual([{ episode_id: seat.episodeId, mcp: { url: `${worker.url}/v1/episodes/${seat.episodeId}/mcp`, token: expect.any(String) }, policy: seat.briefing.policy }]);
     expect(seat.briefing.policy.length).toBeGreaterThan(100);
     if (version === '1.0') expect(first!.metadata).toEqual(first!.data[0]);
+  });
+});
+
+describe('POST /v1/runs with an A2A agent', () => {
+  it.each([
+    ['replies with messages', 'message'],
+    ['answers with tasks', 'task'],
+  ] as const)('the Worker plays every episode with an agent that %s, to reward 1.0 on mock and airline tasks', async (_name, style) => {
+    const api = apiClient(worker.url, OPERATOR_KEY);
+    for (const [domain, taskId] of [
+      ['mock', 'create_task_1'],
+      ['airline', '15'],
+    ] as const) {
+      const agent = await startSdkAgent({ style, brain: knowing(await goldActions(domain, taskId)) });
+      agents.push(agent);
+      const { run_id } = await api.createRun(
+        RunConfigSchema.parse({ domain, task_ids: [taskId], num_trials: 2, agent: 'a2a', agent_endpoint: { url: agent.url }, llm_user: 'fake-user', llm_judge: 'fake-user' }),
+      );
+      let run = await api.run(run_id);
+      for (const deadline = Date.now() + 120_000; run.status === 'running' && Date.now() < deadline; run = await api.run(run_id)) await new Promise((r) => setTimeout(r, 250));
+      expect(run).toMatchObject({ status: 'completed', counts: { total: 2, passed: 2, infra_error: 0 } });
+      expect(run.config).toMatchObject({ agent: 'a2a', agent_endpoint: { url: agent.url } });
+      const results = await api.results(run_id);
+      for (const simulation of results.simulations) {
+        expect(simulation.reward_info?.reward).toEqual(pyFloat(1));
+        const calls = (simulation.messages ?? []).flatMap((m) => ((m as { tool_calls?: { name: string }[] | null }).tool_calls ?? []).map((c) => c.name));
+        expect(calls).toEqual((await goldActions(domain, taskId)).map((a) => a.name));
+      }
+      // One conversation per episode, each briefed once with its own episode's MCP endpoint.
+      const briefings = agent.received.flatMap((r) => r.data) as { episode_id: string; mcp: { url: string } }[];
+      expect(new Set(briefings.map((b) => b.episode_id)).size).toBe(2);
+      for (const b of briefings) expect(b.mcp.url).toBe(`${worker.url}/v1/episodes/${b.episode_id}/mcp`);
+    }
   });
 });

@@ -32,14 +32,23 @@ export interface A2aMessage {
   readonly data?: Readonly<Record<string, unknown>>;
 }
 
+/** Where a conversation stands between two messages: its context, and the task that asked for input (if any). */
+export interface ConversationState {
+  readonly contextId: string | null;
+  readonly openTask: string | null;
+}
+
 /** One episode's exchange with the agent: each send answers the agent's reply text. */
 export interface A2aConversation {
   send(message: A2aMessage): Promise<string>;
+  /** Where it stands now, to resume it later (e.g. in the next queue message). */
+  state(): ConversationState;
 }
 
 export interface A2aAgent {
   readonly endpoint: AgentInterface;
-  conversation(): A2aConversation;
+  /** A new conversation, or one resumed where it stood. */
+  conversation(from?: ConversationState): A2aConversation;
 }
 
 const METHODS = { '1.0': { send: 'SendMessage', get: 'GetTask' }, '0.3': { send: 'message/send', get: 'tasks/get' } } as const;
@@ -131,10 +140,10 @@ export const connectA2aAgent = async (agentUrl: string, options: A2aAgentOptions
 
   return {
     endpoint,
-    conversation: () => {
-      let contextId: string | null = null;
-      let openTask: string | null = null;
+    conversation: (from = { contextId: null, openTask: null }) => {
+      let { contextId, openTask } = from;
       return {
+        state: () => ({ contextId, openTask }),
         async send(message) {
           const sent = await rpc(o, agentUrl, endpoint, methods.send, outgoing(endpoint, message, contextId, openTask));
           const reply = await follow(checked(agentUrl, sendResult(endpoint.version, sent), methods.send));

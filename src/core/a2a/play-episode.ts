@@ -12,25 +12,39 @@ export interface EpisodeBriefing {
   readonly policy: string;
 }
 
-/** The agent's seat at one episode, however it is reached (the HTTP API, or the Worker itself). */
-export interface AgentSeat {
-  readonly briefing: EpisodeBriefing;
-  /** The user's words the agent answers first. */
-  readonly opening: string;
+/** Where the agent's turns go, however the episode is reached (the HTTP API, or the Worker itself). */
+export interface EpisodeTurns {
   /** The episode's current step, or null once it has ended (e.g. the user stopped while the agent spoke over MCP). */
   currentStep(): Promise<number | null>;
   /** The agent's words as its turn answering `step`: the user's reply, or null once the episode has ended. */
   speak(step: number, text: string): Promise<string | null>;
 }
 
+/** The agent's seat at one episode: its briefing, the user's opening words, and where its turns go. */
+export interface AgentSeat extends EpisodeTurns {
+  readonly briefing: EpisodeBriefing;
+  readonly opening: string;
+}
+
+/** The text of the last user message among `messages` (chat-completions format), or null. */
+export const lastUserText = (messages: readonly Record<string, unknown>[]): string | null => {
+  const user = messages.findLast((m) => m['role'] === 'user' && typeof m['content'] === 'string');
+  return user === undefined ? null : (user['content'] as string);
+};
+
+/**
+ * One exchange: the user's words to the agent (with the briefing, on the first), its reply as the episode's turn.
+ * Answers the user's next words, or null once the episode has ended.
+ */
+export const playTurn = async (turns: EpisodeTurns, conversation: A2aConversation, userText: string, briefing: EpisodeBriefing | null): Promise<string | null> => {
+  const data = briefing === null ? {} : { data: briefing as unknown as Readonly<Record<string, unknown>> };
+  const reply = await conversation.send({ text: userText, ...data });
+  const step = await turns.currentStep();
+  return step === null ? null : turns.speak(step, reply);
+};
+
 /** Plays the episode to its end; an agent's failure to answer is thrown as the client's infrastructure error. */
 export const playEpisode = async (seat: AgentSeat, conversation: A2aConversation): Promise<void> => {
-  const briefing = seat.briefing as unknown as Readonly<Record<string, unknown>>;
   let userText: string | null = seat.opening;
-  for (let first = true; userText !== null; first = false) {
-    const reply = await conversation.send({ text: userText, ...(first ? { data: briefing } : {}) });
-    const step = await seat.currentStep();
-    if (step === null) return;
-    userText = await seat.speak(step, reply);
-  }
+  for (let first = true; userText !== null; first = false) userText = await playTurn(seat, conversation, userText, first ? seat.briefing : null);
 };

@@ -82,7 +82,7 @@ const sendMessage = async (c: Context<AppEnv>, params: unknown) => {
   if (at < 0) throw invalidParams([{ path: 'params.message.parts', message: 'Send the evaluation request (a POST /v1/runs body) as a data part' }]);
   const launch = parsed(RunLaunchSchema, message.parts[at]!.data, `params.message.parts[${at}].data`);
   const { tenant } = c.get('caller');
-  const run = await startRun(c.env, launch, { tenant, idempotency: { key: `a2a:${tenant}:${message.messageId}`, shown: `messageId ${message.messageId}` } }).catch(refusal);
+  const run = await startRun(c.env, launch, { tenant, origin: origin(c), idempotency: { key: `a2a:${tenant}:${message.messageId}`, shown: `messageId ${message.messageId}` } }).catch(refusal);
   return { task: await runTask(c.env, run, origin(c)) };
 };
 

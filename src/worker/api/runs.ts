@@ -38,7 +38,7 @@ export const runsApi = new Hono<AppEnv>()
     const { tenant } = c.get('caller');
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     const key = idempotencyKey(header, tenant);
-    const run = await startRun(c.env, launch, { tenant, ...(key === undefined ? {} : { idempotency: { key, shown: `Idempotency-Key ${header!}` } }) });
+    const run = await startRun(c.env, launch, { tenant, origin: new URL(c.req.url).origin, ...(key === undefined ? {} : { idempotency: { key, shown: `Idempotency-Key ${header!}` } }) });
     c.header('Location', `/v1/runs/${run.id}`);
     const body: RunCreated = { run_id: run.id, status: run.status };
     return pyJson(c, body, 202);

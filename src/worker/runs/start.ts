@@ -12,11 +12,14 @@ import { ApiError, invalidRequest, quotaExceeded, refused } from '../api/errors.
 import { isQuotaRefusal } from '../tenancy/quotas.ts';
 import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
 import { baselineTaskIds, checkedRounds } from './rounds.ts';
+import { seatAgent } from '../a2a/seat.ts';
 
 export type RunLaunch = z.infer<typeof RunLaunchSchema>;
 
 export interface StartOptions {
   readonly tenant: string;
+  /** The Worker's origin as the request reached it: where an a2a agent reaches its episodes over MCP. */
+  readonly origin: string;
   /** The key in its tenant's namespace, and how the caller named it (`Idempotency-Key k`, for the refusal of a reused key). */
   readonly idempotency?: { readonly key: string; readonly shown: string };
 }
@@ -25,7 +28,7 @@ const reusedKey = (shown: string): ApiError =>
   new ApiError(422, 'idempotency_key_reused', `${shown} was already used with a different request body`);
 
 /** Launches the run (or finds the one launched before under the same idempotency key); throws an ApiError when refused. */
-export const startRun = async (env: Env, launch: RunLaunch, { tenant, idempotency }: StartOptions): Promise<RunRow> => {
+export const startRun = async (env: Env, launch: RunLaunch, { tenant, origin, idempotency }: StartOptions): Promise<RunRow> => {
   const { target_ci_width, compare_to, until_resolved, max_trials, ...value } = launch;
   const asked = { target_ci_width, compare_to, until_resolved, max_trials };
   const wantsRounds = Object.values(asked).some((v) => v !== undefined);
@@ -52,8 +55,9 @@ export const startRun = async (env: Env, launch: RunLaunch, { tenant, idempotenc
     agentHeadersCiphertext,
   });
   if (isQuotaRefusal(launched)) throw quotaExceeded(launched);
-  const { run } = launched;
+  const { run, created } = launched;
   if (run.requestHash !== requestHash) throw reusedKey(idempotency!.shown);
+  if (created && config.agent === 'a2a' && run.status === 'running') await seatAgent(env, run, config.agent_endpoint!.url, selection.episodes, origin);
   return run;
 };
 

@@ -3,6 +3,8 @@
 // on a scripted OpenAI-compatible server: an agent that replies with messages and one that answers with tasks each
 // play mock create_task_1 and airline task 15 to reward 1.0 (one that speaks A2A 0.3 plays the mock task); the
 // tools they call over MCP are the trajectory's tool calls, in order.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -135,6 +137,38 @@ describe('POST /v1/runs with an A2A agent', () => {
       const briefings = agent.received.flatMap((r) => r.data) as { episode_id: string; mcp: { url: string } }[];
       expect(new Set(briefings.map((b) => b.episode_id)).size).toBe(2);
       for (const b of briefings) expect(b.mcp.url).toBe(`${worker.url}/v1/episodes/${b.episode_id}/mcp`);
+    }
+  });
+});
+
+describe('an A2A agent that cannot play', () => {
+  it('a card without a JSON-RPC interface, or an agent whose calls fail, ends each episode as an infrastructure error naming why', async () => {
+    const api = apiClient(worker.url, OPERATOR_KEY);
+    const grpcOnly = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ name: 'grpc-only', supportedInterfaces: [{ url: 'http://127.0.0.1:1', protocolBinding: 'GRPC', protocolVersion: '1.0' }] }));
+    });
+    await new Promise<void>((resolve) => grpcOnly.listen(0, '127.0.0.1', resolve));
+    const failing = await startSdkAgent({
+      style: 'message',
+      brain: async () => {
+        throw new Error('the model behind this agent is down');
+      },
+    });
+    agents.push(failing);
+    try {
+      for (const [url, reason] of [
+        [`http://127.0.0.1:${(grpcOnly.address() as AddressInfo).port}`, /cannot be used: supportedInterfaces has no JSONRPC interface .*\(found GRPC 1\.0\)/],
+        [failing.url, /task \S+ ended failed: .*the model behind this agent is down/],
+      ] as const) {
+        const { run_id } = await api.createRun(RunConfigSchema.parse({ domain: 'mock', task_ids: ['create_task_1'], agent: 'a2a', agent_endpoint: { url }, llm_user: 'fake-user', llm_judge: 'fake-user' }));
+        let run = await api.run(run_id);
+        for (const deadline = Date.now() + 60_000; run.status === 'running' && Date.now() < deadline; run = await api.run(run_id)) await new Promise((r) => setTimeout(r, 250));
+        expect(run).toMatchObject({ status: 'completed', counts: { total: 1, infra_error: 1 } });
+        expect(run.infra_errors[0]!.reason).toMatch(reason);
+      }
+    } finally {
+      grpcOnly.close();
     }
   });
 });

@@ -1,13 +1,13 @@
 // The a2a agent's seat at a run's episodes: the Worker plays each episode's agent turns by asking the A2A agent at
 // the run's agent endpoint, one turn per TURNS queue message (which carries the conversation's state to the next).
 // The first turn, once the episode has started, issues the episode's MCP token and briefs the agent with it; the
-// agent's tool calls reach the episode over MCP, its reply is stepped in as its turn. An agent that breaks the
-// protocol ends its seat; the episode then ends at its idle limit as an infrastructure error.
+// agent's tool calls reach the episode over MCP, its reply is stepped in as its turn. An agent that fails or breaks
+// the protocol ends the episode as an infrastructure error naming what was wrong.
 import { connectA2aAgent } from '../../core/a2a/agent-client.ts';
 import { lastUserText, playTurn } from '../../core/a2a/play-episode.ts';
 import type { EpisodeBriefing, EpisodeTurns } from '../../core/a2a/play-episode.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
-import { episodeIdOf, episodeKey } from '../episode/launch.ts';
+import { episodeIdOf, episodeKey, episodeOfId } from '../episode/launch.ts';
 import { findEpisode } from '../episode/handle.ts';
 import type { EpisodeHandle } from '../episode/handle.ts';
 import { openingOf, stepEpisode } from '../episode/service.ts';
@@ -82,4 +82,11 @@ export const seatAgent = async (env: Env, run: RunRow, agentUrl: string, episode
     seat: { episode_id: episodeIdOf(episodeKey(run.id, ref)), tenant: run.tenantId, origin, agent_url: agentUrl, user_text: null, context_id: null, open_task: null },
   }));
   for (let i = 0; i < turns.length; i += SEND_BATCH) await env.TURNS.sendBatch(turns.slice(i, i + SEND_BATCH).map((body) => ({ body })));
+};
+
+/** Ends the seat's episode as an infrastructure error: the agent could not play its turn. */
+export const endSeat = async (env: Env, { seat }: SeatTurn, reason: string): Promise<void> => {
+  const ref = episodeOfId(seat.episode_id);
+  if (ref === null) return;
+  await env.EPISODE.getByName(ref.key).failExternalTurn(reason);
 };

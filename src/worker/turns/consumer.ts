@@ -1,10 +1,10 @@
 // The TURNS queue consumer: for each `{episode, step}` message, reads the turn the episode waits for and, when it
 // is still that step's built-in turn, produces it and the episode's following turns (producer.ts). A message for
 // a turn already answered (a repeat asked for by the run's check) does nothing; a failed message is retried. A
-// `{seat}` message is an a2a agent's turn (a2a/seat.ts): played, and the next one sent; an agent that breaks the
-// protocol ends its seat.
+// `{seat}` message is an a2a agent's turn (a2a/seat.ts): played, and the next one sent; an agent that fails or
+// breaks the protocol ends its episode as an infrastructure error.
 import { CONTINUE_MS, produceTurns } from './producer.ts';
-import { isSeatTurn, playSeatTurn } from '../a2a/seat.ts';
+import { endSeat, isSeatTurn, playSeatTurn } from '../a2a/seat.ts';
 import type { SeatTurn } from '../a2a/seat.ts';
 import { isInfraError } from '../../core/llm/types.ts';
 
@@ -34,8 +34,9 @@ const playSeat = async (env: Env, turn: SeatTurn): Promise<void> => {
     const next = await playSeatTurn(env, turn);
     if (next !== null) await env.TURNS.send(next, next.seat.user_text === null ? { delaySeconds: SEAT_WAIT_SECONDS } : {});
   } catch (error) {
-    if (!isInfraError(error) || error.retryable) throw error;
-    console.warn(`a2a seat of episode ${turn.seat.episode_id} ended: ${error instanceof Error ? error.message : String(error)}`);
+    // The client has retried what a retry could mend: the agent's failure ends the episode, naming it.
+    if (!isInfraError(error)) throw error;
+    await endSeat(env, turn, error instanceof Error ? error.message : String(error));
   }
 };
 

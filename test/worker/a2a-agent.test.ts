@@ -158,3 +158,25 @@ describe('an evaluation over A2A', () => {
     expect(notRpc).toMatchObject({ id: 3, error: { code: -32600 } });
   });
 });
+
+describe('a run of the a2a agent', () => {
+  it('is refused naming the field, creating nothing: without its agent_endpoint, with rounds, as a schedule', async () => {
+    const before = await runCount();
+    const a2a = { ...scriptedRun({ task_ids: ['create_task_1'] }), agent: 'a2a' };
+    const cases: [unknown, string, string][] = [
+      [a2a, '/v1/runs', 'agent_endpoint'],
+      [{ ...a2a, agent_endpoint: { url: 'ftp://127.0.0.1/agent' } }, '/v1/runs', 'agent_endpoint.url'],
+      [{ ...a2a, agent_endpoint: { url: 'http://127.0.0.1:9/' }, target_ci_width: 0.2 }, '/v1/runs', 'target_ci_width'],
+      [{ name: 'nightly a2a', interval_minutes: 60, run: { ...a2a, agent_endpoint: { url: 'http://127.0.0.1:9/' } } }, '/v1/schedules', 'run.agent'],
+    ];
+    for (const [body, path, field] of cases) {
+      const response = await call(path, { body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      const { error } = (await response.json()) as { error: { issues: { path: string }[] } };
+      expect(error.issues.map((i) => i.path)).toContain(field);
+    }
+    expect(await runCount()).toBe(before);
+    const schedules = (await (await call('/v1/schedules')).json()) as { schedules: { name: string }[] };
+    expect(schedules.schedules.map((s) => s.name)).not.toContain('nightly a2a');
+  });
+});

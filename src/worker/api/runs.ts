@@ -6,7 +6,8 @@ import type { AppEnv } from './auth.ts';
 import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunEpisodesQuerySchema, RunLaunchSchema, RunListQuerySchema, RunResultsQuerySchema } from '../../api/index.ts';
 import type { Rerun, RunCreated, RunEpisodes, RunList } from '../../api/index.ts';
 import { episodeIdOf } from '../episode/launch.ts';
-import { findRun, listRuns } from '../db/runs.ts';
+import { decodeConfig, findRun, listRuns } from '../db/runs.ts';
+import { seatAgent } from '../a2a/seat.ts';
 import type { RunRow } from '../db/runs.ts';
 import { runListing, runResultsStream, runUsage, runView } from '../runs/read.ts';
 import { cancelRun, startRun } from '../runs/start.ts';
@@ -84,6 +85,8 @@ export const runsApi = new Hono<AppEnv>()
     const episodes = await reserveRerun(c.env, row, Date.now());
     if (isQuotaRefusal(episodes)) throw quotaExceeded(episodes);
     if (episodes.length > 0) await c.env.RUN.getByName(row.id).rerun(episodes);
+    const config = decodeConfig(row.config);
+    if (episodes.length > 0 && config.agent === 'a2a') await seatAgent(c.env, row, config.agent_endpoint!.url, episodes, new URL(c.req.url).origin);
     const body: Rerun = { run_id: row.id, status: episodes.length > 0 ? 'running' : row.status, rerun: episodes.length };
     return pyJson(c, body, 202);
   });

@@ -32,6 +32,9 @@ export const startRun = async (env: Env, launch: RunLaunch, { tenant, origin, id
   const { target_ci_width, compare_to, until_resolved, max_trials, ...value } = launch;
   const asked = { target_ci_width, compare_to, until_resolved, max_trials };
   const wantsRounds = Object.values(asked).some((v) => v !== undefined);
+  // The episodes a round adds are started by the run, where no seat of the a2a agent would meet them.
+  const roundsField = Object.entries(asked).find(([, v]) => v !== undefined)?.[0];
+  if (value.agent === 'a2a' && roundsField !== undefined) throw invalidRequest([{ path: roundsField, message: 'A run of the a2a agent has a fixed size: leave out the rounds fields' }]);
   const endpointIssue = agentEndpointIssue(env, value);
   if (endpointIssue) throw invalidRequest([endpointIssue]);
   // The endpoint's header values are secrets: sealed apart, and not part of the request hash either.

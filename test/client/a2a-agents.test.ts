@@ -172,3 +172,30 @@ describe('an A2A agent that cannot play', () => {
     }
   });
 });
+
+describe('re-running an a2a run’s infrastructure errors', () => {
+  it('seats the agent again: an agent down for the first episode plays the re-run to reward 1.0', async () => {
+    const api = apiClient(worker.url, OPERATOR_KEY);
+    const actions = await goldActions('mock', 'create_task_1');
+    let down = true;
+    const play = knowing(actions);
+    const agent = await startSdkAgent({
+      style: 'message',
+      brain: async (turn) => {
+        if (down) throw new Error('not up yet');
+        return play(turn);
+      },
+    });
+    agents.push(agent);
+    const { run_id } = await api.createRun(RunConfigSchema.parse({ domain: 'mock', task_ids: ['create_task_1'], agent: 'a2a', agent_endpoint: { url: agent.url }, llm_user: 'fake-user', llm_judge: 'fake-user' }));
+    const settled = async () => {
+      let run = await api.run(run_id);
+      for (const deadline = Date.now() + 60_000; (run.status === 'running' || run.counts.done < run.counts.total) && Date.now() < deadline; run = await api.run(run_id)) await new Promise((r) => setTimeout(r, 250));
+      return run;
+    };
+    expect(await settled()).toMatchObject({ status: 'completed', counts: { infra_error: 1 } });
+    down = false;
+    expect(await api.rerunInfraErrors(run_id)).toMatchObject({ rerun: 1 });
+    expect(await settled()).toMatchObject({ status: 'completed', counts: { total: 1, passed: 1, infra_error: 0 } });
+  });
+});

@@ -28,6 +28,7 @@
 //   DELETE /v1/provider-credentials/:provider → 204
 //   GET    /v1/admin/tenants/:tenant/quotas   → TenantQuotasViewSchema (operator only)
 //   PUT    /v1/admin/tenants/:tenant/quotas   TenantQuotasSchema → TenantQuotasViewSchema (operator only)
+//   POST   /v1/episodes/:id/mcp              McpMessageSchema → McpResponseSchema (MCP Streamable HTTP; also the episode token)
 // Every failure answers ApiErrorSchema. With an API key configured, every route but /v1/health needs
 // `Authorization: Bearer <key>`: the operator's or a tenant's; a tenant sees only its own runs, simulations and
 // schedules (anything else is 404).

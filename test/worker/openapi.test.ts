@@ -108,6 +108,12 @@ describe('OpenAPI document', () => {
     await check('POST', '/v1/episodes/{id}/step', `/v1/episodes/${episode.episode_id}/step`, { body: { step: 0, message: { role: 'assistant', content: 'Hello' } } });
     await check('GET', '/v1/episodes/{id}', `/v1/episodes/${episode.episode_id}`);
     await check('GET', '/v1/episodes/{id}', '/v1/episodes/nope');
+    const mcp = (id: string, message: unknown) => check('POST', '/v1/episodes/{id}/mcp', `/v1/episodes/${id}/mcp`, { body: message });
+    await mcp(episode.episode_id, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await mcp(episode.episode_id, { jsonrpc: '2.0', id: 2, method: 'no/such/method' });
+    await mcp(episode.episode_id, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    await mcp(episode.episode_id, { id: 3, method: 'ping' });
+    await mcp('nope', { jsonrpc: '2.0', id: 4, method: 'ping' });
 
     const schedule = (await pyBody(await check('POST', '/v1/schedules', '/v1/schedules', { body: { name: 'contract', interval_minutes: 60, run: scriptedRun() } }))) as { id: string };
     await check('GET', '/v1/schedules', '/v1/schedules');

@@ -17,6 +17,9 @@ import {
   EpisodeSchema,
   EpisodeStepRequestSchema,
   EpisodeStepSchema,
+  McpMessageSchema,
+  McpResponseSchema,
+  PROTOCOL_VERSIONS,
   RunEpisodesQuerySchema,
   RunEpisodesSchema,
   HealthSchema,
@@ -168,6 +171,22 @@ const paths: ZodOpenApiPathsObject = {
         '503': failure('No answer in time (e.g. the grade not yet stored): send the same step again (Retry-After)'),
       },
       { ...idParam(), ...withBody(EpisodeStepRequestSchema) },
+    ),
+  },
+  '/v1/episodes/{id}/mcp': {
+    post: operation(
+      'The episode as an MCP server (Streamable HTTP, one JSON-RPC message per POST): initialize, tools/list (the agent’s tools and send_message_to_user), tools/call (one step; isError for a failing tool, step, done and reward in _meta). Bearer: the API key, or the episode token POST /v1/episodes returned, which opens this endpoint alone until the episode ends',
+      {
+        '200': {
+          description: 'The JSON-RPC response: JSON, or one SSE `message` event to a client that accepts only text/event-stream',
+          content: { 'application/json': { schema: McpResponseSchema }, 'text/event-stream': {} },
+        },
+        '202': { description: 'A notification, accepted' },
+        ...badRequest,
+        ...notFound,
+        '409': failure('Not an episode where the caller plays the agent'),
+      },
+      { ...withBody(McpMessageSchema), requestParams: { ...idParam().requestParams, header: z.object({ 'MCP-Protocol-Version': z.enum(PROTOCOL_VERSIONS).optional() }) } },
     ),
   },
   '/v1/schedules': {

@@ -9,14 +9,14 @@ import { authFailure, authenticate, bearer } from '../api/auth.ts';
 import { readBody } from '../api/body.ts';
 import { answered } from '../api/episode-refusals.ts';
 import { ApiError } from '../api/errors.ts';
-import { McpMessageSchema } from '../../api/mcp.ts';
+import { McpMessageSchema, PROTOCOL_VERSIONS } from '../../api/mcp.ts';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { isSoloAgent } from '../../core/schemas/episode.ts';
 import { decodeConfig } from '../db/runs.ts';
 import { findEpisode } from '../episode/handle.ts';
 import { isEpisodeToken, tenantOfEpisodeToken } from './episode-token.ts';
-import { answerMcp, PROTOCOL_VERSIONS } from './server.ts';
+import { answerMcp } from './server.ts';
 
 const PROTOCOL_HEADER = 'mcp-protocol-version';
 

@@ -2,6 +2,7 @@
 // instructions), `ping`, `tools/list` (the domain's tools and send_message_to_user) and `tools/call` (one step of
 // the episode, at the turn it waits for). Stateless: every message is answered from the episode itself, so any
 // Worker answers any message and no MCP session is kept.
+import { PROTOCOL_VERSIONS } from '../../api/mcp.ts';
 import type { McpMessage } from '../../api/mcp.ts';
 import { JSON_RPC_ERRORS } from '../../api/openenv.ts';
 import type { JsonRpcResponse } from '../../api/openenv.ts';
@@ -9,9 +10,6 @@ import type { EpisodeHandle } from '../episode/handle.ts';
 import { isRefused } from '../episode/refusals.ts';
 import { callEpisodeTool, episodeTools } from './episode-tools.ts';
 import { failure, refusalError, success } from './json-rpc.ts';
-
-/** The MCP revisions served (Streamable HTTP came with 2025-03-26), newest first: the newest is offered to a client asking for another. */
-export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
 const SERVER_INFO = { name: 'tau2-edge', title: 'tau2-edge episode', version: '0.1.0' };
 
@@ -39,8 +37,12 @@ export const answerMcp = async (env: Env, episode: EpisodeHandle, request: McpMe
     }
     case 'tools/call': {
       if (typeof params.name !== 'string' || params.name === '') return failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, 'params.name: the name of the tool to call');
+      // A call may name the turn it answers (`_meta.step`, as the last result's): sent again after a lost answer, it
+      // is answered again rather than played twice, as a step of the step API is.
+      const pinned = (params._meta as { step?: unknown } | undefined)?.step;
+      if (pinned !== undefined && !(Number.isSafeInteger(pinned) && (pinned as number) >= 0)) return failure(id, JSON_RPC_ERRORS.INVALID_PARAMS, 'params._meta.step: a step number (a non-negative integer)');
       const call = { name: params.name, arguments: 'arguments' in params ? params.arguments : {} };
-      const called = await callEpisodeTool(env, episode, await pendingStep(env, episode), call, options);
+      const called = await callEpisodeTool(env, episode, (pinned as number | undefined) ?? (await pendingStep(env, episode)), call, options);
       return isRefused(called) ? refusalError(id, called) : success(id, called.result);
     }
     default:

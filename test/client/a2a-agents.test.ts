@@ -63,7 +63,7 @@ beforeAll(async () => {
     const spoken = (request.body as { messages: { role: string }[] }).messages.some((m) => m.role === 'assistant');
     return text(spoken ? 'Thanks, that is all. ###STOP###' : 'Hi! I need your help with my request.');
   });
-  worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'worker.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY, ALLOW_LOCAL_PROVIDERS: 'true' } });
+  worker = await startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'worker.log'), env: { OPENAI_BASE_URL: fake.baseURL, API_KEY: OPERATOR_KEY, ALLOW_LOCAL_PROVIDERS: 'true', CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64') } });
 }, 180_000);
 
 afterAll(async () => {
@@ -197,5 +197,23 @@ describe('re-running an a2a run’s infrastructure errors', () => {
     down = false;
     expect(await api.rerunInfraErrors(run_id)).toMatchObject({ rerun: 1 });
     expect(await settled()).toMatchObject({ status: 'completed', counts: { total: 1, passed: 1, infra_error: 0 } });
+  });
+});
+
+describe('an A2A agent behind a key', () => {
+  it('gets the run’s sealed headers on every call, and the key is nowhere in the run’s results', async () => {
+    const api = apiClient(worker.url, OPERATOR_KEY);
+    const secret = 'Bearer agent-secret-never-shown-4242';
+    const agent = await startSdkAgent({ style: 'task', authorization: secret, brain: knowing(await goldActions('mock', 'create_task_1')) });
+    agents.push(agent);
+    const { run_id } = await api.createRun(
+      RunConfigSchema.parse({ domain: 'mock', task_ids: ['create_task_1'], agent: 'a2a', agent_endpoint: { url: agent.url, headers: { authorization: secret } }, llm_user: 'fake-user', llm_judge: 'fake-user' }),
+    );
+    let run = await api.run(run_id);
+    for (const deadline = Date.now() + 60_000; run.status === 'running' && Date.now() < deadline; run = await api.run(run_id)) await new Promise((r) => setTimeout(r, 250));
+    expect(run).toMatchObject({ status: 'completed', counts: { passed: 1 } });
+    expect(run.config.agent_endpoint).toEqual({ url: agent.url });
+    const results = await (await fetch(`${worker.url}/v1/runs/${run_id}/results`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } })).text();
+    expect(results).not.toContain('agent-secret-never-shown');
   });
 });

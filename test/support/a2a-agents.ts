@@ -143,12 +143,15 @@ export const startSdkAgent = async ({
   brain,
   version = '1.0',
   connect = true,
+  authorization,
 }: {
   style: 'message' | 'task';
   brain: Brain;
   version?: '1.0' | '0.3';
   /** Whether the agent connects to the briefing's MCP endpoint (an episode's). */
   connect?: boolean;
+  /** The Authorization header every request must carry (401 otherwise). */
+  authorization?: string;
 }): Promise<SdkAgent> => {
   const executor = new ScriptedExecutor(style, brain, connect);
   let card: AgentCard | undefined;
@@ -161,6 +164,7 @@ export const startSdkAgent = async ({
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));
       };
+      if (authorization !== undefined && request.headers.authorization !== authorization) return send(401, { error: 'unauthorized' });
       if (request.method === 'GET' && request.url === '/.well-known/agent-card.json') return send(200, cardFor(url, version));
       if (request.method !== 'POST' || request.url !== '/rpc') return send(404, { error: 'not found' });
       const body = JSON.parse(await bodyOf(request)) as Record<string, unknown>;

@@ -2,13 +2,17 @@
 // with the official MCP SDK client, on the real local worker (workerd, D1, Durable Objects) with the simulated user
 // on a scripted OpenAI-compatible server: an agent that replies with messages and one that answers with tasks each
 // play mock create_task_1 and airline task 15 to reward 1.0 (one that speaks A2A 0.3 plays the mock task); the
-// tools they call over MCP are the trajectory's tool calls, in order.
+// tools they call over MCP are the trajectory's tool calls, in order. The Worker plays them itself in runs
+// (POST /v1/runs with the a2a agent), including one an A2A client asks tau2-edge, as an A2A agent, to start.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { GetTaskRequest, SendMessageRequest, TaskState } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
 import { isUserSimulator, startFakeOpenAI, text } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { stopAll } from '../support/viewer-runs.ts';
@@ -215,5 +219,33 @@ describe('an A2A agent behind a key', () => {
     expect(run.config.agent_endpoint).toEqual({ url: agent.url });
     const results = await (await fetch(`${worker.url}/v1/runs/${run_id}/results`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } })).text();
     expect(results).not.toContain('agent-secret-never-shown');
+  });
+});
+
+describe('an assessment over A2A', () => {
+  it('an A2A client asks tau2-edge (an A2A agent) to evaluate an A2A agent: the task completes with reward 1.0 in its metrics', async () => {
+    const agent = await startSdkAgent({ style: 'message', brain: knowing(await goldActions('mock', 'create_task_1')) });
+    agents.push(agent);
+    const fetchImpl: typeof fetch = (input, init) => {
+      const request = new Request(input, init);
+      request.headers.set('authorization', `Bearer ${OPERATOR_KEY}`);
+      return fetch(request);
+    };
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) }),
+    );
+    const tau2 = await factory.createFromUrl(worker.url);
+    const evaluation = { domain: 'mock', task_ids: ['create_task_1'], num_trials: 2, agent: 'a2a', agent_endpoint: { url: agent.url }, llm_user: 'fake-user', llm_judge: 'fake-user' };
+    const sent = await tau2.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: evaluation }] } }));
+    expect('status' in sent).toBe(true);
+    let task = sent as Task;
+    for (const deadline = Date.now() + 60_000; task.status?.state === TaskState.TASK_STATE_WORKING && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 250));
+      task = await tau2.getTask(GetTaskRequest.fromJSON({ id: task.id }));
+    }
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const metrics = task.artifacts.find((a) => a.artifactId === 'metrics')!.parts[0]!.content as { value: { metrics: Record<string, number>; counts: { passed: number } } };
+    expect(metrics.value.metrics['avg_reward']).toBe(1);
+    expect(metrics.value.counts.passed).toBe(2);
   });
 });

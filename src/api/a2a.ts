@@ -6,9 +6,6 @@ import { MAX_PARTS, MessageSchema, TaskSchema } from '../core/schemas/a2a.ts';
 
 export * from '../core/schemas/a2a.ts';
 
-export const A2A_PROTOCOL_VERSION = '1.0';
-export const A2A_VERSION_HEADER = 'A2A-Version';
-export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 /** The JSON-RPC endpoint of tau2-edge as an A2A agent. */
 export const A2A_RPC_PATH = '/v1/a2a';
 

@@ -7,9 +7,8 @@ import { InfraError } from '../llm/types.ts';
 import { withoutRedirects } from '../llm/no-redirects.ts';
 import { defaultSleep, isRetryable, isRetryableStatus, tryN } from '../llm/retry.ts';
 import { cardInterface, sendResult, taskResult } from './wire.ts';
+import { A2A_VERSION_HEADER, AGENT_CARD_PATH } from '../schemas/a2a.ts';
 import type { AgentInterface, Reply } from './wire.ts';
-
-export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 
 export interface A2aAgentOptions {
   /** The transport (the global fetch by default); redirects are refused whatever it does. */
@@ -92,7 +91,7 @@ const exchange = (o: Resolved, agent: string, url: string, init: RequestInit, wh
 const rpc = async (o: Resolved, agent: string, endpoint: AgentInterface, method: string, params: unknown): Promise<unknown> => {
   const id = crypto.randomUUID();
   const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-  const headers = { 'content-type': 'application/json', accept: 'application/json', 'A2A-Version': endpoint.version };
+  const headers = { 'content-type': 'application/json', accept: 'application/json', [A2A_VERSION_HEADER]: endpoint.version };
   const answer = await exchange(o, agent, endpoint.url, { method: 'POST', headers, body }, method);
   if (typeof answer !== 'object' || answer === null || (answer as { jsonrpc?: unknown }).jsonrpc !== '2.0') throw protocolError(agent, `${method} answered something other than a JSON-RPC 2.0 response`);
   const { error, result, id: answeredId } = answer as { error?: { code?: unknown; message?: unknown }; result?: unknown; id?: unknown };

@@ -4,6 +4,11 @@
 import { z } from 'zod';
 import { plainText } from './run-config.ts';
 
+export const A2A_PROTOCOL_VERSION = '1.0';
+export const A2A_VERSION_HEADER = 'A2A-Version';
+/** Where an agent serves its card, under its URL. */
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
+
 export const MAX_PARTS = 64;
 const MAX_TEXT = 1_000_000;
 const metadata = z.record(z.string(), z.unknown());

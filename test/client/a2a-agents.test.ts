@@ -125,7 +125,8 @@ describe('POST /v1/runs with an A2A agent', () => {
       const agent = await startSdkAgent({ style, brain: knowing(await goldActions(domain, taskId)) });
       agents.push(agent);
       const { run_id } = await api.createRun(
-        RunConfigSchema.parse({ domain, task_ids: [taskId], num_trials: 2, agent: 'a2a', agent_endpoint: { url: agent.url }, llm_user: 'fake-user', llm_judge: 'fake-user' }),
+        // One episode at a time: the second one's seat waits for it to start.
+        RunConfigSchema.parse({ domain, task_ids: [taskId], num_trials: 2, max_concurrency: 1, agent: 'a2a', agent_endpoint: { url: agent.url }, llm_user: 'fake-user', llm_judge: 'fake-user' }),
       );
       let run = await api.run(run_id);
       for (const deadline = Date.now() + 120_000; run.status === 'running' && Date.now() < deadline; run = await api.run(run_id)) await new Promise((r) => setTimeout(r, 250));

@@ -29,6 +29,8 @@
 //   GET    /v1/admin/tenants/:tenant/quotas   → TenantQuotasViewSchema (operator only)
 //   PUT    /v1/admin/tenants/:tenant/quotas   TenantQuotasSchema → TenantQuotasViewSchema (operator only)
 //   POST   /v1/episodes/:id/mcp              McpMessageSchema → McpResponseSchema (MCP Streamable HTTP; also the episode token)
+//   GET    /.well-known/agent-card.json       → tau2-edge's A2A agent card (no auth)
+//   POST   /v1/a2a                            A2A 1.0 JSON-RPC (a2a.ts): SendMessage with a run config, GetTask, CancelTask
 // Every failure answers ApiErrorSchema. With an API key configured, every route but /v1/health needs
 // `Authorization: Bearer <key>`: the operator's or a tenant's; a tenant sees only its own runs, simulations and
 // schedules (anything else is 404).

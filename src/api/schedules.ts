@@ -10,7 +10,8 @@ const scheduleFields = {
   name: plainText().min(1),
   interval_minutes: pyNumber(z.number().int().positive().max(MAX_INTERVAL_MINUTES)),
   enabled: z.boolean(),
-  run: RunRequestSchema,
+  // A scheduled launch has no request whose origin the a2a agent could be handed to reach its episodes over MCP.
+  run: RunRequestSchema.refine((r) => r.agent !== 'a2a', { message: 'A schedule cannot launch the a2a agent: start its runs with POST /v1/runs', path: ['agent'] }),
 };
 
 export const ScheduleCreateSchema = z.strictObject({ ...scheduleFields, enabled: scheduleFields.enabled.default(true) });

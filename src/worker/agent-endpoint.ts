@@ -43,16 +43,18 @@ export const sealAgentEndpoint = async (env: Env, tenant: string, config: RunCon
 const CACHE_MS = 30_000;
 const clients = new Map<string, { readonly until: number; readonly client: Promise<LlmClient> }>();
 
-const resolve = async (env: Env, runId: string, url: string): Promise<LlmClient> => {
+/** The run's agent endpoint headers, unsealed, once `url` is checked again against the endpoint rules. */
+export const agentEndpointHeaders = async (env: Env, runId: string, url: string): Promise<Record<string, string>> => {
   // Checked again at use: the operator may have withdrawn ALLOW_LOCAL_PROVIDERS since the run was launched.
   const issue = endpointIssue(url, env);
   if (issue) throw new Error(`The run's agent endpoint is not allowed: ${issue}`);
   const run = await findRun(env.DB, runId);
   if (!run) throw new Error(`Run ${runId} is not recorded`);
   const sealed = run.agentHeadersCiphertext;
-  const headers = sealed === null ? {} : (JSON.parse(await decryptSecret(env, sealed, headersContext(run.tenantId))) as Record<string, string>);
-  return endpointClient(url, headers);
+  return sealed === null ? {} : (JSON.parse(await decryptSecret(env, sealed, headersContext(run.tenantId))) as Record<string, string>);
 };
+
+const resolve = async (env: Env, runId: string, url: string): Promise<LlmClient> => endpointClient(url, await agentEndpointHeaders(env, runId, url));
 
 /** The client of a run's agent endpoint, kept per run for a while (a run's turns reuse it). */
 export const agentEndpointClient = (env: Env, runId: string, url: string): Promise<LlmClient> => {

@@ -1,5 +1,5 @@
-// Worker entry: the tau2-edge HTTP API (Hono, under /v1), the cron trigger of scheduled evaluations and the
-// Durable Objects (episodes, run fan-out, the per-provider gate) and the consumer of participant turns.
+// Worker entry: the tau2-edge HTTP API (Hono, under /v1), its A2A agent card and JSON-RPC endpoint, the cron
+// trigger of scheduled evaluations and the Durable Objects (episodes, run fan-out, the per-provider gate) and the consumer of participant turns.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { MiddlewareHandler } from 'hono';
@@ -18,6 +18,9 @@ import { compareApi } from './api/compare.ts';
 import { episodesApi } from './api/episodes.ts';
 import { schedulesApi } from './api/schedules.ts';
 import { openEnvApi } from './openenv/routes.ts';
+import { handleRpc } from './a2a/rpc.ts';
+import { agentCard } from './a2a/card.ts';
+import { A2A_RPC_PATH, AGENT_CARD_PATH } from '../api/a2a.ts';
 import { episodeMcpApi } from './mcp/routes.ts';
 import { launchDueSchedules } from './runs/scheduled.ts';
 import { routeMethods } from './api/methods.ts';
@@ -25,6 +28,7 @@ import { viewerRoutes } from './ui/viewer.ts';
 import { limits } from './tenancy/limits.ts';
 import { consumeTurns } from './turns/consumer.ts';
 import type { TurnMessage } from './turns/consumer.ts';
+import type { SeatTurn } from './a2a/seat.ts';
 import './env.ts';
 import './limits-trace.ts';
 
@@ -49,6 +53,7 @@ const app = new Hono<AppEnv>()
   .get('/v1/health', (c) => c.json({ status: 'ok', commit: c.env.GIT_COMMIT } satisfies z.infer<typeof HealthSchema>))
   .get('/v1/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)))
   .route('/', docsRoutes)
+  .get(AGENT_CARD_PATH, (c) => c.json(agentCard(new URL(c.req.url).origin)))
   // An episode's MCP endpoint authenticates itself: it also takes the episode's own token.
   .use('/v1/episodes/:id/mcp', limitBody)
   .route('/v1/episodes', episodeMcpApi)
@@ -61,6 +66,7 @@ const app = new Hono<AppEnv>()
   .route('/v1/schedules', schedulesApi)
   .route('/v1/provider-credentials', credentialsApi)
   .route('/v1/admin', adminApi)
+  .post(A2A_RPC_PATH, handleRpc)
   .use('/openenv/reset', authenticate, limitBody)
   .use('/openenv/step', authenticate, limitBody)
   .route('/openenv', openEnvApi)
@@ -85,5 +91,5 @@ export default {
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(launchDueSchedules(env, controller.scheduledTime));
   },
-  queue: (batch, env) => consumeTurns(batch as MessageBatch<TurnMessage>, env),
+  queue: (batch, env) => consumeTurns(batch as MessageBatch<TurnMessage | SeatTurn>, env),
 } satisfies ExportedHandler<Env>;

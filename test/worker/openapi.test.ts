@@ -154,6 +154,11 @@ describe('OpenAPI document', () => {
     await check('GET', '/v1/provider-credentials', '/v1/provider-credentials');
     await check('DELETE', '/v1/provider-credentials/{provider}', '/v1/provider-credentials/google');
 
+    const rpc = (method: string, params: unknown) => ({ body: { jsonrpc: '2.0', id: 1, method, params } });
+    await check('POST', '/v1/a2a', '/v1/a2a', rpc('SendMessage', { message: { messageId: 'contract', role: 'ROLE_USER', parts: [{ data: scriptedRun({ task_ids: ['create_task_1'] }) }] } }));
+    await check('POST', '/v1/a2a', '/v1/a2a', rpc('GetTask', { id: runId }));
+    await check('POST', '/v1/a2a', '/v1/a2a', rpc('GetTask', { id: 'nope' }));
+
     const key = (await pyBody(await check('POST', '/v1/admin/keys', '/v1/admin/keys', { body: { tenant: 'contract', name: 'contract' } }))) as { id: string };
     await check('GET', '/v1/admin/keys', '/v1/admin/keys');
     await check('DELETE', '/v1/admin/keys/{id}', `/v1/admin/keys/${key.id}`);

@@ -68,7 +68,7 @@ export const addRunFlags = (command: Command): Command =>
   exclusivePair(addAutoReviewFlags(addVoiceFlags(
     command
       .requiredOption('-d, --domain <domain>', 'the domain to run', (v: string) => choice('domain', v, Object.keys(domains)))
-      .option('--agent <agent>', 'the agent: llm_agent, llm_agent_gt or llm_agent_solo (default: llm_agent)')
+      .option('--agent <agent>', 'the agent: llm_agent, llm_agent_gt or llm_agent_solo (default: llm_agent); a2a with --agent-url, an A2A agent')
       .option('--agent-llm <model>', `the agent's model (default: ${DEFAULT_LLM})`)
       .option('--agent-llm-args <json>', "the agent model's arguments as JSON (default: {\"temperature\": 0.0}); \"api_base\": URL sends this role's calls there")
       .option('--user <user>', 'the user: user_simulator, or dummy_user (implied by llm_agent_solo)')
@@ -107,7 +107,7 @@ export const addRunFlags = (command: Command): Command =>
         (v: string) => choice('retrieval config', v, RETRIEVAL_CONFIG_CHOICES),
       )
       .option('--retrieval-config-kwargs <json>', 'retrieval settings as JSON, e.g. \'{"top_k": 10}\'')
-      .option('--agent-url <url>', "a remote agent: each agent turn is POSTed to this URL as a chat-completions request")
+      .option('--agent-url <url>', "a remote agent: each agent turn is POSTed to this URL as a chat-completions request (with --agent a2a: the A2A agent's URL)")
       .option('--agent-header <header...>', "a header for --agent-url, as 'Name: value' (repeatable; e.g. its key)")
       .option('--llm-base-url <url>', `an OpenAI-compatible provider endpoint (${LLM_BASE_URL_DEFAULT})`)
       .option('--no-prompt-cache', "don't ask Anthropic models to cache the system prompt and tools (\"prompt_cache\": false in their llm args)")
@@ -330,7 +330,8 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   if (retrievalRefusal !== null) {
     throw new Error(`--${retrievalRefusal.field.replaceAll('_', '-')}: ${retrievalRefusal.message}`);
   }
-  if (isExternalAgent(config.agent) || config.user === 'external_user') {
+  if (config.agent === 'a2a' && values.inProcess) throw new Error('--agent a2a runs on a worker (a local one, or --api): its agent reaches the episodes over MCP there, not --in-process');
+  if ((isExternalAgent(config.agent) && config.agent !== 'a2a') || config.user === 'external_user') {
     const flag = config.user === 'external_user' ? `--user ${config.user}` : `--agent ${config.agent}`;
     throw new Error(`${flag} is driven by your own code over the step API (POST /v1/episodes, or a run's episodes); tau2-edge run runs built-in participants and --agent-url endpoints`);
   }

@@ -9,16 +9,18 @@ import type { EnvironmentChanges } from '../environment/environment.ts';
 
 /**
  * The agents: the reference's three LLM agents, and `external` / `external_solo`, an agent whose turns come
- * from outside (a client stepping the episode, the reference's GymAgent) with or without a user.
+ * from outside (a client stepping the episode, the reference's GymAgent) with or without a user; `a2a`, an agent
+ * reached over A2A at the run's agent endpoint, whose turns the service takes from it (its tools over the
+ * episode's MCP endpoint).
  */
-export const AgentKindSchema = z.enum(['llm_agent', 'llm_agent_gt', 'llm_agent_solo', 'external', 'external_solo']);
+export const AgentKindSchema = z.enum(['llm_agent', 'llm_agent_gt', 'llm_agent_solo', 'external', 'external_solo', 'a2a']);
 export type AgentKind = z.infer<typeof AgentKindSchema>;
 
 /** Agents that work without a user (solo mode: the user's tools are theirs, `dummy_user` plays the user). */
 export const isSoloAgent = (kind: AgentKind): boolean => kind === 'llm_agent_solo' || kind === 'external_solo';
 
 /** Agents whose turns no model of the run produces: a client submits them. */
-export const isExternalAgent = (kind: AgentKind): boolean => kind === 'external' || kind === 'external_solo';
+export const isExternalAgent = (kind: AgentKind): boolean => kind === 'external' || kind === 'external_solo' || kind === 'a2a';
 
 /**
  * The users: the reference's simulator and dummy user (solo mode), and `external_user`, a user whose turns come

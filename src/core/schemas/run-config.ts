@@ -26,8 +26,9 @@ export const MAX_RETRIEVAL_KWARGS = 16;
 
 /**
  * A remote agent: each agent turn is POSTed to `url` as an OpenAI chat-completions request (the messages and
- * tools the built-in agent's model would get) and its assistant message taken back. `headers` (e.g. the
- * endpoint's key) are secrets: kept encrypted apart from the configuration, never shown.
+ * tools the built-in agent's model would get) and its assistant message taken back; for the `a2a` agent, `url` is
+ * the A2A agent's (see docs/a2a.md). `headers` (e.g. the endpoint's key) are secrets: kept encrypted apart from
+ * the configuration, never shown.
  */
 export const AgentEndpointSchema = z.strictObject({
   url: z.string().min(1).max(2048),
@@ -89,8 +90,12 @@ export const RunConfigSchema = z
     message: 'An external user plays against a built-in agent (llm_agent or llm_agent_gt)',
     path: ['user'],
   })
-  .refine((c) => c.agent_endpoint === null || !isExternalAgent(c.agent), {
-    message: 'An agent endpoint answers for an LLM agent (llm_agent, llm_agent_gt or llm_agent_solo), not an external one',
+  .refine((c) => c.agent_endpoint === null || c.agent === 'a2a' || !isExternalAgent(c.agent), {
+    message: 'An agent endpoint answers for an LLM agent (llm_agent, llm_agent_gt or llm_agent_solo) or the a2a agent, not an external one',
+    path: ['agent_endpoint'],
+  })
+  .refine((c) => c.agent !== 'a2a' || c.agent_endpoint !== null, {
+    message: 'The a2a agent needs agent_endpoint: the URL of the agent (its card at /.well-known/agent-card.json)',
     path: ['agent_endpoint'],
   });
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -52,6 +52,7 @@ import {
   OpenEnvStepRequestSchema,
 } from '../../api/openenv.ts';
 import { ResultsSchema, SimulationRunSchema } from '../../core/schemas/simulation.ts';
+import { JsonRpcRequestSchema, JsonRpcResponseSchema } from '../../api/a2a.ts';
 import { SESSION_COOKIE } from '../ui/browser-session.ts';
 import { CREDENTIAL_PROVIDERS } from '../../core/llm/providers.ts';
 
@@ -225,6 +226,13 @@ const paths: ZodOpenApiPathsObject = {
       { ...providerParam(), ...withBody(ProviderCredentialPutSchema) },
     ),
     delete: operation('deleteProviderCredential', 'Remove the caller’s credentials for a provider', { '204': { description: 'Removed' }, ...notFound }, providerParam()),
+  },
+  '/v1/a2a': {
+    post: operation(
+      'tau2-edge as an A2A 1.0 agent (JSON-RPC binding; card at /.well-known/agent-card.json): SendMessage with the run configuration as a data part starts a run and answers its task; GetTask follows it; CancelTask stops it',
+      { '200': ok(JsonRpcResponseSchema, 'The JSON-RPC answer: a result, or an error with its A2A code (a refused run names the field)'), '413': failure('Body over LIMIT_MAX_BODY_BYTES') },
+      withBody(JsonRpcRequestSchema),
+    ),
   },
   '/v1/admin/keys': {
     post: operation('createApiKey', 'Operator: issue a tenant API key (shown once)', { '201': ok(ApiKeyCreatedSchema, 'Created'), ...badRequest, ...notFound }, withBody(ApiKeyCreateSchema)),

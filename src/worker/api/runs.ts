@@ -3,20 +3,18 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
-import { sha256Hex } from '../../core/py/index.ts';
-import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunEpisodesQuerySchema, RunLaunchSchema, RunListQuerySchema, RunResultsQuerySchema, RunRoundsSchema } from '../../api/index.ts';
+import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, RunEpisodesQuerySchema, RunLaunchSchema, RunListQuerySchema, RunResultsQuerySchema } from '../../api/index.ts';
 import type { Rerun, RunCreated, RunEpisodes, RunList } from '../../api/index.ts';
 import { episodeIdOf } from '../episode/launch.ts';
-import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns, setRunStatus } from '../db/runs.ts';
+import { decodeConfig, findRun, listRuns } from '../db/runs.ts';
+import { seatAgent } from '../a2a/seat.ts';
 import type { RunRow } from '../db/runs.ts';
-import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { runListing, runResultsStream, runUsage, runView } from '../runs/read.ts';
-import { ApiError, invalidRequest, notFound, quotaExceeded, refused, zodIssues } from './errors.ts';
+import { cancelRun, startRun } from '../runs/start.ts';
+import { ApiError, invalidRequest, notFound, quotaExceeded, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
 import { isQuotaRefusal, reserveRerun } from '../tenancy/quotas.ts';
-import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
-import { baselineTaskIds, checkedRounds } from '../runs/rounds.ts';
 
 /** The caller's run; another tenant's is as unknown as one that never existed. */
 const requireRun = async (c: Context<AppEnv>): Promise<RunRow> => {
@@ -35,42 +33,13 @@ export const idempotencyKey = (header: string | undefined, tenant: string): stri
   return `client:${tenant}:${header}`;
 };
 
-const reusedKey = (key: string): ApiError =>
-  new ApiError(422, 'idempotency_key_reused', `Idempotency-Key ${key} was already used with a different request body`);
-
 export const runsApi = new Hono<AppEnv>()
   .post('/', async (c) => {
     const { value: launch } = await readBody(c, RunLaunchSchema);
     const { tenant } = c.get('caller');
-    const { target_ci_width, compare_to, until_resolved, max_trials, ...value } = launch;
-    const asked = { target_ci_width, compare_to, until_resolved, max_trials };
-    const wantsRounds = Object.values(asked).some((v) => v !== undefined);
-    const endpointIssue = agentEndpointIssue(c.env, value);
-    if (endpointIssue) throw invalidRequest([endpointIssue]);
-    // The endpoint's header values are secrets: sealed apart, and not part of the request hash either.
-    const sealed = await sealAgentEndpoint(c.env, tenant, value);
-    const { agentHeadersCiphertext } = sealed;
-    // A comparison plays the baseline's tasks unless the request names its own.
-    const baselineTasks = compare_to === undefined || value.task_ids != null ? null : await baselineTaskIds(c.env, tenant, compare_to, sealed.config.domain);
-    const config = baselineTasks === null ? sealed.config : { ...sealed.config, task_ids: baselineTasks };
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     const key = idempotencyKey(header, tenant);
-    const requestHash = sha256Hex(encodeConfig(config) + (wantsRounds ? JSON.stringify(asked) : ''));
-    const existing = key === undefined ? null : await findRunByIdempotencyKey(c.env.DB, key);
-    if (existing && existing.requestHash !== requestHash) throw reusedKey(header!);
-    const selection = await selectEpisodes(c.env, config);
-    if (!selection.ok) throw refused(selection);
-    const rounds = wantsRounds ? await checkedRounds(c.env, tenant, config, RunRoundsSchema.parse(asked), selection.episodes.length) : undefined;
-    const launched = await launchRun(c.env, config, selection.episodes, {
-      tenant,
-      ...(rounds === undefined ? {} : { rounds }),
-      ...(key === undefined ? {} : { idempotencyKey: key }),
-      requestHash,
-      agentHeadersCiphertext,
-    });
-    if (isQuotaRefusal(launched)) throw quotaExceeded(launched);
-    const { run } = launched;
-    if (run.requestHash !== requestHash) throw reusedKey(header!);
+    const run = await startRun(c.env, launch, { tenant, origin: new URL(c.req.url).origin, ...(key === undefined ? {} : { idempotency: { key, shown: `Idempotency-Key ${header!}` } }) });
     c.header('Location', `/v1/runs/${run.id}`);
     const body: RunCreated = { run_id: run.id, status: run.status };
     return pyJson(c, body, 202);
@@ -107,13 +76,7 @@ export const runsApi = new Hono<AppEnv>()
   })
   .get('/:id/events', async (c) => runEvents(c, await requireRun(c)))
   .post('/:id/cancel', async (c) => {
-    const row = await requireRun(c);
-    if (row.status === 'completed' || row.status === 'failed') throw new ApiError(409, 'conflict', `Run ${row.id} already ${row.status}`);
-    if (row.status === 'running') {
-      await c.env.RUN.getByName(row.id).cancel();
-      // A run whose launch was cut short has no episodes for its RunDO to stop: it ends here all the same.
-      await setRunStatus(c.env.DB, row.id, 'cancelled', 'running');
-    }
+    await cancelRun(c.env, await requireRun(c));
     return pyJson(c, await runView(c.env, await requireRun(c)));
   })
   .post('/:id/rerun-infra-errors', async (c) => {
@@ -122,6 +85,8 @@ export const runsApi = new Hono<AppEnv>()
     const episodes = await reserveRerun(c.env, row, Date.now());
     if (isQuotaRefusal(episodes)) throw quotaExceeded(episodes);
     if (episodes.length > 0) await c.env.RUN.getByName(row.id).rerun(episodes);
+    const config = decodeConfig(row.config);
+    if (episodes.length > 0 && config.agent === 'a2a') await seatAgent(c.env, row, config.agent_endpoint!.url, episodes, new URL(c.req.url).origin);
     const body: Rerun = { run_id: row.id, status: episodes.length > 0 ? 'running' : row.status, rerun: episodes.length };
     return pyJson(c, body, 202);
   });

@@ -104,6 +104,11 @@ export class EpisodeDO extends DurableObject<Env> {
     return pending === undefined ? outcome : { ...outcome, pending: asPendingTurn(pending) };
   }
 
+  /** Ends the episode as an infrastructure error naming why its external participant cannot go on. */
+  failExternalTurn(message: string): Promise<void> {
+    return this.episode.failExternal(message);
+  }
+
   /** Applies the external participant's turn `n` exactly once (see external.ts). */
   submitExternalTurn(n: number, message: TurnResponse, options: { produceNext?: boolean } = {}): Promise<ExternalTurnOutcome & { pending?: PendingTurn }> {
     return this.episode.oneAtATime(() => submitExternalTurn(this.episode.external, n, message, options.produceNext === true));

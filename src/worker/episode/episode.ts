@@ -189,6 +189,19 @@ export class Episode {
     }
   }
 
+  /**
+   * Ends a running episode as an infrastructure error because its external participant cannot go on (an A2A
+   * agent that broke the protocol): no retry, since that participant would see its conversation start over.
+   */
+  failExternal(message: string): Promise<void> {
+    return this.oneAtATime(async () => {
+      if (this.phase() !== 'running' || this.store.get('failure') !== undefined) return;
+      console.warn(`episode ${(await this.loadContext()).key} ended by its external participant: ${message}`);
+      this.store.put('failure', message);
+      await this.armAlarm(Date.now());
+    });
+  }
+
   /** A failed attempt: started over with the same seed after `retry_delay`, or ended as an infrastructure error. */
   private failAttempt(context: EpisodeContext, error: unknown, refused = isRefusal(error)): 'turn' | 'finishing' {
     const attempt = this.attempt();

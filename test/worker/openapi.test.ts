@@ -59,9 +59,9 @@ describe('OpenAPI document', () => {
   });
 
   it('tags a route by its resource, and refuses to build a document with a route of no known resource', () => {
-    expect(['/v1/runs/{id}/results', '/v1/provider-credentials', '/v1/health', '/openenv/reset'].map(tagOf)).toEqual(['runs', 'provider-credentials', 'service', 'openenv']);
+    expect(['/v1/runs/{id}/results', '/v1/provider-credentials', '/v1/health', '/openenv/reset', '/.well-known/agent-card.json'].map(tagOf)).toEqual(['runs', 'provider-credentials', 'service', 'openenv', 'a2a']);
     expect(() => tagOf('/v1/widgets/{id}')).toThrow('OpenAPI: no tag for /v1/widgets/{id}: add its resource to TAGS');
-    expect(() => tagOf('/a2a/tasks')).toThrow('no tag for /a2a/tasks');
+    expect(() => tagOf('/widgets/tasks')).toThrow('no tag for /widgets/tasks');
   });
 
   it('/docs renders the reference page with the renderer this Worker serves, and no other site', async () => {
@@ -100,6 +100,7 @@ describe('OpenAPI document', () => {
 
     await check('GET', '/v1/health', '/v1/health');
     await check('GET', '/v1/openapi.json', '/v1/openapi.json');
+    await check('GET', '/.well-known/agent-card.json', '/.well-known/agent-card.json', { anonymous: true });
     const runId = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
     await check('POST', '/v1/runs', '/v1/runs', { body: scriptedRun({ task_ids: ['create_task_1'] }) });
     await check('POST', '/v1/runs', '/v1/runs', { body: { domain: 'mock', num_trials: 0 } });

@@ -52,7 +52,7 @@ import {
   OpenEnvStepRequestSchema,
 } from '../../api/openenv.ts';
 import { ResultsSchema, SimulationRunSchema } from '../../core/schemas/simulation.ts';
-import { JsonRpcRequestSchema, JsonRpcResponseSchema } from '../../api/a2a.ts';
+import { AGENT_CARD_PATH, JsonRpcRequestSchema, JsonRpcResponseSchema } from '../../api/a2a.ts';
 import { SESSION_COOKIE } from '../ui/browser-session.ts';
 import { CREDENTIAL_PROVIDERS } from '../../core/llm/providers.ts';
 
@@ -227,9 +227,12 @@ const paths: ZodOpenApiPathsObject = {
     ),
     delete: operation('deleteProviderCredential', 'Remove the caller’s credentials for a provider', { '204': { description: 'Removed' }, ...notFound }, providerParam()),
   },
+  [AGENT_CARD_PATH]: {
+    get: publicOperation('getAgentCard', 'tau2-edge’s A2A agent card (no authentication): its JSON-RPC endpoint, and the domains as skills', { '200': { description: 'The A2A 1.0 AgentCard', content: { 'application/json': {} } } }),
+  },
   '/v1/a2a': {
     post: operation(
-      'tau2-edge as an A2A 1.0 agent (JSON-RPC binding; card at /.well-known/agent-card.json): SendMessage with the run configuration as a data part starts a run and answers its task; GetTask follows it; CancelTask stops it',
+      'callAgentRpc', 'tau2-edge as an A2A 1.0 agent (JSON-RPC binding; card at /.well-known/agent-card.json): SendMessage with the run configuration as a data part starts a run and answers its task; GetTask follows it; CancelTask stops it',
       { '200': ok(JsonRpcResponseSchema, 'The JSON-RPC answer: a result, or an error with its A2A code (a refused run names the field)'), '413': failure('Body over LIMIT_MAX_BODY_BYTES') },
       withBody(JsonRpcRequestSchema),
     ),
@@ -278,6 +281,7 @@ const TAGS = {
   simulations: 'Finished simulations and their DB differences',
   compare: 'Paired comparison of two runs',
   episodes: 'Agent-driven episodes: the caller plays the agent, turn by turn',
+  a2a: 'tau2-edge as an A2A agent: evaluations asked for and followed over A2A',
   schedules: 'Scheduled evaluations',
   'provider-credentials': 'The caller’s own model-provider keys',
   admin: 'Operator: tenant API keys and quotas',
@@ -290,7 +294,8 @@ const SERVICE_ROUTES = new Set(['health', 'openapi.json']);
 /** The tag of a path; a path of no known resource fails the build of the document, so every new route gets one. */
 export const tagOf = (path: string): Tag => {
   const [, root = '', resource = ''] = path.split('/');
-  const tag = root !== 'v1' ? root : SERVICE_ROUTES.has(resource) ? 'service' : resource;
+  // The agent card sits where A2A discovery looks for it, outside /v1.
+  const tag = root === '.well-known' ? 'a2a' : root !== 'v1' ? root : SERVICE_ROUTES.has(resource) ? 'service' : resource;
   if (!(tag in TAGS)) throw new Error(`OpenAPI: no tag for ${path}: add its resource to TAGS`);
   return tag as Tag;
 };

@@ -38,7 +38,6 @@ const timedFork = async (client: ApiClient, calls: () => number, source: { id: s
   const before = calls();
   const t0 = performance.now();
   const { episode_ids } = await client.fork({ episode: source.id }, { at_step: source.atStep, n: FORKS });
-  console.log('POST', (performance.now() - t0).toFixed(1));
   const opened = await Promise.all(episode_ids.map((id) => client.episode(id)));
   const ms = performance.now() - t0;
   if (!opened.every((e) => e.waiting && e.messages.length > 2 * TURNS)) throw new Error('a fork is not in its source\'s state');

@@ -19,6 +19,7 @@ import { awaitTurn, observe, submitExternalTurn } from './external.ts';
 import { TURN_WATCHDOG_MS } from './production.ts';
 import { noteObjectLoaded } from '../live-objects.ts';
 import { waitMs } from './waits.ts';
+import type { StoredRows } from './store.ts';
 
 /** Where an episode stands (plain values: an RPC result cannot carry PyFloats). */
 export interface EpisodeSnapshot {
@@ -95,6 +96,14 @@ export class EpisodeDO extends DurableObject<Env> {
     if (this.episode.phase() !== 'running') return null;
     const live = this.episode.loadLive(await this.episode.loadContext());
     return live === null ? null : dumpsPy(live.state.trajectory as unknown as PyInput);
+  }
+
+  /**
+   * The stored rows up to the state that waited for step `atStep`, which a fork of it copies; `beyond` when the
+   * episode has not reached that step; null when they are not here (not running) or cannot say (see rowsAt).
+   */
+  forkRows(atStep: number): { kind: 'rows'; rows: StoredRows } | { kind: 'beyond'; steps: number } | null {
+    return this.episode.phase() === 'running' ? this.episode.store.rowsAt(atStep) : null;
   }
 
   /** The participant turn the episode waits for, or null (not started, tool calls or evaluation, ended). */

@@ -21,7 +21,7 @@ import { finalTurn } from './external.ts';
 import type { ExternalHost } from './external.ts';
 import { TURN_WATCHDOG_MS, TurnProduction } from './production.ts';
 import { gradeEpisode } from './grading.ts';
-import { startFork } from './fork.ts';
+import { forkOwnFields, forkStartRows } from './fork.ts';
 import { Waiters } from './waiters.ts';
 import { limits } from '../tenancy/limits.ts';
 import { simulationRows } from '../db/simulations.ts';
@@ -135,12 +135,18 @@ export class Episode {
   async initialize(context: EpisodeContext): Promise<void> {
     const origin = context.launch.config.fork_of;
     try {
-      const started = origin === undefined ? await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps) : await startFork(this.object.env, context, origin);
-      // A fork whose source cannot be rebuilt would fail the same way again: no retry.
-      if (typeof started === 'string') this.failAttempt(context, new Error(started), true);
-      else {
-        this.live = started;
+      if (origin === undefined) {
+        this.live = await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
         this.store.save(this.live);
+      } else {
+        const rows = await forkStartRows(this.object.env, context, origin);
+        // A fork whose source cannot be rebuilt would fail the same way again: no retry.
+        if (typeof rows === 'string') this.failAttempt(context, new Error(rows), true);
+        else {
+          this.store.copy(rows, forkOwnFields(context));
+          this.live = undefined;
+          this.loadLive(context);
+        }
       }
     } catch (error) {
       this.failAttempt(context, error);

@@ -8,14 +8,11 @@
 import type { EpisodeFork } from '../../api/index.ts';
 import { forkEpisode } from '../../core/episode/fork.ts';
 import type { ForkOutcome } from '../../core/episode/fork.ts';
-import type { LiveEpisode } from '../../core/episode/machine.ts';
-import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
-import type { PyInput } from '../../core/py/index.ts';
+import { parsePyJson } from '../../core/py/index.ts';
 import type { EpisodeState } from '../../core/schemas/episode.ts';
-import type { TurnRole } from '../../core/orchestrator/step.ts';
-import { environmentOf } from '../../core/orchestrator/deps.ts';
 import { isoTimestamp } from '../../core/orchestrator/clock.ts';
-import { baseSlots } from '../../core/environment/environment.ts';
+import { storedRowsOf } from './store.ts';
+import type { StoredRows } from './store.ts';
 import type { Message } from '../../core/schemas/message.ts';
 import { RecordedRunConfigSchema } from '../../core/schemas/run-config.ts';
 import type { ForkOrigin, RunConfig } from '../../core/schemas/run-config.ts';
@@ -30,25 +27,35 @@ import { episodeDeps } from './deps.ts';
 import { findEpisode } from './handle.ts';
 import type { EpisodeHandle } from './handle.ts';
 import { episodeSpec } from './launch.ts';
-import { isRefused } from './refusals.ts';
+import { isRefused, refusalMessage } from './refusals.ts';
 import type { Refusal } from './refusals.ts';
 import { launchEpisodes } from './service.ts';
 import type { Idempotency } from './service.ts';
 
-/** What a fork starts from: the source's run, task and trial, and its messages as recorded. */
+/** What a fork starts from: the source's run, task and trial, and its stored rows at the step, or its messages as recorded. */
 interface ForkSource {
   readonly kind: 'source';
   readonly run: RunRow;
   readonly task_id: string;
   readonly trial: number;
-  readonly messages: readonly Message[];
+  readonly start: { readonly rows: StoredRows } | { readonly messages: readonly Message[] };
 }
 
-/** A running episode's messages from its object; once it finished, its simulation's from D1. */
-const episodeMessages = async (env: Env, handle: EpisodeHandle, run: RunRow): Promise<readonly Message[] | null> => {
-  const text = await env.EPISODE.getByName(handle.key).recordedMessages();
-  if (text !== null) return parsePyJson(text) as unknown as Message[];
-  return (await findEpisodeSimulation(env.DB, run.id, handle.task_id, handle.trial))?.messages ?? null;
+const beyond = (atStep: number, steps: number): Refusal => ({ kind: 'invalid', issues: [{ path: 'at_step', message: `at_step ${atStep} is beyond the episode: it has steps 0 to ${steps}` }] });
+
+/**
+ * A running episode's stored rows at the step, from its object; without them (stored before steps were counted),
+ * its messages; once it finished, its simulation's messages from D1.
+ */
+const episodeStart = async (env: Env, handle: EpisodeHandle, run: RunRow, atStep: number): Promise<ForkSource['start'] | Refusal | null> => {
+  const object = env.EPISODE.getByName(handle.key);
+  const stored = await object.forkRows(atStep);
+  if (stored?.kind === 'beyond') return beyond(atStep, stored.steps);
+  if (stored?.kind === 'rows') return { rows: stored.rows };
+  const text = await object.recordedMessages();
+  if (text !== null) return { messages: parsePyJson(text) as unknown as Message[] };
+  const simulation = await findEpisodeSimulation(env.DB, run.id, handle.task_id, handle.trial);
+  return simulation === null ? null : { messages: simulation.messages ?? [] };
 };
 
 /** The tenant's source of a fork; another tenant's is as unknown as one that never existed. */
@@ -57,24 +64,31 @@ const findSource = async (env: Env, tenant: string, origin: ForkOrigin): Promise
     const found = await findEpisode(env, tenant, origin.episode_id);
     if (isRefused(found)) return found;
     const { handle, run } = found;
-    const messages = await episodeMessages(env, handle, run);
+    const start = await episodeStart(env, handle, run, origin.at_step);
     // Between its object's reset and its simulation's write to D1, or before it started, an episode has no record.
-    if (messages === null) return { kind: 'not_ready', message: `Episode ${origin.episode_id} has no recorded messages yet; fork it again shortly` };
-    return { kind: 'source', run, task_id: handle.task_id, trial: handle.trial, messages };
+    if (start === null) return { kind: 'not_ready', message: `Episode ${origin.episode_id} has no recorded messages yet; fork it again shortly` };
+    if ('kind' in start) return start;
+    return { kind: 'source', run, task_id: handle.task_id, trial: handle.trial, start };
   }
   const unknown: Refusal = { kind: 'not_found', message: `Simulation ${origin.simulation_id} not found` };
   const simulation = await findSimulation(env.DB, origin.simulation_id, tenant);
   const runId = simulation === null ? null : await findSimulationRunId(env.DB, origin.simulation_id, tenant);
   const run = runId === null ? null : await findRun(env.DB, runId, tenant);
   if (simulation === null || run === null) return unknown;
-  return { kind: 'source', run, task_id: simulation.task_id, trial: simulation.trial ?? 0, messages: simulation.messages ?? [] };
+  return { kind: 'source', run, task_id: simulation.task_id, trial: simulation.trial ?? 0, start: { messages: simulation.messages ?? [] } };
 };
 
-/** The source rebuilt at the origin's step for trial `trial` of a fork group's configuration. */
-const rebuild = async (env: Env, tenant: string, config: RunConfig, runId: string, trial: number, source: ForkSource, atStep: number): Promise<ForkOutcome> => {
+/** The source's rows at the origin's step: stored ones as they are, else rebuilt from its messages by replay. */
+const startRows = async (env: Env, context: Pick<EpisodeContext, 'spec' | 'deps'>, source: ForkSource, atStep: number): Promise<StoredRows | Exclude<ForkOutcome, { kind: 'forked' }>> => {
+  if ('rows' in source.start) return source.start.rows;
+  const outcome = await forkEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps, source.start.messages, atStep);
+  return outcome.kind === 'forked' ? storedRowsOf(outcome.live, atStep) : outcome;
+};
+
+/** The engine's spec and dependencies of trial `trial` of a fork group's configuration, before its run exists. */
+const groupContext = async (env: Env, tenant: string, config: RunConfig, runId: string, task_id: string, trial: number): Promise<Pick<EpisodeContext, 'spec' | 'deps'>> => {
   const deps = await episodeDeps(env, config, tenant, runId);
-  const spec = episodeSpec({ run_id: runId, config, task_id: source.task_id, trial, tenant }, deps.data);
-  return forkEpisode({ ...spec, simulationId: crypto.randomUUID() }, deps, source.messages, atStep);
+  return { deps, spec: episodeSpec({ run_id: runId, config, task_id, trial, tenant }, deps.data) };
 };
 
 /** Why a rebuild was refused, as the service's refusal: a step beyond the episode is the request's fault. */
@@ -115,42 +129,33 @@ export const openForks = async (env: Env, tenant: string, origin: ForkOrigin, va
   if (isRefused(source)) return source;
   const configured = forkConfig(env, source, origin, value);
   if (isRefused(configured)) return configured;
-  const outcome = await rebuild(env, tenant, configured.config, source.run.id, 0, source, value.at_step);
-  if (outcome.kind !== 'forked') return rebuildRefusal(outcome);
+  const rows = await startRows(env, await groupContext(env, tenant, configured.config, source.run.id, source.task_id, 0), source, value.at_step);
+  if ('kind' in rows) return rebuildRefusal(rows);
   const launched = await launchEpisodes(env, tenant, configured.config, idempotency, {
     agentHeadersCiphertext: source.run.agentHeadersCiphertext,
-    forkState: stateText(outcome.live),
+    forkState: JSON.stringify(rows),
   });
   return isRefused(launched) ? launched : { kind: 'forks', run: launched.run, episodes: launched.episodes };
 };
 
-/** A fork group's starting state as text: the rebuilt episode's state (its task is the domain's) and the turn it waits for. */
-const stateText = (live: LiveEpisode): string => {
-  const { task: _task, ...state } = live.state;
-  return dumpsPy({ state, pending: live.pending } as unknown as PyInput);
-};
-
-/** The episode a fork starts from its group's starting state, with its own simulation id, trial, seed and start. */
-const fromStateText = (text: string, context: EpisodeContext): LiveEpisode => {
-  const { state, pending } = parsePyJson(text) as unknown as { state: Omit<EpisodeState, 'task'>; pending: TurnRole | null };
-  const { spec, deps } = context;
-  const nowMs = deps.clock.nowMs();
-  const own: EpisodeState = { ...state, task: spec.task, simulation_id: crypto.randomUUID(), trial: spec.trial, seed: spec.seed, start_time: isoTimestamp(nowMs), started_at_ms: nowMs };
-  return { state: own, environment: environmentOf(own, deps), persistedSlots: baseSlots(deps.data), pending };
-};
-
 /**
- * A fork group's episode at its start: the state its fork request rebuilt, copied; or, for a group started without
- * it, the source's state at the origin's step rebuilt again; or why not, when the source's record is gone or no
- * longer replays.
+ * A fork group's episode at its start: the rows its fork request found or rebuilt, handed down with its launch; or,
+ * for a group started without them, the source's rows at the origin's step found or rebuilt again; or why not,
+ * when the source's record is gone or no longer replays.
  */
-export const startFork = async (env: Env, context: EpisodeContext, origin: ForkOrigin): Promise<LiveEpisode | string> => {
+export const forkStartRows = async (env: Env, context: EpisodeContext, origin: ForkOrigin): Promise<StoredRows | string> => {
   const { launch } = context;
-  if (launch.fork_state !== undefined) return fromStateText(launch.fork_state, context);
+  if (launch.fork_state !== undefined) return JSON.parse(launch.fork_state) as StoredRows;
   const source = await findSource(env, launch.tenant, origin);
-  if (isRefused(source)) return `The fork's source is not available: ${'message' in source ? source.message : source.kind}`;
-  const outcome = await forkEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps, source.messages, origin.at_step);
-  return outcome.kind === 'forked' ? outcome.live : outcome.message;
+  if (isRefused(source)) return `The fork's source is not available: ${refusalMessage(source)}`;
+  const rows = await startRows(env, context, source, origin.at_step);
+  return 'kind' in rows ? rows.message : rows;
+};
+
+/** What a fork's state has of its own: its simulation id, trial and seed, and its start. */
+export const forkOwnFields = ({ spec, deps }: EpisodeContext): Pick<EpisodeState, 'simulation_id' | 'trial' | 'seed' | 'start_time' | 'started_at_ms'> => {
+  const nowMs = deps.clock.nowMs();
+  return { simulation_id: crypto.randomUUID(), trial: spec.trial, seed: spec.seed, start_time: isoTimestamp(nowMs), started_at_ms: nowMs };
 };
 
 /** A fork's simulation records where it started. */

@@ -33,15 +33,19 @@ const playedEpisode = async (client: ApiClient): Promise<{ id: string; atStep: n
   return { id: episode_id, atStep: TURNS + 1 };
 };
 
-/** Milliseconds from the fork request until every fork waits for its agent, and the model calls made meanwhile. */
-const timedFork = async (client: ApiClient, calls: () => number, source: { id: string; atStep: number }): Promise<{ ms: number; modelCalls: number }> => {
+/**
+ * Milliseconds from the fork request until its answer, which comes once the run has started every fork (each has
+ * stored its state and waits for its agent), and until all of them were read back; the model calls made meanwhile.
+ */
+const timedFork = async (client: ApiClient, calls: () => number, source: { id: string; atStep: number }): Promise<{ ms: number; readMs: number; modelCalls: number }> => {
   const before = calls();
   const t0 = performance.now();
   const { episode_ids } = await client.fork({ episode: source.id }, { at_step: source.atStep, n: FORKS });
-  const opened = await Promise.all(episode_ids.map((id) => client.episode(id)));
   const ms = performance.now() - t0;
-  if (!opened.every((e) => e.waiting && e.messages.length > 2 * TURNS)) throw new Error('a fork is not in its source\'s state');
-  return { ms, modelCalls: calls() - before };
+  const opened = await Promise.all(episode_ids.map((id) => client.episode(id)));
+  const readMs = performance.now() - t0;
+  if (!opened.every((e) => e.waiting && e.messages.length > 2 * TURNS)) throw new Error("a fork is not in its source's state");
+  return { ms, readMs, modelCalls: calls() - before };
 };
 
 export const benchFork = async (): Promise<string[]> => {
@@ -53,12 +57,12 @@ export const benchFork = async (): Promise<string[]> => {
     const first = await timedFork(client, () => harness.fake.requests.length, source);
     const rounds = [];
     for (let i = 0; i < ROUNDS; i++) rounds.push(await timedFork(client, () => harness.fake.requests.length, source));
-    const times = rounds.map((r) => r.ms);
+    const spread = (times: number[]): string => `p50 ${median(times).toFixed(1)} ms, min ${Math.min(...times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`;
     const modelCalls = [first, ...rounds].reduce((sum, r) => sum + r.modelCalls, 0);
     return [
-      `fork of a ${TURNS}-turn airline episode into ${FORKS} continuations on the local worker (target <= 50 ms until all ${FORKS} are ready): ` +
-        `p50 ${median(times).toFixed(1)} ms, min ${Math.min(...times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${ROUNDS} forks ` +
-        `(first, cold: ${first.ms.toFixed(1)} ms); model calls made by the forks: ${modelCalls}`,
+      `fork of a ${TURNS}-turn airline episode into ${FORKS} continuations on the local worker (target <= 50 ms until all ${FORKS} are ready), over ${ROUNDS} forks: ` +
+        `all ${FORKS} stored and waiting (the answer) ${spread(rounds.map((r) => r.ms))} (first, cold: ${first.ms.toFixed(1)} ms); ` +
+        `all ${FORKS} read back ${spread(rounds.map((r) => r.readMs))}; model calls made by the forks: ${modelCalls}`,
     ];
   } finally {
     await harness.close();

@@ -79,9 +79,10 @@ const findSource = async (env: Env, tenant: string, origin: ForkOrigin): Promise
 };
 
 /** The source's rows at the origin's step: stored ones as they are, else rebuilt from its messages by replay. */
-const startRows = async (env: Env, context: Pick<EpisodeContext, 'spec' | 'deps'>, source: ForkSource, atStep: number): Promise<StoredRows | Exclude<ForkOutcome, { kind: 'forked' }>> => {
+const startRows = async (context: () => Promise<Pick<EpisodeContext, 'spec' | 'deps'>>, source: ForkSource, atStep: number): Promise<StoredRows | Exclude<ForkOutcome, { kind: 'forked' }>> => {
   if ('rows' in source.start) return source.start.rows;
-  const outcome = await forkEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps, source.start.messages, atStep);
+  const { spec, deps } = await context();
+  const outcome = await forkEpisode({ ...spec, simulationId: crypto.randomUUID() }, deps, source.start.messages, atStep);
   return outcome.kind === 'forked' ? storedRowsOf(outcome.live, atStep) : outcome;
 };
 
@@ -129,7 +130,7 @@ export const openForks = async (env: Env, tenant: string, origin: ForkOrigin, va
   if (isRefused(source)) return source;
   const configured = forkConfig(env, source, origin, value);
   if (isRefused(configured)) return configured;
-  const rows = await startRows(env, await groupContext(env, tenant, configured.config, source.run.id, source.task_id, 0), source, value.at_step);
+  const rows = await startRows(() => groupContext(env, tenant, configured.config, source.run.id, source.task_id, 0), source, value.at_step);
   if ('kind' in rows) return rebuildRefusal(rows);
   const launched = await launchEpisodes(env, tenant, configured.config, idempotency, {
     agentHeadersCiphertext: source.run.agentHeadersCiphertext,
@@ -148,7 +149,7 @@ export const forkStartRows = async (env: Env, context: EpisodeContext, origin: F
   if (launch.fork_state !== undefined) return JSON.parse(launch.fork_state) as StoredRows;
   const source = await findSource(env, launch.tenant, origin);
   if (isRefused(source)) return `The fork's source is not available: ${refusalMessage(source)}`;
-  const rows = await startRows(env, context, source, origin.at_step);
+  const rows = await startRows(async () => context, source, origin.at_step);
   return 'kind' in rows ? rows.message : rows;
 };
 

@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiErrorSchema, EpisodeForkCreatedSchema, EpisodeSchema, EpisodeStepSchema } from '../../src/api/index.ts';
 import type { EpisodeForkCreated, EpisodeStep } from '../../src/api/index.ts';
 import { SimulationRunSchema } from '../../src/core/schemas/simulation.ts';
+import { encodeLaunch, episodeOfId } from '../../src/worker/episode/launch.ts';
 import { call, getRun, pyBody } from './support/api.ts';
 import { SCRIPT_MODELS } from './support/script.ts';
 import { createEpisode } from './support/episodes.ts';
@@ -146,6 +147,18 @@ describe('episode forks', () => {
     const bad = await call('/v1/episodes/batch', { body: { fork_of: { episode_id: source.episode_id }, n: 3 } });
     expect(bad.status).toBe(400);
     expect(ApiErrorSchema.parse(await bad.json()).error.issues!.map((i) => i.path)).toEqual(['fork_of.at_step']);
+  });
+
+  it("a fork started again without its group's starting rows (a reset object, a restarted run) finds them at its source", async () => {
+    const source = await createEpisode({ llm_user: SCRIPT_MODELS.user });
+    const [id] = (await forkOk(`/v1/episodes/${source.episode_id}`, { at_step: 1 })).episode_ids;
+    const { run_id, key } = episodeOfId(id!)!;
+    const object = env.EPISODE.getByName(key);
+    await object.reset();
+    const run = await env.DB.prepare('SELECT config, tenant_id AS tenant FROM runs WHERE id = ?').bind(run_id).first<{ config: string; tenant: string }>();
+    await object.start(encodeLaunch({ run_id, config: run!.config, task_id: 'create_task_1', trial: 0, tenant: run!.tenant }));
+    expect(await episodeOf(id!)).toMatchObject({ status: 'running', step: 0, waiting: true, messages: source.observation.messages });
+    expect((await playGold(id!)).reward_info).toMatchObject({ reward: 1 });
   });
 
   it("another tenant's episode or simulation is 404, as is an unknown one", async () => {

@@ -15,6 +15,7 @@ import { asPendingTurn, expireTurn } from '../../core/episode/machine.ts';
 import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from '../../core/episode/turn.ts';
 import { externalRole } from './context.ts';
 import { Episode } from './episode.ts';
+import { withoutForkState } from './launch.ts';
 import { awaitTurn, observe, submitExternalTurn } from './external.ts';
 import { TURN_WATCHDOG_MS } from './production.ts';
 import { noteObjectLoaded } from '../live-objects.ts';
@@ -51,11 +52,13 @@ export class EpisodeDO extends DurableObject<Env> {
       await this.checkOn();
     } else {
       episode.store.assumeEmpty();
+      // A fork's starting rows are written once, as its own rows, not kept with its launch.
+      const { launch, forkState } = withoutForkState(launchText);
       // The attempt is stored once it changes: reads default to 1.
-      episode.store.put('launch', launchText);
+      episode.store.put('launch', launch);
       episode.store.put('phase', 'running');
       try {
-        await episode.initialize(await episode.loadContext());
+        await episode.initialize(await episode.loadContext(), forkState);
       } catch (error) {
         // The launch is stored: the alarm initializes it again (e.g. once the domain data can be read).
         console.warn(`episode start deferred: ${error instanceof Error ? error.message : String(error)}`);

@@ -15,6 +15,7 @@ import type { LiveEpisode } from '../../core/episode/machine.ts';
 import type { EpisodePhase, LocalTurn, TurnOutcome, TurnResult } from '../../core/episode/turn.ts';
 import { launchFromLegacy } from './launch.ts';
 import { EpisodeStore } from './store.ts';
+import type { StoredRows } from './store.ts';
 import { episodeContext, externalRole, isJudged } from './context.ts';
 import type { EpisodeContext } from './context.ts';
 import { finalTurn } from './external.ts';
@@ -131,15 +132,15 @@ export class Episode {
     return handOver ? { ...next, pending: this.describePending(context, live)! } : next;
   }
 
-  /** Starts the current attempt's episode up to its first turn and asks for it. */
-  async initialize(context: EpisodeContext): Promise<void> {
+  /** Starts the current attempt's episode up to its first turn and asks for it; a fork's from its group's starting rows when given. */
+  async initialize(context: EpisodeContext, forkState?: string): Promise<void> {
     const origin = context.launch.config.fork_of;
     try {
       if (origin === undefined) {
         this.live = await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
         this.store.save(this.live);
       } else {
-        const rows = await forkStartRows(this.object.env, context, origin);
+        const rows = forkState === undefined ? await forkStartRows(this.object.env, context, origin) : (JSON.parse(forkState) as StoredRows);
         // A fork whose source cannot be rebuilt would fail the same way again: no retry.
         if (typeof rows === 'string') this.failAttempt(context, new Error(rows), true);
         else {

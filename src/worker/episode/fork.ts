@@ -140,13 +140,12 @@ export const openForks = async (env: Env, tenant: string, origin: ForkOrigin, va
 };
 
 /**
- * A fork group's episode at its start: the rows its fork request found or rebuilt, handed down with its launch; or,
- * for a group started without them, the source's rows at the origin's step found or rebuilt again; or why not,
- * when the source's record is gone or no longer replays.
+ * A fork's starting rows when its launch did not bring them (an attempt started again, a group restarted without
+ * them): the source's rows at the origin's step, found or rebuilt again; or why not, when the source's record is
+ * gone or no longer replays.
  */
 export const forkStartRows = async (env: Env, context: EpisodeContext, origin: ForkOrigin): Promise<StoredRows | string> => {
   const { launch } = context;
-  if (launch.fork_state !== undefined) return JSON.parse(launch.fork_state) as StoredRows;
   const source = await findSource(env, launch.tenant, origin);
   if (isRefused(source)) return `The fork's source is not available: ${refusalMessage(source)}`;
   const rows = await startRows(async () => context, source, origin.at_step);

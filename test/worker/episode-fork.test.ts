@@ -161,6 +161,20 @@ describe('episode forks', () => {
     expect((await playGold(id!)).reward_info).toMatchObject({ reward: 1 });
   });
 
+  it('forks count in the episode quotas: a group past episodes_per_day is 429 and creates nothing', async () => {
+    const key = ((await (await call('/v1/admin/keys', { body: { tenant: 'forks-quota', name: 'quota' } })).json()) as { key: string }).key;
+    const asTenant = { headers: { authorization: `Bearer ${key}` } };
+    const created = await call('/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: SCRIPT_MODELS.user }, ...asTenant });
+    const { episode_id } = (await created.json()) as { episode_id: string };
+    expect((await call('/v1/admin/tenants/forks-quota/quotas', { method: 'PUT', body: { episodes_per_day: 4 } })).status).toBe(200);
+    const runs = await env.DB.prepare("SELECT count(*) AS n FROM runs WHERE tenant_id = 'forks-quota'").first<{ n: number }>();
+    const over = await fork(`/v1/episodes/${episode_id}`, { at_step: 1, n: 4 }, key);
+    expect(over.status).toBe(429);
+    expect(ApiErrorSchema.parse(await over.json()).error.message).toContain('episodes_per_day');
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM runs WHERE tenant_id = 'forks-quota'").first<{ n: number }>())!.n).toBe(runs!.n);
+    expect((await fork(`/v1/episodes/${episode_id}`, { at_step: 1, n: 3 }, key)).status).toBe(201);
+  });
+
   it("another tenant's episode or simulation is 404, as is an unknown one", async () => {
     const source = await createEpisode({ llm_user: SCRIPT_MODELS.user });
     await playGold(source.episode_id);

@@ -1,10 +1,10 @@
 // Forks in the Worker: a group of new episodes, each starting in the state an episode or a finished simulation of
-// the caller had at one of its steps, then continuing under its own run's configuration. The source's recorded
-// messages are copied (a running episode's from its object, a finished one's from D1) and its databases rebuilt by
-// re-running their tool calls (core/episode/fork.ts), once per request; no model is called. The fork group is one
-// run of `n` trials of the source's task: each of its episode objects starts in a copy of that state (handed down
-// by the run with its launch), and its recorded configuration names the origin (`fork_of`), from which a group
-// started without that state rebuilds it; its simulations record the origin in `info.forked_from`.
+// the caller had at one of its steps, then continuing under its own run's configuration; no model is called. A
+// running episode's stored rows up to that step are copied as they are; a finished episode's or a simulation's
+// messages (from D1) are replayed once per request through the domain's tools (core/episode/fork.ts) into rows of
+// the same form. The fork group is one run of `n` trials of the source's task: the run hands those rows to each of
+// its episode objects with its launch, and its recorded configuration names the origin (`fork_of`), from which an
+// episode started without them finds them again; its simulations record the origin in `info.forked_from`.
 import type { EpisodeFork } from '../../api/index.ts';
 import { forkEpisode } from '../../core/episode/fork.ts';
 import type { ForkOutcome } from '../../core/episode/fork.ts';

@@ -1,5 +1,6 @@
 // The episode's storage, written in proportion to each step, as rows of one key-ordered table: a row per saved
-// step (the messages it added and the environment's changes against the state before it), a row per turn
+// step (the messages it added and the environment's changes against the state before it) with the cursor as it
+// stood after it (so a fork copies the rows up to any step), a row per turn
 // record, a row per external turn, and small values (the cursor: routing, counters, the turn waited for).
 // Resuming reads them back into the exact state. One table rather than one per kind: a new episode object
 // creates it in its first statement, and every table more (with its pages written at the first commit) cost
@@ -80,8 +81,9 @@ export interface KeyValueLayout {
 type Sql = EpisodeStorage['sql'];
 
 /**
- * The kinds of rows, by key prefix: values (`v/phase`), step rows (`s/<n>`), turn records (`t/<step>/result`,
- * `t/<step>/outcome`) and external turns (`x/<n>`). Numbers are zero-padded, so key order is number order.
+ * The kinds of rows, by key prefix: values (`v/phase`), step rows (`s/<n>`) and the cursor after each (`c/<n>`), turn
+ * records (`t/<step>/result`, `t/<step>/outcome`) and external turns (`x/<n>`). Numbers are zero-padded, so key
+ * order is number order.
  */
 const VALUE = 'v/';
 const STEP = 's/';

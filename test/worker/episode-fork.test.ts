@@ -6,10 +6,10 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiErrorSchema, EpisodeForkCreatedSchema, EpisodeSchema, EpisodeStepSchema } from '../../src/api/index.ts';
 import type { EpisodeForkCreated, EpisodeStep } from '../../src/api/index.ts';
-import { SimulationRunSchema } from '../../src/core/schemas/simulation.ts';
+import { ResultsSchema, SimulationRunSchema } from '../../src/core/schemas/simulation.ts';
 import { encodeLaunch, episodeOfId } from '../../src/worker/episode/launch.ts';
-import { call, getRun, pyBody } from './support/api.ts';
-import { SCRIPT_MODELS } from './support/script.ts';
+import { call, getRun, pyBody, startRun, waitForRun } from './support/api.ts';
+import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
 import { createEpisode } from './support/episodes.ts';
 
 const CREATE_TASK = { tool_calls: [{ id: 'call_create', type: 'function', function: { name: 'create_task', arguments: JSON.stringify({ user_id: 'user_1', title: 'Important Meeting' }) } }] };
@@ -115,6 +115,21 @@ describe('episode forks', () => {
     // Before the altered step it still forks; the refused fork created nothing.
     expect((await env.DB.prepare('SELECT count(*) AS n FROM runs').first<{ n: number }>())!.n).toBe(runs!.n);
     await forkOk(`/v1/simulations/${simulation.id}`, { at_step: 1 });
+  });
+
+  it("a simulation of a run of built-in participants forks into episodes that run to their end on their own, graded like the source", async () => {
+    const runId = await startRun(scriptedRun({ task_ids: ['create_task_1'] }));
+    await waitForRun(runId);
+    const [source] = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${runId}/results`))).simulations;
+    const group = await forkOk(`/v1/simulations/${source!.id}`, { at_step: 1, n: 2 });
+    expect(await waitForRun(group.run_id)).toMatchObject({ status: 'completed' });
+    const forks = ResultsSchema.parse(await pyBody(await call(`/v1/runs/${group.run_id}/results`))).simulations;
+    expect(forks).toHaveLength(2);
+    for (const fork of forks) {
+      expect(fork.info).toMatchObject({ forked_from: { simulation_id: source!.id, at_step: 1 } });
+      expect(fork.messages!.slice(0, 2)).toEqual(source!.messages!.slice(0, 2));
+      expect(fork.reward_info!.reward.value).toBe(source!.reward_info!.reward.value);
+    }
   });
 
   it('a step beyond the episode is 400 naming at_step; bad bodies are 400 naming their field and create nothing', async () => {

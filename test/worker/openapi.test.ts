@@ -108,7 +108,8 @@ describe('OpenAPI document', () => {
     await check('POST', '/v1/episodes/{id}/step', `/v1/episodes/${episode.episode_id}/step`, { body: { step: 0, message: { role: 'assistant', content: 'Hello' } } });
     await check('GET', '/v1/episodes/{id}', `/v1/episodes/${episode.episode_id}`);
     await check('GET', '/v1/episodes/{id}', '/v1/episodes/nope');
-    await check('POST', '/v1/episodes/{id}/fork', `/v1/episodes/${episode.episode_id}/fork`, { body: { at_step: 1, n: 2 } });
+    const forks = (await pyBody(await check('POST', '/v1/episodes/{id}/fork', `/v1/episodes/${episode.episode_id}/fork`, { body: { at_step: 1, n: 2 } }))) as { run_id: string };
+    await check('GET', '/v1/runs/{id}', `/v1/runs/${forks.run_id}`);
     await check('POST', '/v1/episodes/{id}/fork', `/v1/episodes/${episode.episode_id}/fork`, { body: { at_step: 99 } });
     await check('POST', '/v1/episodes/{id}/fork', '/v1/episodes/nope/fork', { body: { at_step: 0 } });
     await check('POST', '/v1/episodes/batch', '/v1/episodes/batch', { body: { fork_of: { episode_id: episode.episode_id, at_step: 1 }, n: 2 } });

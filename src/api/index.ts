@@ -15,6 +15,8 @@
 //   POST   /v1/runs/:id/rerun-infra-errors    → 202 RerunSchema
 //   GET    /v1/compare?a=RUN&b=RUN            → CompareSchema (paired comparison on the tasks both runs evaluated)
 //   GET    /v1/simulations/:id                → SimulationRunSchema (messages, reward_info)
+//   POST   /v1/simulations/:id/fork           EpisodeForkSchema → 201 EpisodeForkCreatedSchema
+//   POST   /v1/episodes/:id/fork              EpisodeForkSchema → 201 EpisodeForkCreatedSchema
 //   POST   /v1/schedules                      ScheduleCreateSchema → 201 ScheduleSchema
 //   GET    /v1/schedules                      → ScheduleListSchema
 //   GET    /v1/schedules/:id                  → ScheduleSchema

@@ -1,7 +1,7 @@
 // Runs: the launch body, a run and its counts, metrics and usage, listings, events, comparisons and DB diffs.
 import { z } from 'zod';
 import { count } from './common.ts';
-import { MAX_NAME_LENGTH, RunConfigSchema, plainText } from '../core/schemas/run-config.ts';
+import { MAX_NAME_LENGTH, RecordedRunConfigSchema, RunConfigSchema, plainText } from '../core/schemas/run-config.ts';
 import { PairedComparisonSchema, RunErrorBarsSchema } from '../core/schemas/statistics.ts';
 import { TerminationReasonSchema } from '../core/schemas/simulation.ts';
 import { PyFloatSchema, pyNumber } from '../core/schemas/py-types.ts';
@@ -104,7 +104,8 @@ const RunFieldsSchema = z.object({
   schedule_id: z.string().nullable(),
   /** Why a `failed` run could not be started, or why a run was stopped (e.g. a quota); null otherwise. */
   error: z.string().nullable(),
-  config: RunConfigSchema,
+  /** As the run records it: a fork group's also names its origin (`fork_of`). */
+  config: RecordedRunConfigSchema,
   counts: RunCountsSchema,
   /** The run's goal for adding trials in rounds (max_trials filled in), or null for a run of fixed size. */
   rounds: RunRoundsSchema.nullable(),

@@ -14,6 +14,7 @@ import {
   CompareSchema,
   DbDiffSchema,
   EpisodeCreatedSchema,
+  EpisodeForkCreatedSchema,
   EpisodeSchema,
   EpisodeStepSchema,
   IDEMPOTENCY_KEY_HEADER,
@@ -37,6 +38,8 @@ import type {
   Episode,
   EpisodeCreateInput,
   EpisodeCreated,
+  EpisodeForkCreated,
+  EpisodeForkInput,
   EpisodeStep,
   EpisodeStepRequest,
   Rerun,
@@ -123,6 +126,8 @@ export interface ApiClient {
    */
   step(id: string, step: number, message: EpisodeStepRequest['message']): Promise<EpisodeStep>;
   episode(id: string): Promise<Episode>;
+  /** Opens forks of an episode (`episode`) or of a finished simulation (`simulation`) at a step: their run and episode ids. */
+  fork(source: { readonly episode: string } | { readonly simulation: string }, request: EpisodeForkInput): Promise<EpisodeForkCreated>;
 }
 
 export interface ApiClientOptions {
@@ -216,6 +221,8 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
         delayMs: (error) => ((error as ApiRequestError).retryAfterSeconds ?? 1) * 1000,
       }),
     episode: (id) => plainJson(EpisodeSchema, 'GET', episodePath(id)),
+    fork: (source, body) =>
+      plainJson(EpisodeForkCreatedSchema, 'POST', `${'episode' in source ? episodePath(source.episode) : `/simulations/${encodeURIComponent(source.simulation)}`}/fork`, body),
     async *events(id, options = {}) {
       const response = await request('GET', `/runs/${encodeURIComponent(id)}/events`, {
         headers: { accept: 'text/event-stream', ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}) },

@@ -86,6 +86,14 @@ print(json.dumps([[r["reward"], r["steps"], json.loads(r["info"]["reward_info"])
     expect(lines[4]).toMatch(/^error Server error: .* \(code: VALIDATION_ERROR\)$/);
   }, 120_000);
 
+  it.skipIf(!existsSync(OPENENV_REPO))("OpenEnv's own GenericEnvClient resets into a fork of an episode (fork_of) and plays it to 1.0 (skipped without OpenEnv's repository)", async () => {
+    const result = await python([path.resolve('test/support/openenv_client_check.py'), '--fork', '--openenv-repo', OPENENV_REPO, '--base', harness.worker().url, '--api-key', API_KEY]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const [fork, end] = result.stdout.trim().split('\n');
+    expect(fork).toBe('fork {"done": false, "step": 0, "same_messages": true, "new_episode": true}');
+    expect(end).toBe('end {"reward": 1.0, "done": true}');
+  }, 120_000);
+
   it.skipIf(!existsSync(OPENENV_REPO) || !hasPydantic2)(
     "OpenEnv's own MCPToolClient lists and calls the agent's tools (skipped without OpenEnv's repository, or pydantic 2 on OPENENV_PYTHONPATH)",
     async () => {

@@ -7,11 +7,13 @@ ones import the server side and pydantic), the container providers (not used: no
 `websockets.asyncio.client.connect` for websockets < 13, mapped to the legacy client. The stand-in also adds the
 Authorization header, which EnvClient has no parameter for.
 
+With --fork it resets into a fork of a new episode at its agent's first turn (`fork_of`) and plays the fork.
+
 With --mcp it plays the episode through OpenEnv's MCPToolClient instead (list_tools, call_tool, then a text
 step), which also needs OpenEnv's env_server/types.py and mcp_types.py: those are pydantic 2 models, so pydantic 2
 must be importable (e.g. on PYTHONPATH); env_server's __init__ is stood in for as the package's is.
 
-    /usr/bin/python3 openenv_client_check.py --openenv-repo DIR --base URL --api-key KEY --user-llm MODEL [--mcp]
+    /usr/bin/python3 openenv_client_check.py --openenv-repo DIR --base URL --api-key KEY --user-llm MODEL [--mcp | --fork]
 """
 
 import argparse
@@ -88,6 +90,18 @@ async def play(client_class, base, user_llm):
             print("error", str(error))
 
 
+async def play_fork(client_class, base, user_llm):
+    """Opens an episode, then resets into a fork of it at the agent's first turn and plays the fork to its grade."""
+    async with client_class(base_url=f"{base.rstrip('/')}/openenv") as env:
+        source = await env.reset(**reset_args(user_llm))
+        result = await env.reset(fork_of={"episode_id": source.observation["episode_id"], "at_step": 1})
+        same = result.observation["messages"] == source.observation["messages"]
+        print("fork", json.dumps({"done": result.done, "step": result.observation["step"], "same_messages": same, "new_episode": result.observation["episode_id"] != source.observation["episode_id"]}))
+        for action in ["create_task(user_id='user_1', title='Important Meeting')", "Your task Important Meeting has been created."]:
+            result = await env.step({"action": action})
+        print("end", json.dumps({"reward": result.reward, "done": result.done}))
+
+
 async def play_mcp(client_class, base, user_llm):
     async with client_class(base_url=f"{base.rstrip('/')}/openenv") as env:
         result = await env.reset(**reset_args(user_llm))
@@ -110,9 +124,10 @@ def main():
     parser.add_argument("--api-key", required=True)
     parser.add_argument("--user-llm", default=None)
     parser.add_argument("--mcp", action="store_true")
+    parser.add_argument("--fork", action="store_true")
     args = parser.parse_args()
     client_class = load_openenv_client(args.openenv_repo, args.api_key, args.mcp)
-    asyncio.run((play_mcp if args.mcp else play)(client_class, args.base, args.user_llm))
+    asyncio.run((play_mcp if args.mcp else play_fork if args.fork else play)(client_class, args.base, args.user_llm))
 
 
 if __name__ == "__main__":

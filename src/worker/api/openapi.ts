@@ -12,6 +12,9 @@ import {
   DbDiffSchema,
   EpisodeCreateSchema,
   EpisodeBatchCreatedSchema,
+  EpisodeBatchForkSchema,
+  EpisodeForkCreatedSchema,
+  EpisodeForkSchema,
   EpisodeBatchSchema,
   EpisodeCreatedSchema,
   EpisodeSchema,
@@ -152,6 +155,19 @@ const paths: ZodOpenApiPathsObject = {
     ),
   },
   '/v1/simulations/{id}': { get: operation('getSimulation', 'A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
+  '/v1/simulations/{id}/fork': {
+    post: operation(
+      'forkSimulation', 'Fork a finished simulation at step `at_step`: its state rebuilt by replaying its tool calls, continued by `n` new episodes',
+      {
+        '201': ok(EpisodeForkCreatedSchema, 'Forked: the fork group’s run and its episodes'),
+        ...badRequest,
+        ...notFound,
+        '409': failure('A replayed tool result differs from the recorded one (the step is named)'),
+        '429': failure('Over a quota of the tenant (Retry-After)'),
+      },
+      { ...idParam(), ...withBody(EpisodeForkSchema) },
+    ),
+  },
   '/v1/simulations/{id}/db-diff': {
     get: operation('getSimulationDbDiff', 'Where the simulation’s final DB differs from the gold one, changed paths only', { '200': ok(DbDiffSchema, 'The differences'), ...notFound }, idParam()),
   },
@@ -169,17 +185,31 @@ const paths: ZodOpenApiPathsObject = {
   },
   '/v1/episodes/batch': {
     post: operation(
-      'createEpisodeBatch', 'Start agent-driven episodes at once: every task × trial, as one run; step each by its id (or join it from an OpenEnv session)',
+      'createEpisodeBatch', 'Start agent-driven episodes at once: every task × trial, as one run, or `n` forks of an episode (`fork_of`); step each by its id (or join it from an OpenEnv session)',
       {
-        '201': ok(EpisodeBatchCreatedSchema, 'Started (or the episodes of a repeated Idempotency-Key)'),
+        '201': ok(z.union([EpisodeBatchCreatedSchema, EpisodeForkCreatedSchema]), 'Started (or the episodes of a repeated Idempotency-Key); forks name their origin'),
         ...badRequest,
         '422': failure('Idempotency-Key already used with another body'),
         '429': failure('Over a quota of the tenant (Retry-After)'),
       },
-      { ...withBody(EpisodeBatchSchema), requestParams: { header: idempotencyHeader } },
+      { ...withBody(z.union([EpisodeBatchSchema, EpisodeBatchForkSchema])), requestParams: { header: idempotencyHeader } },
     ),
   },
   '/v1/episodes/{id}': { get: operation('getEpisode', 'An episode: state, all messages the agent sees, reward_info once graded', { '200': ok(EpisodeSchema, 'The episode'), ...notFound }, idParam()) },
+  '/v1/episodes/{id}/fork': {
+    post: operation(
+      'forkEpisode', 'Fork the episode at step `at_step`: `n` new episodes in its state then (messages, databases, counters), each continuing under the source’s configuration with the changes given; a running episode can be forked too',
+      {
+        '201': ok(EpisodeForkCreatedSchema, 'Forked: the fork group’s run and its episodes'),
+        ...badRequest,
+        ...notFound,
+        '409': failure('The source’s record does not replay at a step (named)'),
+        '429': failure('Over a quota of the tenant (Retry-After)'),
+        '503': failure('The episode has no recorded messages yet (Retry-After)'),
+      },
+      { ...idParam(), ...withBody(EpisodeForkSchema) },
+    ),
+  },
   '/v1/episodes/{id}/step': {
     post: operation(
       'stepEpisode', 'The agent’s message for turn `step`: answers with what the agent sees next, and reward_info once done',

@@ -10,14 +10,18 @@
 import { DurableObject } from 'cloudflare:workers';
 import { infrastructureErrorRun } from '../../core/runner/simulation.ts';
 import { GRADING_STAGE } from '../../core/runner/grading-failure.ts';
+import { dumpsPy } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
 import { asPendingTurn, expireTurn } from '../../core/episode/machine.ts';
 import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from '../../core/episode/turn.ts';
 import { externalRole } from './context.ts';
 import { Episode } from './episode.ts';
+import { withoutForkState } from './launch.ts';
 import { awaitTurn, observe, submitExternalTurn } from './external.ts';
 import { TURN_WATCHDOG_MS } from './production.ts';
 import { noteObjectLoaded } from '../live-objects.ts';
 import { waitMs } from './waits.ts';
+import type { StoredRows } from './store.ts';
 
 /** Where an episode stands (plain values: an RPC result cannot carry PyFloats). */
 export interface EpisodeSnapshot {
@@ -49,11 +53,13 @@ export class EpisodeDO extends DurableObject<Env> {
       await this.checkOn();
     } else {
       episode.store.assumeEmpty();
+      // A fork's starting rows are written once, as its own rows, not kept with its launch.
+      const { launch, forkState } = withoutForkState(launchText);
       // The attempt is stored once it changes: reads default to 1.
-      episode.store.put('launch', launchText);
+      episode.store.put('launch', launch);
       episode.store.put('phase', 'running');
       try {
-        await episode.initialize(await episode.loadContext());
+        await episode.initialize(await episode.loadContext(), forkState);
       } catch (error) {
         // The launch is stored: the alarm initializes it again (e.g. once the domain data can be read).
         console.warn(`episode start deferred: ${error instanceof Error ? error.message : String(error)}`);
@@ -84,6 +90,24 @@ export class EpisodeDO extends DurableObject<Env> {
     const fields = this.episode.store.cursorFields();
     const phase = this.episode.phase();
     return { phase: phase ?? null, attempt: phase === undefined ? 0 : this.episode.attempt(), stepCount: fields?.step_count ?? null, done: fields?.done ?? null };
+  }
+
+  /**
+   * The messages of the current attempt as Python-JSON text, which a fork of the episode copies; null when it has
+   * none here (not started yet, or finished: its simulation is in D1 then).
+   */
+  async recordedMessages(): Promise<string | null> {
+    if (this.episode.phase() !== 'running') return null;
+    const live = this.episode.loadLive(await this.episode.loadContext());
+    return live === null ? null : dumpsPy(live.state.trajectory as unknown as PyInput);
+  }
+
+  /**
+   * The stored rows up to the state that waited for step `atStep`, which a fork of it copies; `beyond` when the
+   * episode has not reached that step; null when they are not here (not running) or cannot say (see rowsAt).
+   */
+  forkRows(atStep: number): { kind: 'rows'; rows: StoredRows } | { kind: 'beyond'; steps: number } | null {
+    return this.episode.phase() === 'running' ? this.episode.store.rowsAt(atStep) : null;
   }
 
   /** The participant turn the episode waits for, or null (not started, tool calls or evaluation, ended). */

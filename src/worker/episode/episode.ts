@@ -16,12 +16,14 @@ import type { LiveEpisode } from '../../core/episode/machine.ts';
 import type { EpisodePhase, LocalTurn, TurnOutcome, TurnResult } from '../../core/episode/turn.ts';
 import { launchFromLegacy } from './launch.ts';
 import { EpisodeStore } from './store.ts';
+import type { StoredRows } from './store.ts';
 import { episodeContext, externalRole, isJudged } from './context.ts';
 import type { EpisodeContext } from './context.ts';
 import { finalTurn } from './external.ts';
 import type { ExternalHost } from './external.ts';
 import { TURN_WATCHDOG_MS, TurnProduction } from './production.ts';
 import { gradeEpisode } from './grading.ts';
+import { forkOwnFields, forkStartRows } from './fork.ts';
 import { Waiters } from './waiters.ts';
 import { limits } from '../tenancy/limits.ts';
 import { simulationRows } from '../db/simulations.ts';
@@ -131,11 +133,23 @@ export class Episode {
     return handOver ? { ...next, pending: this.describePending(context, live)! } : next;
   }
 
-  /** Starts the current attempt's episode up to its first turn and asks for it. */
-  async initialize(context: EpisodeContext): Promise<void> {
+  /** Starts the current attempt's episode up to its first turn and asks for it; a fork's from its group's starting rows when given. */
+  async initialize(context: EpisodeContext, forkState?: string): Promise<void> {
+    const origin = context.launch.config.fork_of;
     try {
-      this.live = await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
-      this.store.save(this.live);
+      if (origin === undefined) {
+        this.live = await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
+        this.store.save(this.live);
+      } else {
+        const rows = forkState === undefined ? await forkStartRows(this.object.env, context, origin) : (JSON.parse(forkState) as StoredRows);
+        // A fork whose source cannot be rebuilt would fail the same way again: no retry.
+        if (typeof rows === 'string') this.failAttempt(context, new Error(rows), true);
+        else {
+          this.store.copy(rows, forkOwnFields(context));
+          this.live = undefined;
+          this.loadLive(context);
+        }
+      }
     } catch (error) {
       this.failAttempt(context, error);
     }

@@ -13,6 +13,7 @@ import { parsePyJson, sha256Hex } from '../../core/py/index.ts';
 import { encodeConfig, findRunByIdempotencyKey } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
+import type { LaunchOptions } from '../runs/launch.ts';
 import { episodeIdOf } from './launch.ts';
 import { limits } from '../tenancy/limits.ts';
 import { findEpisode, handleOf } from './handle.ts';
@@ -159,6 +160,12 @@ export const episodesConfig = (env: Env, value: Omit<EpisodeCreate, 'task_id'>, 
   return parsed.success ? { kind: 'config', config: parsed.data } : { kind: 'invalid', issues: zodIssues(parsed.error) };
 };
 
+/** A launch's Idempotency-Key: as the tenant's namespace holds it, and as the caller sent it. */
+export interface Idempotency {
+  readonly key: string;
+  readonly header: string;
+}
+
 const reusedKey = (key: string): Refusal => ({ kind: 'key_reused', message: `Idempotency-Key ${key} was already used with a different request body` });
 
 /**
@@ -170,7 +177,9 @@ export const launchEpisodes = async (
   env: Env,
   tenant: string,
   config: RunConfig,
-  idempotency?: { readonly key: string; readonly header: string },
+  idempotency?: Idempotency,
+  /** A fork group's: its source run's sealed agent-endpoint headers and its starting state. */
+  fork: Pick<LaunchOptions, 'agentHeadersCiphertext' | 'forkState'> = {},
 ): Promise<{ kind: 'launched'; run: RunRow; episodes: EpisodeHandle[] } | Refusal> => {
   const requestHash = sha256Hex(encodeConfig(config));
   const existing = idempotency === undefined ? null : await findRunByIdempotencyKey(env.DB, idempotency.key);
@@ -179,7 +188,7 @@ export const launchEpisodes = async (
   if (!selection.ok) return { kind: 'invalid', issues: selection.issues, limit: selection.code === 'limit_exceeded' };
   let launched: Awaited<ReturnType<typeof launchRun>>;
   try {
-    launched = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) });
+    launched = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...fork, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) });
   } catch (error) {
     const refusal = overloadRefusal(error);
     if (refusal === null) throw error;

@@ -1,5 +1,6 @@
 // The episode's storage, written in proportion to each step, as rows of one key-ordered table: a row per saved
-// step (the messages it added and the environment's changes against the state before it), a row per turn
+// step (the messages it added and the environment's changes against the state before it) with the cursor as it
+// stood after it (so a fork copies the rows up to any step), a row per turn
 // record, a row per external turn, and small values (the cursor: routing, counters, the turn waited for).
 // Resuming reads them back into the exact state. One table rather than one per kind: a new episode object
 // creates it in its first statement, and every table more (with its pages written at the first commit) cost
@@ -32,6 +33,22 @@ interface Cursor {
   readonly userSlot: number | null;
   /** The participant whose turn is waited for (at step `nextStep()`), or null. */
   readonly pending: TurnRole | null;
+  /**
+   * The steps applied: the participant messages after the opening (see core/episode/fork.ts); absent in a cursor
+   * stored before steps were counted.
+   */
+  readonly steps?: number;
+}
+
+/**
+ * An episode's step rows up to one of its steps, as stored, with the cursor as it stood after each of them: what a
+ * fork of it writes into its own storage, unchanged but for its own simulation id, trial, seed and start.
+ */
+export interface StoredRows {
+  /** The step rows' texts, in order. */
+  readonly rows: readonly string[];
+  /** The cursor (JSON text) after each row; the last one is the state forked. */
+  readonly cursors: readonly string[];
 }
 
 
@@ -64,11 +81,14 @@ export interface KeyValueLayout {
 type Sql = EpisodeStorage['sql'];
 
 /**
- * The kinds of rows, by key prefix: values (`v/phase`), step rows (`s/<n>`), turn records (`t/<step>/result`,
- * `t/<step>/outcome`) and external turns (`x/<n>`). Numbers are zero-padded, so key order is number order.
+ * The kinds of rows, by key prefix: values (`v/phase`), step rows (`s/<n>`) and the cursor after each (`c/<n>`), turn
+ * records (`t/<step>/result`, `t/<step>/outcome`) and external turns (`x/<n>`). Numbers are zero-padded, so key
+ * order is number order.
  */
 const VALUE = 'v/';
 const STEP = 's/';
+/** The cursor as it stood after each step row (`c/<n>`): the state at each step, which a fork starts from. */
+const AT = 'c/';
 const TURN = 't/';
 const EXTERNAL = 'x/';
 const numbered = (prefix: string, n: number): string => prefix + String(n).padStart(12, '0');
@@ -88,6 +108,12 @@ const PREVIOUS_TABLES = ['episode_values', 'messages', 'env_changes', 'turns', '
 const writeRows = (sql: Sql, rows: readonly (readonly [key: string, value: string])[]): void => {
   sql.exec(`INSERT OR REPLACE INTO episode (key, value) VALUES ${rows.map(() => '(?, ?)').join(', ')}`, ...rows.flat());
 };
+
+/** Rows written by one statement at most when many are (the runtime bounds a statement's bound values). */
+const ROWS_PER_STATEMENT = 40;
+
+/** Participant messages: one per applied step. */
+const stepsIn = (messages: readonly Message[]): number => messages.filter((m) => m.role === 'assistant' || m.role === 'user').length;
 
 /**
  * Small values (JSON text), read all at once with the table's creation and then through a copy in memory: the
@@ -124,6 +150,31 @@ class CachedValues {
     this.copy.clear();
   }
 }
+
+/** What an episode's state adds to the stored rows: its messages from `fromMessage` on, its DBs' changes since last persisted. */
+const stepRowOf = ({ state, environment, persistedSlots }: LiveEpisode, fromMessage: number): StepRow => ({
+  messages: state.trajectory.slice(fromMessage),
+  changes: environment.state.slots.map((db, slot) => [slot, diffFromBase(persistedSlots[slot], db)] as const).filter(([, changes]) => changes.length > 0),
+});
+
+const cursorOf = ({ state, environment, pending }: LiveEpisode, rows: number, steps: number | undefined): Cursor => {
+  const { task: _task, trajectory: _trajectory, environment: _environment, ...fields } = state;
+  return {
+    fields,
+    messages: state.trajectory.length,
+    rows,
+    agentSlot: environment.state.agentSlot,
+    userSlot: environment.state.userSlot,
+    pending,
+    ...(steps === undefined ? {} : { steps }),
+  };
+};
+
+/** The rows of an episode built elsewhere (a fork rebuilt by replay) at step `steps`, never saved: one step row. */
+export const storedRowsOf = (live: LiveEpisode, steps: number): StoredRows => ({
+  rows: [pyText(stepRowOf(live, 0))],
+  cursors: [JSON.stringify(cursorOf(live, 1, steps))],
+});
 
 export class EpisodeStore {
   private readonly sql: EpisodeStorage['sql'];
@@ -231,26 +282,42 @@ export class EpisodeStore {
 
   /** Stores what changed since the last save (new messages, environment changes) as a step row, with the cursor: one statement. */
   save(live: LiveEpisode): void {
-    const { state, environment } = live;
     const stored = this.values.get<Cursor>('cursor');
-    const slots = environment.state.slots;
-    const step: StepRow = {
-      messages: state.trajectory.slice(stored?.messages ?? 0),
-      changes: slots.map((db, slot) => [slot, diffFromBase(live.persistedSlots[slot], db)] as const).filter(([, changes]) => changes.length > 0),
-    };
-    live.persistedSlots = slots;
+    const step = stepRowOf(live, stored?.messages ?? 0);
+    live.persistedSlots = live.environment.state.slots;
     const written = stored?.rows ?? 0;
-    const rows: [string, string][] = step.messages.length > 0 || step.changes.length > 0 ? [[numbered(STEP, written), pyText(step)]] : [];
-    const { task: _task, trajectory: _trajectory, environment: _environment, ...fields } = state;
-    const cursor: Cursor = {
-      fields,
-      messages: state.trajectory.length,
-      rows: written + rows.length,
-      agentSlot: environment.state.agentSlot,
-      userSlot: environment.state.userSlot,
-      pending: live.pending,
-    };
+    const stepped = step.messages.length > 0 || step.changes.length > 0;
+    // The first save is the opening's: no step.
+    const steps = stored === undefined ? 0 : stored.steps === undefined ? undefined : stored.steps + stepsIn(step.messages);
+    const cursor = cursorOf(live, written + (stepped ? 1 : 0), steps);
+    const rows: [string, string][] = stepped ? [[numbered(STEP, written), pyText(step)], [numbered(AT, written), JSON.stringify(cursor)]] : [];
     this.values.put('cursor', cursor, rows);
+    this.changed();
+  }
+
+  /**
+   * The rows up to the state that waited for step `atStep` (see core/episode/fork.ts): `beyond` when the episode
+   * has not reached it, null when its rows cannot say (stored before steps were counted, or an opening that
+   * stored no row).
+   */
+  rowsAt(atStep: number): { kind: 'rows'; rows: StoredRows } | { kind: 'beyond'; steps: number } | null {
+    const cursor = this.values.get<Cursor>('cursor');
+    if (cursor?.steps === undefined) return null;
+    if (atStep > cursor.steps) return { kind: 'beyond', steps: cursor.steps };
+    const cursors = this.sql.exec<{ value: string }>(`SELECT value FROM episode WHERE key >= ? AND key < ? ORDER BY key`, AT, numbered(AT, cursor.rows ?? 0)).toArray().map((row) => row.value);
+    const last = cursors.findLastIndex((text) => (JSON.parse(text) as Cursor).steps === atStep);
+    // Every step row has its cursor, so row n is the n-th: rows 0 … last make that state.
+    if (last === -1 || cursors.length !== cursor.rows) return null;
+    const rows = this.sql.exec<{ value: string }>(`SELECT value FROM episode WHERE key >= ? AND key <= ? ORDER BY key`, STEP, numbered(STEP, last)).toArray().map((row) => row.value);
+    return { kind: 'rows', rows: { rows, cursors: cursors.slice(0, last + 1) } };
+  }
+
+  /** Starts the episode as a copy of another's rows (a fork), with its own values of `own` in the state. */
+  copy({ rows, cursors }: StoredRows, own: Partial<CursorFields>): void {
+    const written: [string, string][] = rows.flatMap((text, n) => [[numbered(STEP, n), text], [numbered(AT, n), cursors[n]!]] as [string, string][]);
+    for (let i = 0; i < written.length; i += ROWS_PER_STATEMENT) writeRows(this.sql, written.slice(i, i + ROWS_PER_STATEMENT));
+    const at = JSON.parse(cursors.at(-1)!) as Cursor;
+    this.values.put('cursor', { ...at, fields: { ...at.fields, ...own } } satisfies Cursor);
     this.changed();
   }
 
@@ -290,7 +357,7 @@ export class EpisodeStore {
 
   /** Forgets the attempt's episode (a new attempt starts from scratch); the turn records stay. */
   clearEpisode(): void {
-    this.sql.exec(`DELETE FROM episode WHERE key >= ? AND key < ?`, STEP, pastAll(STEP));
+    this.sql.exec(`DELETE FROM episode WHERE (key >= ? AND key < ?) OR (key >= ? AND key < ?)`, STEP, pastAll(STEP), AT, pastAll(AT));
     this.values.delete('cursor');
     this.changed();
   }

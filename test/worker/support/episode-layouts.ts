@@ -13,7 +13,7 @@ interface StepRow {
 
 const pyText = (value: unknown): string => dumpsPy(value as PyInput);
 
-const withoutRows = ({ rows: _rows, ...cursor }: Record<string, unknown>): Record<string, unknown> => cursor;
+const withoutRows = ({ rows: _rows, steps: _steps, ...cursor }: Record<string, unknown>): Record<string, unknown> => cursor;
 
 /** The number at the end of a row key (`s/000000000003` → 3). */
 const numberOf = (key: string): number => Number.parseInt(key.slice(2, 14), 10);
@@ -38,7 +38,7 @@ export const toTablesLayout = (sql: Sql, { messagePerRow = false, valuesInTable 
   for (const { key, value } of rows) {
     if (key.startsWith('v/')) {
       const parsed = JSON.parse(value) as unknown;
-      // The cursor had no count of step rows then.
+      // The cursor had no count of step rows (nor of steps) then.
       values.set(key.slice(2), key === 'v/cursor' ? withoutRows(parsed as Record<string, unknown>) : parsed);
     } else if (key.startsWith('s/')) {
       const step = parsePyJson(value) as unknown as StepRow;
@@ -46,6 +46,8 @@ export const toTablesLayout = (sql: Sql, { messagePerRow = false, valuesInTable 
       else if (step.messages.length > 0) sql.exec(`INSERT INTO messages (idx, body) VALUES (?, ?)`, idx, pyText(step.messages));
       idx += step.messages.length;
       for (const [slot, changes] of step.changes) sql.exec(`INSERT INTO env_changes (slot, body) VALUES (?, ?)`, slot, pyText(changes));
+    } else if (key.startsWith('c/')) {
+      // Nor a cursor after each step row: those rows are left out.
     } else if (key.startsWith('t/')) {
       const turn = turns.get(numberOf(key)) ?? {};
       turn[key.endsWith('/result') ? 'result' : 'outcome'] = value;

@@ -339,7 +339,7 @@ export class Environment {
     for (const [call, expected] of replayPairs(messageHistory)) {
       if (!this.hasTool(call.name) || !this.isMutatingTool(call.name)) continue;
       const response = this.getResponse(call);
-      if (!pyEquals(parseContent(response.content), parseContent(expected.content))) {
+      if (!sameToolContent(response.content, expected.content)) {
         const detail =
           `Tool call:\n${JSON.stringify(call)}\n\nReturned:\n${response.content}\n\nExpected:\n${expected.content}`;
         if (strict) throw new Error(detail);
@@ -383,6 +383,9 @@ export class Environment {
     return new Environment(domain, data, options, { slots, agentSlot: changes.agentSlot, userSlot: changes.userSlot });
   }
 }
+
+/** Whether two tool results say the same (as Python values: a replay's text may format them differently). */
+export const sameToolContent = (a: string | null, b: string | null): boolean => pyEquals(parseContent(a), parseContent(b));
 
 const parseContent = (content: string | null): PyValue => {
   if (content === null) return null;

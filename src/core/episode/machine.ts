@@ -78,7 +78,16 @@ export const acceptTurn = (live: LiveEpisode, result: TurnResponse, deps: Episod
 export const applyTurn = (live: LiveEpisode, result: TurnResponse, deps: EpisodeDeps): Promise<LiveEpisode> => {
   if (live.pending === null) throw new Error('No turn is waited for');
   const { participant } = participantOf(live.state, live.pending, live.environment, deps);
-  const message = participant.accept(turnResponse(result));
+  return applyParticipantMessage(live, participant.accept(turnResponse(result)), deps);
+};
+
+/**
+ * Applies a participant message already made (a recorded one, replayed) as the turn waited for, then the
+ * environment's hops up to the next participant turn or the end.
+ */
+export const applyParticipantMessage = (live: LiveEpisode, message: ParticipantMessage, deps: EpisodeDeps): Promise<LiveEpisode> => {
+  if (live.pending === null) throw new Error('No turn is waited for');
+  const { participant } = participantOf(live.state, live.pending, live.environment, deps);
   live.state = applyMessage(live.state, participant, message, live.environment, deps);
   return advance(live, deps);
 };

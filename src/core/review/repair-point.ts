@@ -1,5 +1,5 @@
 // Where a simulation is forked to repair a user-simulator error: the earliest user turn a review blames on the
-// simulator, and the step after which the episode stood just before that turn.
+// simulator, and the step at which the episode waited for that turn (see episode/fork.ts).
 import type { Message } from '../schemas/message.ts';
 import type { SimulationReview } from './reviewer.ts';
 
@@ -17,18 +17,11 @@ export const faultyUserTurn = (outcome: SimulationReview, messages: readonly Mes
 };
 
 /**
- * The step count of the episode just before `messages[turn]`: one step per participant message and one per batch
- * of tool results, after what no step counts (the task's message history, the fixed greeting, a solo agent's
- * opening turn).
+ * The step at which the episode waited for `messages[turn]`, as forkEpisode numbers steps: the participant
+ * messages (agent's or user's, each with its tool calls' results) after the opening, which is no step.
  */
-export const stepBefore = (messages: readonly Message[], turn: number, opening: number): number => {
-  let steps = 0;
-  for (let i = opening; i < turn; i++) {
-    const startsToolBatch = messages[i]!.role === 'tool' && messages[i - 1]?.role !== 'tool';
-    if (messages[i]!.role !== 'tool' || startsToolBatch) steps += 1;
-  }
-  return steps;
-};
+export const stepBefore = (messages: readonly Message[], turn: number, opening: number): number =>
+  messages.slice(opening, turn).filter((m) => m.role === 'assistant' || m.role === 'user').length;
 
-/** How many leading messages no step produced: the task's message history, else the greeting (or a solo agent's opening turn). */
-export const uncountedOpening = (historyLength: number): number => (historyLength > 0 ? historyLength : 1);
+/** How many leading messages are the opening: the task's message history, else the greeting (none for a solo agent). */
+export const uncountedOpening = (historyLength: number, solo: boolean): number => (historyLength > 0 ? historyLength : solo ? 0 : 1);

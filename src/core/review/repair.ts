@@ -13,7 +13,7 @@ export const DEFAULT_MAX_REPAIRS = 3;
 
 export interface RepairDeps {
   readonly maxRepairs: number;
-  /** The simulation forked after step `atStep` and continued to its end, as attempt `attempt` (1-based). */
+  /** The simulation forked at step `atStep` (see episode/fork.ts) and continued to its end, as attempt `attempt` (1-based). */
   readonly continueFrom: (source: SimulationRun, atStep: number, attempt: number) => Promise<SimulationRun>;
   /** The same review as the original's; throws when it cannot be made (never an empty review, which would read as clean). */
   readonly review: (simulation: SimulationRun) => Promise<SimulationReview>;
@@ -51,7 +51,8 @@ export const repairSimulation = async (
   outcome: SimulationReview,
   deps: RepairDeps,
 ): Promise<RepairOutcome> => {
-  const opening = uncountedOpening(task.initial_state?.message_history?.length ?? 0);
+  // Repairs concern the user simulator, so never a solo run's.
+  const opening = uncountedOpening(task.initial_state?.message_history?.length ?? 0, false);
   const messagesOf = (s: SimulationRun) => s.messages ?? [];
   let turn = faultyUserTurn(outcome, messagesOf(original));
   if (turn === null || original.termination_reason === 'infrastructure_error') return { kind: 'clean', simulation: original };

@@ -1,10 +1,11 @@
-// Where a repair forks: the earliest user turn a review blames on the simulator, and the engine's own step count
-// just before it (checked against the states a real simulation passes through, tool batches and all).
+// Where a repair forks: the earliest user turn a review blames on the simulator, and the step a fork of the
+// recorded simulation waits for that turn in (checked by forking a real simulation there).
 import { describe, expect, it } from 'vitest';
 import { text, toolCall, toolCalls } from '../../support/fake-openai.ts';
 import { scriptedProvider, scriptedSpec as spec } from '../../support/scripted.ts';
 import { loaded } from '../../support/domains.ts';
 import { runSimulation } from '../../../src/core/runner/simulation.ts';
+import { forkEpisode } from '../../../src/core/episode/fork.ts';
 import { faultyUserTurn, stepBefore, uncountedOpening } from '../../../src/core/review/repair-point.ts';
 import type { SimulationReview } from '../../../src/core/review/reviewer.ts';
 import type { UserOnlyReviewError } from '../../../src/core/schemas/review.ts';
@@ -22,8 +23,8 @@ const userReview = (...errors: UserOnlyReviewError[]): SimulationReview => ({
 });
 
 describe('the repair point', () => {
-  it('the step before each user turn is the step count the engine had when that turn was asked for', async () => {
-    // Two tool batches (one of two calls), so a batch of tool messages counts as one step.
+  it('the step before each user turn is the one a fork at it waits for that turn in, tool batches and all', async () => {
+    // Two tool batches (one of two calls): tool results belong to the step of the message that called them.
     scripted.userSays(text('Please list the users.'), text('And create a task for user_1.'), text('Thanks! ###STOP###'));
     scripted.agentSays(
       toolCalls([{ id: 'c1', name: 'get_users', arguments: '{}' }, { id: 'c2', name: 'get_users', arguments: '{}' }]),
@@ -31,14 +32,20 @@ describe('the repair point', () => {
       toolCall('create_task', '{"user_id": "user_1", "title": "T"}', 'c3'),
       text('Created.'),
     );
-    const seen = new Map<number, number>();
     const task = mock.data.tasks.find((t) => t.id === 'create_task_1')!;
-    const sim = await runSimulation(spec(task), scripted.deps(mock, { onStep: (s) => void seen.set(s.trajectory.length, s.step_count) }));
+    const deps = scripted.deps(mock);
+    const sim = await runSimulation(spec(task), deps);
     const messages: Message[] = sim.messages!;
     const userTurns = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
-    expect(userTurns).toHaveLength(3);
-    for (const turn of userTurns) expect(stepBefore(messages, turn, uncountedOpening(0))).toBe(seen.get(turn));
-    expect(userTurns.map((turn) => stepBefore(messages, turn, 1))).toEqual([0, 4, 8]);
+    const steps = userTurns.map((turn) => stepBefore(messages, turn, uncountedOpening(0, false)));
+    expect(steps).toEqual([0, 3, 6]);
+    for (const [i, turn] of userTurns.entries()) {
+      const forked = await forkEpisode({ ...spec(task), simulationId: `fork-${i}` }, deps, messages, steps[i]!);
+      expect(forked.kind).toBe('forked');
+      if (forked.kind !== 'forked') continue;
+      expect(forked.live.pending).toBe('user');
+      expect(forked.live.state.trajectory).toEqual(messages.slice(0, turn));
+    }
   });
 
   it('the earliest blamed user turn; minor errors, errors without a turn, and turns that are not the user\'s name none', () => {
@@ -67,6 +74,7 @@ describe('the repair point', () => {
 
   it('a task with message history: none of its messages is a step', () => {
     const messages = [{ role: 'user' }, { role: 'assistant' }, { role: 'user' }, { role: 'assistant' }, { role: 'user' }] as unknown as Message[];
-    expect(stepBefore(messages, 4, uncountedOpening(3))).toBe(1);
+    expect(stepBefore(messages, 4, uncountedOpening(3, false))).toBe(1);
+    expect(uncountedOpening(0, true)).toBe(0);
   });
 });

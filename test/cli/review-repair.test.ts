@@ -1,0 +1,134 @@
+// `tau2-edge review RESULTS -m user --repair`: a simulation whose review blames a user turn on the simulator is
+// forked just before that turn and continued until a continuation is free of simulator errors. One scripted
+// OpenAI-compatible server on 127.0.0.1 plays user, agent and reviewer: the user asks for the wrong task (task_2)
+// a given number of times, then for the right one; the reviewer blames the user's turn whenever it names task_2.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAgent, isUserSimulator, startFakeOpenAI, systemPromptStartsWith, text, toolCall } from '../support/fake-openai.ts';
+import type { CapturedRequest, FakeHandler, FakeOpenAI } from '../support/fake-openai.ts';
+import { capture } from '../support/cli.ts';
+import { loadResults } from '../../src/cli/results-file.ts';
+
+interface WireMessage {
+  readonly role: string;
+  readonly content: string | null;
+}
+const messagesOf = (request: CapturedRequest): WireMessage[] => (request.body as { messages: WireMessage[] }).messages;
+const isUserReviewer = systemPromptStartsWith('# Goal\nAssess this conversation to determine if the user simulator made any errors');
+
+/** The user asks for task_2 (its error) on its first `wrongOpenings` openings, then for task_1. */
+const scriptedScenario = (wrongOpenings: number): FakeHandler => {
+  let openings = 0;
+  return (request) => {
+    const messages = messagesOf(request);
+    if (isUserSimulator(request)) {
+      // The user simulator's own earlier turns are the `assistant` messages of its history.
+      if (messages.some((m) => m.role === 'assistant')) return text('Thanks, that is all. ###STOP###');
+      openings += 1;
+      return text(`Please mark ${openings <= wrongOpenings ? 'task_2' : 'task_1'} as completed.`);
+    }
+    if (isAgent(request)) {
+      const last = messages.at(-1)!;
+      if (last.role === 'tool') return text('Done: the task is completed.');
+      const task = /task_\d/.exec(last.content ?? '')![0];
+      return toolCall('update_task_status', JSON.stringify({ task_id: task, status: 'completed' }), `call_${task}`);
+    }
+    if (isUserReviewer(request)) {
+      const conversation = messages[1]!.content ?? '';
+      const wrong = /\[TURN (\d+)\] \*\*user\*\*:\nPlease mark task_2/.exec(conversation);
+      if (wrong === null) return text('```json\n{"summary": "The user followed the instructions.", "errors": []}\n```');
+      const error = { turn_idx: Number(wrong[1]), error_type: 'content_error', error_tags: ['wrong_goal'], reasoning: 'Asked for task_2; the instructions name task_1.', user_message: null, correct_behavior: 'Ask for task_1.' };
+      return text(`\`\`\`json\n${JSON.stringify({ summary: 'The user misstated the goal.', errors: [error] })}\n\`\`\``);
+    }
+    return text('unexpected request');
+  };
+};
+
+let fake: FakeOpenAI;
+let dir: string;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-repair-'));
+});
+afterAll(async () => {
+  await fake.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A one-simulation mock run (update_task_1) whose user errs on its first `wrongOpenings` openings. */
+const runScenario = async (name: string, wrongOpenings: number): Promise<string> => {
+  fake.setHandler(scriptedScenario(wrongOpenings));
+  const file = path.join(dir, `${name}.json`);
+  const run = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'update_task_1', '--agent-llm', 'scripted-agent',
+    '--user-llm', 'scripted-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
+  expect(run.code, run.errors).toBe(0);
+  return file;
+};
+
+const review = (file: string, output: string, maxRepairs: number) =>
+  capture(['review', file, '-m', 'user', '--repair', '--max-repairs', String(maxRepairs), '-o', output, '--review-model', 'scripted-reviewer', '--llm-base-url', fake.baseURL]);
+
+describe('tau2-edge review --repair', () => {
+  it('a user who errs on its first two attempts and not on the next is repaired: forked before its turn, the agent\'s turns before kept', async () => {
+    const file = await runScenario('errs-twice', 2);
+    const before = await readFile(file, 'utf8');
+    const original = (await loadResults(file)).simulations[0]!;
+    expect(original.reward_info!.reward.value).toBe(0);
+    const output = path.join(dir, 'errs-twice-repaired.json');
+    const result = await review(file, output, 3);
+    expect(result.code, result.errors).toBe(0);
+    expect(result.lines).toContain(`  ${original.id}: repaired at step 0 (2 attempt(s)) → ${(await loadResults(output)).simulations[0]!.id}`);
+    expect(result.lines).toContain('pass^1 0.00 as run → 1.00 with user-simulator errors repaired (1 simulations repaired, 1 now free of simulator errors, 0 not)');
+    // The original results file is never changed.
+    expect(await readFile(file, 'utf8')).toBe(before);
+    const repaired = (await loadResults(output)).simulations;
+    expect(repaired).toHaveLength(1);
+    const [sim] = repaired;
+    expect(sim!.id).not.toBe(original.id);
+    expect(sim!.reward_info!.reward.value).toBe(1);
+    expect(sim!.messages![0]).toMatchObject({ role: 'assistant', content: original.messages![0]!.content });
+    expect(sim!.messages![1]).toMatchObject({ role: 'user', content: 'Please mark task_1 as completed.' });
+    expect(sim!.user_only_review).toMatchObject({ has_errors: false, errors: [] });
+    expect(sim!.info!['repair']).toMatchObject({
+      original_simulation_id: original.id,
+      at_step: 0,
+      attempts: 2,
+      free_of_simulator_errors: true,
+      review: { user_error: true, errors: [{ turn_idx: 1, reasoning: 'Asked for task_2; the instructions name task_1.' }] },
+    });
+  });
+
+  it('a user who always errs is reported as not repaired: the original is kept, with its attempts recorded', async () => {
+    const file = await runScenario('always-errs', Number.POSITIVE_INFINITY);
+    const original = (await loadResults(file)).simulations[0]!;
+    const output = path.join(dir, 'always-errs-repaired.json');
+    const result = await review(file, output, 2);
+    expect(result.code, result.errors).toBe(0);
+    expect(result.lines).toContain(`  ${original.id}: not repaired after 2 attempt(s): the user simulator still erred after 2 attempt(s)`);
+    expect(result.lines).toContain('pass^1 0.00 as run → 0.00 with user-simulator errors repaired (1 simulations repaired, 0 now free of simulator errors, 1 not)');
+    const [sim] = (await loadResults(output)).simulations;
+    expect(sim!.id).toBe(original.id);
+    expect(sim!.messages).toEqual(original.messages);
+    expect(sim!.info!['repair']).toMatchObject({ original_simulation_id: original.id, attempts: 2, free_of_simulator_errors: false });
+  });
+
+  it('a simulation its review finds free of simulator errors is kept as it is', async () => {
+    const file = await runScenario('clean', 0);
+    const original = (await loadResults(file)).simulations[0]!;
+    const output = path.join(dir, 'clean-repaired.json');
+    const result = await review(file, output, 3);
+    expect(result.code, result.errors).toBe(0);
+    expect(result.lines).toContain('pass^1 1.00 as run → 1.00 with user-simulator errors repaired (0 simulations repaired, 0 now free of simulator errors, 0 not)');
+    const [sim] = (await loadResults(output)).simulations;
+    expect(sim!.id).toBe(original.id);
+    expect(sim!.info?.['repair']).toBeUndefined();
+  });
+
+  it('--max-repairs is bounded and named when refused', async () => {
+    const result = await capture(['review', path.join(dir, 'clean.json'), '-m', 'user', '--repair', '--max-repairs', '0', '--llm-base-url', fake.baseURL]);
+    expect(result.code).toBe(1);
+    expect(result.errors).toContain('→ at ["--max-repairs"]');
+  });
+});

@@ -1,7 +1,7 @@
 // `tau2-edge review RESULTS -m user --repair`: a simulation whose review blames a user turn on the simulator is
 // forked just before that turn and continued until a continuation is free of simulator errors. One scripted
-// OpenAI-compatible server on 127.0.0.1 plays user, agent and reviewer: the user asks for the wrong task (task_2)
-// a given number of times, then for the right one; the reviewer blames the user's turn whenever it names task_2.
+// OpenAI-compatible server on 127.0.0.1 plays user, agent and reviewer: asked which task, the user names the wrong
+// one (task_2) a given number of times, then the right one; the reviewer blames the user's turn naming task_2.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,21 +18,27 @@ interface WireMessage {
 const messagesOf = (request: CapturedRequest): WireMessage[] => (request.body as { messages: WireMessage[] }).messages;
 const isUserReviewer = systemPromptStartsWith('# Goal\nAssess this conversation to determine if the user simulator made any errors');
 
-/** The user asks for task_2 (its error) on its first `wrongOpenings` openings, then for task_1. */
-const scriptedScenario = (wrongOpenings: number): FakeHandler => {
-  let openings = 0;
+/**
+ * The user opens, the agent asks which task, the user names task_2 (its error) on its first `wrongAnswers`
+ * answers, then task_1; the agent marks the task named as completed.
+ */
+const scriptedScenario = (wrongAnswers: number): FakeHandler => {
+  let answers = 0;
   return (request) => {
     const messages = messagesOf(request);
     if (isUserSimulator(request)) {
       // The user simulator's own earlier turns are the `assistant` messages of its history.
-      if (messages.some((m) => m.role === 'assistant')) return text('Thanks, that is all. ###STOP###');
-      openings += 1;
-      return text(`Please mark ${openings <= wrongOpenings ? 'task_2' : 'task_1'} as completed.`);
+      const spoken = messages.filter((m) => m.role === 'assistant').length;
+      if (spoken === 0) return text('Hi, I need to update one of my tasks.');
+      if (spoken > 1) return text('Thanks, that is all. ###STOP###');
+      answers += 1;
+      return text(`Please mark ${answers <= wrongAnswers ? 'task_2' : 'task_1'} as completed.`);
     }
     if (isAgent(request)) {
       const last = messages.at(-1)!;
       if (last.role === 'tool') return text('Done: the task is completed.');
-      const task = /task_\d/.exec(last.content ?? '')![0];
+      const task = /task_\d/.exec(last.content ?? '')?.[0];
+      if (task === undefined) return text('Which task should I mark as completed?');
       return toolCall('update_task_status', JSON.stringify({ task_id: task, status: 'completed' }), `call_${task}`);
     }
     if (isUserReviewer(request)) {
@@ -57,9 +63,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A one-simulation mock run (update_task_1) whose user errs on its first `wrongOpenings` openings. */
-const runScenario = async (name: string, wrongOpenings: number): Promise<string> => {
-  fake.setHandler(scriptedScenario(wrongOpenings));
+/** A one-simulation mock run (update_task_1) whose user errs on its first `wrongAnswers` answers. */
+const runScenario = async (name: string, wrongAnswers: number): Promise<string> => {
+  fake.setHandler(scriptedScenario(wrongAnswers));
   const file = path.join(dir, `${name}.json`);
   const run = await capture(['run', '--in-process', '--domain', 'mock', '--task-ids', 'update_task_1', '--agent-llm', 'scripted-agent',
     '--user-llm', 'scripted-user', '--llm-base-url', fake.baseURL, '--save-to', file]);
@@ -71,7 +77,7 @@ const review = (file: string, output: string, maxRepairs: number) =>
   capture(['review', file, '-m', 'user', '--repair', '--max-repairs', String(maxRepairs), '-o', output, '--review-model', 'scripted-reviewer', '--llm-base-url', fake.baseURL]);
 
 describe('tau2-edge review --repair', () => {
-  it('a user who errs on its first two attempts and not on the next is repaired: forked before its turn, the agent\'s turns before kept', async () => {
+  it('a user who errs on its first two attempts and not on the next is repaired: forked before its turn, the turns before kept', async () => {
     const file = await runScenario('errs-twice', 2);
     const before = await readFile(file, 'utf8');
     const original = (await loadResults(file)).simulations[0]!;
@@ -79,7 +85,7 @@ describe('tau2-edge review --repair', () => {
     const output = path.join(dir, 'errs-twice-repaired.json');
     const result = await review(file, output, 3);
     expect(result.code, result.errors).toBe(0);
-    expect(result.lines).toContain(`  ${original.id}: repaired at step 0 (2 attempt(s)) → ${(await loadResults(output)).simulations[0]!.id}`);
+    expect(result.lines).toContain(`  ${original.id}: repaired at step 2 (2 attempt(s)) → ${(await loadResults(output)).simulations[0]!.id}`);
     expect(result.lines).toContain('pass^1 0.00 as run → 1.00 with user-simulator errors repaired (1 simulations repaired, 1 now free of simulator errors, 0 not)');
     // The original results file is never changed.
     expect(await readFile(file, 'utf8')).toBe(before);
@@ -88,15 +94,17 @@ describe('tau2-edge review --repair', () => {
     const [sim] = repaired;
     expect(sim!.id).not.toBe(original.id);
     expect(sim!.reward_info!.reward.value).toBe(1);
-    expect(sim!.messages![0]).toMatchObject({ role: 'assistant', content: original.messages![0]!.content });
-    expect(sim!.messages![1]).toMatchObject({ role: 'user', content: 'Please mark task_1 as completed.' });
+    // Up to the faulty turn (greeting, the user's opening, the agent's question) the messages are the original's.
+    expect(original.messages![3]).toMatchObject({ role: 'user', content: 'Please mark task_2 as completed.' });
+    expect(sim!.messages!.slice(0, 3)).toEqual(original.messages!.slice(0, 3));
+    expect(sim!.messages![3]).toMatchObject({ role: 'user', content: 'Please mark task_1 as completed.' });
     expect(sim!.user_only_review).toMatchObject({ has_errors: false, errors: [] });
     expect(sim!.info!['repair']).toMatchObject({
       original_simulation_id: original.id,
-      at_step: 0,
+      at_step: 2,
       attempts: 2,
       free_of_simulator_errors: true,
-      review: { user_error: true, errors: [{ turn_idx: 1, reasoning: 'Asked for task_2; the instructions name task_1.' }] },
+      review: { user_error: true, errors: [{ turn_idx: 3, reasoning: 'Asked for task_2; the instructions name task_1.' }] },
     });
   });
 

@@ -1,5 +1,5 @@
-// `tau2-edge fork RESULTS --sim ID --at K`: n continuations of one simulation of a results file from just after
-// its step K (the same messages and databases), each continued under the run's configuration (or other agent or
+// `tau2-edge fork RESULTS --sim ID --at K`: n continuations of one simulation of a results file from its step K
+// (its first K turns kept: the same messages and databases), each continued under the run's configuration (or other agent or
 // user models) and graded; their rewards are printed beside the source's, and saved as a results file.
 import path from 'node:path';
 import { z } from 'zod';
@@ -42,14 +42,14 @@ export const forkCommand = (ctx: CliContext) =>
     'fork',
     "continue one simulation of a results file from its step K, n times, and print the continuations' rewards beside its own",
     [
-      'fork runs/airline.json --sim 3f2a… --at 12 --n 8 --in-process',
-      'fork runs/mock.json --sim 3f2a… --at 0 --user-llm gpt-4.1 --in-process --save-to runs/mock-forks.json',
+      'fork runs/airline.json --sim 3f2a9c1e --at 12 --n 8 --in-process',
+      'fork runs/mock.json --sim 3f2a9c1e --at 0 --user-llm gpt-4.1 --in-process --save-to runs/mock-forks.json',
     ],
     (command) =>
       command
         .argument('<results>', 'a results file (either format)')
         .requiredOption('--sim <id>', 'the simulation to fork')
-        .requiredOption('--at <k>', 'the step after which the continuations start (0: before any step)', int)
+        .requiredOption('--at <k>', "the step the continuations start at: the source's first K turns are kept (0: right after the opening)", int)
         .option('--n <n>', `how many continuations (at most ${MAX_FORKS})`, int, 1)
         .option('--agent-llm <model>', "the continuations' agent model (default: the run's)")
         .option('--user-llm <model>', "the continuations' user-simulator model (default: the run's)")

@@ -9,7 +9,7 @@ export const forkLines = (source: SimulationRun, atStep: number, continuations: 
   const rewards = continuations.flatMap((c) => (c.reward_info === null ? [] : [c.reward_info.reward.value]));
   const mean = rewards.length === 0 ? '-' : (rewards.reduce((a, b) => a + b, 0) / rewards.length).toFixed(2);
   return [
-    `simulation ${source.id} (task ${source.task_id}) forked after step ${atStep} into ${continuations.length} continuation(s)`,
+    `simulation ${source.id} (task ${source.task_id}) forked at step ${atStep} into ${continuations.length} continuation(s)`,
     ...tableLines([
       ['', 'simulation', 'reward', 'termination'],
       ['source', source.id, rewardText(source), source.termination_reason],

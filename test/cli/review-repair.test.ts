@@ -6,9 +6,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI } from '../support/fake-openai.ts';
+import { httpError, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
-import { recordWrongTaskRun } from '../support/wrong-task-scenario.ts';
+import { isUserReviewer, recordWrongTaskRun, wrongTaskScenario } from '../support/wrong-task-scenario.ts';
 import { capture } from '../support/cli.ts';
 import { loadResults } from '../../src/cli/results-file.ts';
 
@@ -72,6 +72,22 @@ describe('tau2-edge review --repair', () => {
     expect(sim!.id).toBe(original.id);
     expect(sim!.messages).toEqual(original.messages);
     expect(sim!.info!['repair']).toMatchObject({ original_simulation_id: original.id, attempts: 2, free_of_simulator_errors: false });
+  });
+
+  it('a continuation whose review fails is never taken as free of errors: the original is kept', async () => {
+    const file = await runScenario('review-fails', 1);
+    const original = (await loadResults(file)).simulations[0]!;
+    // From here the user names the right task, but the continuation's review is refused (401 is not retried).
+    const scenario = wrongTaskScenario(0);
+    let reviews = 0;
+    fake.setHandler((request) => (isUserReviewer(request) && ++reviews === 2 ? httpError(401, 'bad key') : scenario(request)));
+    const output = path.join(dir, 'review-fails-repaired.json');
+    const result = await review(file, output, 3);
+    expect(result.code, result.errors).toBe(0);
+    expect(result.lines.find((l) => l.startsWith(`  ${original.id}: not repaired after 1 attempt(s): `))).toBeDefined();
+    expect(result.lines).toContain('pass^1 0.00 as run → 0.00 with user-simulator errors repaired (1 simulations repaired, 0 now free of simulator errors, 1 not)');
+    const [sim] = (await loadResults(output)).simulations;
+    expect(sim!.id).toBe(original.id);
   });
 
   it('a simulation its review finds free of simulator errors is kept as it is', async () => {

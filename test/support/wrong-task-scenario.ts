@@ -9,7 +9,7 @@ interface WireMessage {
   readonly content: string | null;
 }
 const messagesOf = (request: CapturedRequest): WireMessage[] => (request.body as { messages: WireMessage[] }).messages;
-const isUserReviewer = systemPromptStartsWith('# Goal\nAssess this conversation to determine if the user simulator made any errors');
+export const isUserReviewer = systemPromptStartsWith('# Goal\nAssess this conversation to determine if the user simulator made any errors');
 
 /**
  * The user opens, the agent asks which task, the user names task_2 (its error) on its first `wrongAnswers`

@@ -10,7 +10,7 @@ import { startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { recordWrongTaskRun } from '../support/wrong-task-scenario.ts';
 import { capture } from '../support/cli.ts';
-import { loadResults } from '../../src/cli/results-file.ts';
+import { loadResults, saveResults } from '../../src/cli/results-file.ts';
 import { forkSeeds } from '../../src/core/runner/seeds.ts';
 
 let fake: FakeOpenAI;
@@ -52,6 +52,20 @@ describe('tau2-edge fork', () => {
     }
     // Each continuation has its own seed, drawn from the source's.
     expect(forks.map((f) => f.seed)).toEqual(forkSeeds(source.seed, 3));
+  });
+
+  it('a recorded tool result the replay does not reproduce refuses the fork, naming the step', async () => {
+    const results = await loadResults(file);
+    const source = results.simulations[0]!;
+    const at = source.messages!.findIndex((m) => m.role === 'tool');
+    const tampered = { ...source, messages: source.messages!.map((m, i) => (i === at ? { ...m, content: '{"edited": true}' } : m)) };
+    const edited = path.join(dir, 'edited.json');
+    await saveResults(edited, { ...results, simulations: [tampered] });
+    const result = await capture(['fork', edited, '--sim', source.id, '--at', '5', '--llm-base-url', fake.baseURL, '--in-process']);
+    expect(result.code).toBe(1);
+    expect(result.errors).toContain(`simulation ${source.id}: Replaying step 3 differs from the record: tool call call_task_2 returned`);
+    // Before that step the record replays.
+    expect((await capture(['fork', edited, '--sim', source.id, '--at', '3', '--llm-base-url', fake.baseURL, '--in-process', '--save-to', path.join(dir, 'edited-3.json')])).code).toBe(0);
   });
 
   it('a step beyond the simulation, an unknown simulation and too many continuations are refused, naming what', async () => {

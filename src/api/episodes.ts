@@ -1,7 +1,9 @@
 // Agent-driven episodes: the caller plays a participant over HTTP (the reference's AgentGymEnv), step by step.
 import { z } from 'zod';
-import { RunConfigSchema, plainText } from '../core/schemas/run-config.ts';
+import { ForkOriginSchema, RunConfigSchema, plainText } from '../core/schemas/run-config.ts';
 import { TerminationReasonSchema } from '../core/schemas/simulation.ts';
+import { AgentKindSchema } from '../core/schemas/episode.ts';
+import { LlmArgsSchema } from '../core/schemas/llm-args.ts';
 import { pyNumber } from '../core/schemas/py-types.ts';
 import { textOfBytes } from '../core/schemas/text-bytes.ts';
 
@@ -53,6 +55,31 @@ export const EpisodeBatchSchema = noSoloUser(
 export const EpisodeBatchCreatedSchema = z.object({ run_id: z.string(), episode_ids: z.array(z.string()) });
 export type EpisodeBatchCreated = z.infer<typeof EpisodeBatchCreatedSchema>;
 export type EpisodeCreateInput = z.input<typeof EpisodeCreateSchema>;
+
+/** Continuations opened by one fork request. */
+export const MAX_FORKS = 64;
+
+/**
+ * Forks of an episode or a simulation: `n` new episodes, each in the state the source had at step `at_step`
+ * (the participant turns it had applied, agent's and user's, counted from 0 after the opening), each continuing
+ * under the source's configuration with these changes. A fork's trials draw their seeds from `seed` (default
+ * the source run's), so continuations differ where the models sample.
+ */
+export const EpisodeForkSchema = z.strictObject({
+  at_step: ForkOriginSchema.options[0].shape.at_step,
+  n: pyNumber(z.number().int().min(1).max(MAX_FORKS)).default(1),
+  agent: AgentKindSchema.optional(),
+  llm_agent: boundedName.optional(),
+  llm_args_agent: LlmArgsSchema.optional(),
+  llm_user: boundedName.optional(),
+  llm_args_user: LlmArgsSchema.optional(),
+  seed: pyNumber(z.number().int()).optional(),
+});
+export type EpisodeFork = z.infer<typeof EpisodeForkSchema>;
+
+/** The forks opened: one run of `n` trials of the source's task, stepped (or read) by their episode ids. */
+export const EpisodeForkCreatedSchema = EpisodeBatchCreatedSchema.extend({ forked_from: ForkOriginSchema });
+export type EpisodeForkCreated = z.infer<typeof EpisodeForkCreatedSchema>;
 
 /** A message in the reference's wire format (OpenAI chat-completions). */
 const WireMessageSchema = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAI chat-completions message' });

@@ -93,5 +93,25 @@ export const RunConfigSchema = z
     message: 'An agent endpoint answers for an LLM agent (llm_agent, llm_agent_gt or llm_agent_solo), not an external one',
     path: ['agent_endpoint'],
   });
-export type RunConfig = z.infer<typeof RunConfigSchema>;
 export type RunConfigInput = z.input<typeof RunConfigSchema>;
+
+/** The most steps a fork may start at: beyond any episode's max_steps an operator allows. */
+export const MAX_FORK_STEP = 100_000;
+const atStep = pyNumber(z.number().int().nonnegative().max(MAX_FORK_STEP));
+
+/**
+ * Where a fork group's episodes start: the state an episode (by its public id) or a finished simulation had at
+ * step `at_step` (see core/episode/fork.ts for what a step is).
+ */
+export const ForkOriginSchema = z.union([
+  z.strictObject({ episode_id: plainText(4096).min(1), at_step: atStep }),
+  z.strictObject({ simulation_id: plainText().min(1), at_step: atStep }),
+]);
+export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
+
+/**
+ * A configuration as a run records it: a fork group's also says what its episodes fork. Only the fork endpoints
+ * set `fork_of` (after checking the source is the caller's), so a run request does not take it.
+ */
+export const RecordedRunConfigSchema = RunConfigSchema.safeExtend({ fork_of: ForkOriginSchema.optional() });
+export type RunConfig = z.infer<typeof RecordedRunConfigSchema>;

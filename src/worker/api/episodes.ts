@@ -9,7 +9,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
-import { EpisodeBatchSchema, EpisodeCreateSchema, EpisodeStepRequestSchema, IDEMPOTENCY_KEY_HEADER } from '../../api/index.ts';
+import { EpisodeBatchSchema, EpisodeCreateSchema, EpisodeForkSchema, EpisodeStepRequestSchema, IDEMPOTENCY_KEY_HEADER } from '../../api/index.ts';
 import type { Episode, EpisodeBatchCreated } from '../../api/index.ts';
 import type { Message } from '../../core/schemas/message.ts';
 import { decodeConfig } from '../db/runs.ts';
@@ -23,6 +23,7 @@ import { participantObservation } from '../../core/episode/machine.ts';
 import { createEpisode, episodesConfig, given, launchEpisodes, ownMessageRole, stepEpisode, viewMessages } from '../episode/service.ts';
 import { findEpisode } from '../episode/handle.ts';
 import { answered } from './episode-refusals.ts';
+import { forked } from './forks.ts';
 import { idempotencyKey } from './runs.ts';
 import { pyJson, readBody } from './body.ts';
 
@@ -54,6 +55,10 @@ export const episodesApi = new Hono<AppEnv>()
     const body: EpisodeBatchCreated = { run_id: run.id, episode_ids: episodes.map((e) => episodeIdOf(e.key)) };
     c.header('Location', `/v1/runs/${run.id}`);
     return pyJson(c, body, 201);
+  })
+  .post('/:id/fork', async (c) => {
+    const { value } = await readBody(c, EpisodeForkSchema);
+    return forked(c, { episode_id: c.req.param('id'), at_step: value.at_step }, value);
   })
   .post('/:id/step', async (c) => {
     const { value } = await readBody(c, EpisodeStepRequestSchema);

@@ -12,6 +12,8 @@ import {
   DbDiffSchema,
   EpisodeCreateSchema,
   EpisodeBatchCreatedSchema,
+  EpisodeForkCreatedSchema,
+  EpisodeForkSchema,
   EpisodeBatchSchema,
   EpisodeCreatedSchema,
   EpisodeSchema,
@@ -128,6 +130,19 @@ const paths: ZodOpenApiPathsObject = {
     ),
   },
   '/v1/simulations/{id}': { get: operation('A simulation with its messages and reward_info', { '200': ok(SimulationRunSchema, 'The simulation'), ...notFound }, idParam()) },
+  '/v1/simulations/{id}/fork': {
+    post: operation(
+      'Fork a finished simulation at step `at_step`: its state rebuilt by replaying its tool calls, continued by `n` new episodes',
+      {
+        '201': ok(EpisodeForkCreatedSchema, 'Forked: the fork group’s run and its episodes'),
+        ...badRequest,
+        ...notFound,
+        '409': failure('A replayed tool result differs from the recorded one (the step is named)'),
+        '429': failure('Over a quota of the tenant (Retry-After)'),
+      },
+      { ...idParam(), ...withBody(EpisodeForkSchema) },
+    ),
+  },
   '/v1/simulations/{id}/db-diff': {
     get: operation('Where the simulation’s final DB differs from the gold one, changed paths only', { '200': ok(DbDiffSchema, 'The differences'), ...notFound }, idParam()),
   },
@@ -156,6 +171,20 @@ const paths: ZodOpenApiPathsObject = {
     ),
   },
   '/v1/episodes/{id}': { get: operation('An episode: state, all messages the agent sees, reward_info once graded', { '200': ok(EpisodeSchema, 'The episode'), ...notFound }, idParam()) },
+  '/v1/episodes/{id}/fork': {
+    post: operation(
+      'Fork the episode at step `at_step`: `n` new episodes in its state then (messages, databases, counters), each continuing under the source’s configuration with the changes given; a running episode can be forked too',
+      {
+        '201': ok(EpisodeForkCreatedSchema, 'Forked: the fork group’s run and its episodes'),
+        ...badRequest,
+        ...notFound,
+        '409': failure('The source’s record does not replay at a step (named)'),
+        '429': failure('Over a quota of the tenant (Retry-After)'),
+        '503': failure('The episode has no recorded messages yet (Retry-After)'),
+      },
+      { ...idParam(), ...withBody(EpisodeForkSchema) },
+    ),
+  },
   '/v1/episodes/{id}/step': {
     post: operation(
       'The agent’s message for turn `step`: answers with what the agent sees next, and reward_info once done',

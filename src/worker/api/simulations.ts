@@ -12,7 +12,9 @@ import { isSoloAgent } from '../../core/schemas/episode.ts';
 import type { DbDiff } from '../../api/index.ts';
 import type { SimulationRun } from '../../core/schemas/simulation.ts';
 import { notFound } from './errors.ts';
-import { pyJson } from './body.ts';
+import { pyJson, readBody } from './body.ts';
+import { EpisodeForkSchema } from '../../api/index.ts';
+import { forked } from './forks.ts';
 
 /** The caller's simulation; another tenant's is as unknown as one that never existed. */
 const requireSimulation = async (c: Context<AppEnv>): Promise<SimulationRun> => {
@@ -23,6 +25,10 @@ const requireSimulation = async (c: Context<AppEnv>): Promise<SimulationRun> => 
 
 export const simulationsApi = new Hono<AppEnv>()
   .get('/:id', async (c) => pyJson(c, await requireSimulation(c)))
+  .post('/:id/fork', async (c) => {
+    const { value } = await readBody(c, EpisodeForkSchema);
+    return forked(c, { simulation_id: c.req.param('id'), at_step: value.at_step }, value);
+  })
   .get('/:id/db-diff', async (c) => {
     const simulation = await requireSimulation(c);
     const { tenant } = c.get('caller');

@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/d1';
 import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
-import { RunConfigSchema } from '../../core/schemas/run-config.ts';
+import { RecordedRunConfigSchema } from '../../core/schemas/run-config.ts';
 import { withoutCredentials } from '../../core/schemas/llm-args.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { RunListFilter, RunStatus, RunStopReason } from '../../api/index.ts';
@@ -18,7 +18,7 @@ const LLM_ARGS_FIELDS = ['llm_args_agent', 'llm_args_user', 'llm_args_judge'] as
 export const decodeConfig = (text: string): RunConfig => {
   const stored = parsePyJson(text) as Record<string, unknown>;
   const args = Object.fromEntries(LLM_ARGS_FIELDS.filter((field) => field in stored).map((field) => [field, withoutCredentials(stored[field])]));
-  return RunConfigSchema.parse({ ...stored, ...args });
+  return RecordedRunConfigSchema.parse({ ...stored, ...args });
 };
 
 /** Inserts the run; returns false when its Idempotency-Key is already taken. */

@@ -9,6 +9,8 @@
 // grades (grading.ts) and hands its simulation to its run, which writes it to D1.
 import { DurableObject } from 'cloudflare:workers';
 import { infrastructureErrorRun } from '../../core/runner/simulation.ts';
+import { dumpsPy } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
 import { asPendingTurn, expireTurn } from '../../core/episode/machine.ts';
 import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from '../../core/episode/turn.ts';
 import { externalRole } from './context.ts';
@@ -83,6 +85,16 @@ export class EpisodeDO extends DurableObject<Env> {
     const fields = this.episode.store.cursorFields();
     const phase = this.episode.phase();
     return { phase: phase ?? null, attempt: phase === undefined ? 0 : this.episode.attempt(), stepCount: fields?.step_count ?? null, done: fields?.done ?? null };
+  }
+
+  /**
+   * The messages of the current attempt as Python-JSON text, which a fork of the episode copies; null when it has
+   * none here (not started yet, or finished: its simulation is in D1 then).
+   */
+  async recordedMessages(): Promise<string | null> {
+    if (this.episode.phase() !== 'running') return null;
+    const live = this.episode.loadLive(await this.episode.loadContext());
+    return live === null ? null : dumpsPy(live.state.trajectory as unknown as PyInput);
   }
 
   /** The participant turn the episode waits for, or null (not started, tool calls or evaluation, ended). */

@@ -21,6 +21,7 @@ import { finalTurn } from './external.ts';
 import type { ExternalHost } from './external.ts';
 import { TURN_WATCHDOG_MS, TurnProduction } from './production.ts';
 import { gradeEpisode } from './grading.ts';
+import { startFork } from './fork.ts';
 import { Waiters } from './waiters.ts';
 import { limits } from '../tenancy/limits.ts';
 import { simulationRows } from '../db/simulations.ts';
@@ -132,9 +133,15 @@ export class Episode {
 
   /** Starts the current attempt's episode up to its first turn and asks for it. */
   async initialize(context: EpisodeContext): Promise<void> {
+    const origin = context.launch.config.fork_of;
     try {
-      this.live = await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
-      this.store.save(this.live);
+      const started = origin === undefined ? await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps) : await startFork(this.object.env, context, origin);
+      // A fork whose source cannot be rebuilt would fail the same way again: no retry.
+      if (typeof started === 'string') this.failAttempt(context, new Error(started), true);
+      else {
+        this.live = started;
+        this.store.save(this.live);
+      }
     } catch (error) {
       this.failAttempt(context, error);
     }

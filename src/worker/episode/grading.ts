@@ -6,6 +6,7 @@ import { completeEpisode } from '../../core/runner/simulation.ts';
 import { providerGate } from '../runs/provider-gate.ts';
 import { providerFor } from '../runs/models.ts';
 import { isJudged } from './context.ts';
+import { withForkOrigin } from './fork.ts';
 import type { EpisodeContext } from './context.ts';
 
 /** graded: the simulation; busy: no slot of the cap free now (grade again later); failed: the attempt failed. */
@@ -19,7 +20,7 @@ export const gradeEpisode = async (env: Env, context: EpisodeContext, state: Epi
   const holder = `${context.key}#evaluation`;
   if (gate !== null && !(await gate.stub.acquire(holder, gate.cap))) return { kind: 'busy' };
   try {
-    return { kind: 'graded', simulation: await completeEpisode(state, context.deps) };
+    return { kind: 'graded', simulation: withForkOrigin(await completeEpisode(state, context.deps), context.launch.config.fork_of) };
   } catch (error) {
     return { kind: 'failed', error };
   } finally {

@@ -171,6 +171,8 @@ export const launchEpisodes = async (
   tenant: string,
   config: RunConfig,
   idempotency?: { readonly key: string; readonly header: string },
+  /** The sealed headers of the configuration's agent endpoint (a fork group's are its source run's). */
+  agentHeadersCiphertext: string | null = null,
 ): Promise<{ kind: 'launched'; run: RunRow; episodes: EpisodeHandle[] } | Refusal> => {
   const requestHash = sha256Hex(encodeConfig(config));
   const existing = idempotency === undefined ? null : await findRunByIdempotencyKey(env.DB, idempotency.key);
@@ -179,7 +181,7 @@ export const launchEpisodes = async (
   if (!selection.ok) return { kind: 'invalid', issues: selection.issues, limit: selection.code === 'limit_exceeded' };
   let launched: Awaited<ReturnType<typeof launchRun>>;
   try {
-    launched = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) });
+    launched = await launchRun(env, config, selection.episodes, { tenant, requestHash, agentHeadersCiphertext, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) });
   } catch (error) {
     const refusal = overloadRefusal(error);
     if (refusal === null) throw error;

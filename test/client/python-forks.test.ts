@@ -1,5 +1,6 @@
 // The Python client's forks against a local Worker, run by /usr/bin/python3: `env.reset(fork_of=, at_step=)`
-// continues an episode from its step K, `fork_group` opens n continuations in one call and joins each; stepped
+// continues an episode from its step K (POST /v1/episodes/:id/fork, then an OpenEnv session joins it), and
+// `fork_group` opens n continuations in one call and joins each; stepped
 // with the gold actions, every continuation ends with reward 1.0. A step beyond the episode is refused, naming at_step.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,7 @@ describe('Python client forks', () => {
   it('env.reset(fork_of=, at_step=) continues from the source\'s step: the same messages, and the gold actions reach reward 1.0', async () => {
     const result = await python(withSource(`
     fork = AsyncTau2EdgeEnv(BASE, KEY, "mock", "create_task_1")
-    observation, _ = await fork.reset(fork_of=state["episode_id"], at_step=state["step_count"])
+    observation, _ = await fork.reset(fork_of=state["episode_id"], at_step=1)
     print(json.dumps([observation == first, (await fork.state())["episode_id"] != state["episode_id"]]))
     print(json.dumps(await play(fork, observation)))
     await fork.close()
@@ -63,7 +64,7 @@ describe('Python client forks', () => {
 
   it('fork_group opens n continuations in one call, each joined and stepped to reward 1.0; a step beyond the episode names at_step', async () => {
     const result = await python(withSource(`
-    group = await fork_group(BASE, KEY, "mock", "create_task_1", state["episode_id"], state["step_count"], 4)
+    group = await fork_group(BASE, KEY, "mock", "create_task_1", state["episode_id"], 1, 4)
     print(json.dumps([observation == first for _, observation, _ in group]))
     print(len({(await env.state())["episode_id"] for env, _, _ in group}))
     print(json.dumps(await asyncio.gather(*(play(env, observation) for env, observation, _ in group))))

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { dumpsPy, parsePyJson } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
+import type { EpisodeForkSchema } from '../api/index.ts';
 import {
   API_PREFIX,
   ApiErrorSchema,
@@ -14,6 +15,7 @@ import {
   CompareSchema,
   DbDiffSchema,
   EpisodeCreatedSchema,
+  EpisodeForkCreatedSchema,
   EpisodeSchema,
   EpisodeStepSchema,
   IDEMPOTENCY_KEY_HEADER,
@@ -36,6 +38,7 @@ import type {
   DbDiff,
   Episode,
   EpisodeCreateInput,
+  EpisodeForkCreated,
   EpisodeCreated,
   EpisodeStep,
   EpisodeStepRequest,
@@ -123,7 +126,12 @@ export interface ApiClient {
    */
   step(id: string, step: number, message: EpisodeStepRequest['message']): Promise<EpisodeStep>;
   episode(id: string): Promise<Episode>;
+  /** Opens forks of a finished simulation at a step: one run of `n` episodes that continue from its state there. */
+  forkSimulation(id: string, fork: EpisodeForkInput): Promise<EpisodeForkCreated>;
 }
+
+/** A fork request as the client takes it (defaults filled in by the API). */
+export type EpisodeForkInput = z.input<typeof EpisodeForkSchema>;
 
 export interface ApiClientOptions {
   /** The fetch to call the API with (the global one by default), e.g. a Worker binding's. */
@@ -216,6 +224,7 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
         delayMs: (error) => ((error as ApiRequestError).retryAfterSeconds ?? 1) * 1000,
       }),
     episode: (id) => plainJson(EpisodeSchema, 'GET', episodePath(id)),
+    forkSimulation: (id, fork) => plainJson(EpisodeForkCreatedSchema, 'POST', `/simulations/${encodeURIComponent(id)}/fork`, fork),
     async *events(id, options = {}) {
       const response = await request('GET', `/runs/${encodeURIComponent(id)}/events`, {
         headers: { accept: 'text/event-stream', ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}) },

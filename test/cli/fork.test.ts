@@ -11,7 +11,7 @@ import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { recordWrongTaskRun } from '../support/wrong-task-scenario.ts';
 import { capture } from '../support/cli.ts';
 import { loadResults, saveResults } from '../../src/cli/results-file.ts';
-import { forkSeeds } from '../../src/core/runner/seeds.ts';
+import { trialSeeds } from '../../src/core/runner/seeds.ts';
 
 let fake: FakeOpenAI;
 let dir: string;
@@ -50,8 +50,8 @@ describe('tau2-edge fork', () => {
       expect(f.messages![3]).toMatchObject({ role: 'user', content: 'Please mark task_1 as completed.' });
       expect(f.info!['forked_from']).toEqual({ simulation_id: source.id, at_step: 2 });
     }
-    // Each continuation has its own seed, drawn from the source's.
-    expect(forks.map((f) => f.seed)).toEqual(forkSeeds(source.seed, 3));
+    // The continuations' seeds are the trial seeds of the source run's seed, as the API's fork group draws them.
+    expect(forks.map((f) => f.seed)).toEqual(trialSeeds((await loadResults(file)).info.seed!, 3));
   });
 
   it('a recorded tool result the replay does not reproduce refuses the fork, naming the step', async () => {

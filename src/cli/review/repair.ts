@@ -6,7 +6,7 @@ import { repairSimulation } from '../../core/review/repair.ts';
 import type { RepairOutcome } from '../../core/review/repair.ts';
 import { reviewSimulation } from '../../core/review/reviewer.ts';
 import type { ReviewContext, Reviewer, ReviewMode, SimulationReview } from '../../core/review/reviewer.ts';
-import { forkSeed } from '../../core/runner/seeds.ts';
+import { repairSeed } from '../../core/runner/seeds.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
 import type { Forker } from '../fork/in-process.ts';
 
@@ -35,7 +35,7 @@ export const repairResults = async (
         if (review === undefined || task === undefined) return { kind: 'clean', simulation };
         const outcome = await repairSimulation(simulation, task, review, {
           maxRepairs: run.maxRepairs,
-          continueFrom: (source, atStep) => run.forker.continueFrom(source, atStep, forkSeed(source.seed)),
+          continueFrom: (source, atStep) => run.forker.continueFrom(source, atStep, repairSeed(source.seed)),
           review: (next) => reviewSimulation(next, task, run.mode, run.context, run.reviewer),
         });
         run.onRepair?.(outcome, simulation.id);

@@ -1,6 +1,7 @@
-// `tau2-edge fork --api URL --sim ID --at K --n N`: a simulation a local Worker holds is forked there (one fork
-// group of N episodes), followed to its end, and the continuations' rewards printed beside the source's. The
-// Worker's models are a scripted OpenAI-compatible server on 127.0.0.1 playing the mock conversation.
+// Forks of simulations a local Worker holds, through its API: `tau2-edge fork --api URL --sim ID --at K --n N`
+// (one fork group of N episodes, followed to its end, the continuations' rewards printed beside the source's) and
+// `tau2-edge review RUN_ID --api URL -m user --repair` (each repair attempt a fork there). The Worker's models, and
+// the reviewer, are a scripted OpenAI-compatible server on 127.0.0.1.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness } from '../support/load-harness.ts';
 import type { Harness } from '../support/load-harness.ts';
 import { mockConversation } from '../support/fake-openai.ts';
+import { wrongTaskScenario } from '../support/wrong-task-scenario.ts';
 import { capture } from '../support/cli.ts';
 import { loadResults } from '../../src/cli/results-file.ts';
 
@@ -24,6 +26,8 @@ afterAll(async () => {
 });
 
 describe('tau2-edge fork --api', () => {
+  beforeAll(() => harness.fake.setHandler(mockConversation()));
+
   it("forks a simulation the API holds, there, and prints the continuations' rewards beside the source's", async () => {
     const api = harness.worker().url;
     const file = path.join(dir, 'source.json');
@@ -57,4 +61,28 @@ describe('tau2-edge fork --api', () => {
     expect(both.code).toBe(1);
     expect(both.errors).toContain('--api forks a simulation the API holds: give no results file and no --in-process');
   }, 60_000);
+});
+
+describe('tau2-edge review --api -m user --repair', () => {
+  it('a run the API holds: the simulation whose user erred is forked there before that turn and repaired', async () => {
+    const api = harness.worker().url;
+    // The user names the wrong task in the run, the right one in the fork's continuation.
+    harness.fake.setHandler(wrongTaskScenario(1));
+    const run = await capture(['run', '--api', api, '--domain', 'mock', '--task-ids', 'update_task_1', '--agent-llm', 'scripted-agent', '--user-llm', 'scripted-user', '--save-to', path.join(dir, 'to-repair.json')]);
+    expect(run.code, run.errors).toBe(0);
+    const [ran] = await harness.client().listRuns(1);
+    const original = (await harness.client().results(ran!.id)).simulations[0]!;
+    expect(original.reward_info!.reward.value).toBe(0);
+    const output = path.join(dir, 'api-repaired.json');
+    const result = await capture(['review', ran!.id, '--api', api, '-m', 'user', '--repair', '-o', output, '--review-model', 'scripted-reviewer', '--llm-base-url', harness.fake.baseURL]);
+    expect(result.code, result.errors).toBe(0);
+    expect(result.lines).toContain(`📂 Loading results from: run ${ran!.id} at ${api}`);
+    expect(result.lines).toContain('pass^1 0.00 as run → 1.00 with user-simulator errors repaired (1 simulations repaired, 1 now free of simulator errors, 0 not)');
+    const [sim] = (await loadResults(output)).simulations;
+    expect(sim!.reward_info!.reward.value).toBe(1);
+    expect(sim!.info!['forked_from']).toEqual({ simulation_id: original.id, at_step: 2 });
+    expect(sim!.info!['repair']).toMatchObject({ original_simulation_id: original.id, at_step: 2, attempts: 1, free_of_simulator_errors: true });
+    // The run the API holds is not changed.
+    expect((await harness.client().results(ran!.id)).simulations.map((s) => s.id)).toEqual([original.id]);
+  }, 180_000);
 });

@@ -12,6 +12,7 @@ import type { CliContext } from '../cli-command.ts';
 import { loadResults, saveResults } from '../results-file.ts';
 import { inProcessForker } from '../fork/in-process.ts';
 import { forkThroughApi } from '../fork/remote.ts';
+import { apiClient } from '../../client/index.ts';
 import type { ForkRequest, Forked } from '../fork/remote.ts';
 import { forkLines } from '../fork/lines.ts';
 import { LLM_BASE_URL_DEFAULT } from '../run/models.ts';
@@ -111,7 +112,7 @@ export const forkCommand = (ctx: CliContext) =>
       if (flags['--api'] !== undefined && (file !== undefined || values.inProcess)) throw new Error('--api forks a simulation the API holds: give no results file and no --in-process');
       if (flags['--api'] === undefined && file === undefined) throw new Error('a results file holding the simulation is needed (or --api URL for a simulation an API holds)');
       const request = requestOf(flags);
-      const forked = file === undefined ? await forkThroughApi(flags['--api']!, request) : await forkInProcess(file, request, flags['--llm-base-url']);
+      const forked = file === undefined ? await forkThroughApi(apiClient(flags['--api']!, process.env.TAU2_EDGE_API_KEY), request) : await forkInProcess(file, request, flags['--llm-base-url']);
       for (const line of forkLines(forked.source, flags['--at'], forked.results.simulations)) ctx.out(line);
       await saveResults(forked.saveTo, forked.results);
       ctx.out(`continuations saved to ${forked.saveTo}`);

@@ -2,7 +2,8 @@
 // `tau2 review` (reference: src/tau2/scripts/review_conversation.py): each simulation's review attached where
 // the reference attaches it, saved as results_reviewed.json beside the input (or -o), with the summary.
 // `--repair` then repairs the user-simulator errors the review found (see review/repair.ts) and saves
-// results_repaired.json instead, with the score as run beside the repaired one.
+// results_repaired.json instead, with the score as run beside the repaired one. With --api, a run that API holds
+// is reviewed (and its simulations forked there).
 import { access, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Option } from 'commander';
@@ -22,6 +23,8 @@ import { repairSummary, reviewDetails, reviewSummary } from '../review/summary.t
 import { summaryTable } from '../summary.ts';
 import { repairResults } from '../review/repair.ts';
 import { inProcessForker } from '../fork/in-process.ts';
+import { apiForker } from '../fork/remote.ts';
+import { apiClient } from '../../client/index.ts';
 import type { Forker } from '../fork/in-process.ts';
 import { DEFAULT_MAX_REPAIRS, repairTally } from '../../core/review/repair.ts';
 import type { SimulationReview } from '../../core/review/reviewer.ts';
@@ -41,6 +44,7 @@ const ReviewFlagsSchema = z.object({
   '--review-model': z.string().min(1).max(256),
   '--llm-base-url': z.url().optional(),
   '--max-repairs': z.number().int().min(1).max(MAX_REPAIRS),
+  '--api': z.url().optional(),
 });
 
 interface ReviewFlagValues {
@@ -56,6 +60,7 @@ interface ReviewFlagValues {
   readonly logLlm?: boolean;
   readonly repair?: boolean;
   readonly maxRepairs: number;
+  readonly api?: string;
 }
 
 const exists = (p: string): Promise<boolean> => access(p).then(() => true, () => false);
@@ -84,10 +89,32 @@ interface ReviewOptions {
   readonly logLlm: boolean;
   /** With --repair: the attempts per simulation; null: review only. */
   readonly maxRepairs: number | null;
-  readonly llmBaseUrl?: string;
 }
 
-const reviewFile = async (file: string, reviewedFile: string, options: ReviewOptions, out: Out): Promise<void> => {
+/** Where the results come from, and where their simulations are forked to repair them. */
+interface ReviewSource {
+  readonly label: string;
+  /** Where --log-llm writes llm_logs/. */
+  readonly dir: string;
+  readonly load: () => Promise<Results>;
+  readonly forker: (results: Results) => Promise<Forker>;
+}
+
+/** A results file, whose simulations are forked in this process. */
+const fileSource = (file: string, llmBaseUrl: string | undefined): ReviewSource => ({
+  label: file,
+  dir: path.dirname(file),
+  load: () => loadResults(file),
+  forker: (results) => inProcessForker(results, llmBaseUrl === undefined ? {} : { llmBaseUrl }),
+});
+
+/** A run an API holds (`--api`), whose simulations are forked there. */
+const apiSource = (api: string, runId: string): ReviewSource => {
+  const client = apiClient(api, process.env.TAU2_EDGE_API_KEY);
+  return { label: `run ${runId} at ${api}`, dir: '.', load: () => client.results(runId), forker: async () => apiForker(client) };
+};
+
+const reviewFile = async (source: ReviewSource, reviewedFile: string, options: ReviewOptions, out: Out): Promise<void> => {
   if (await exists(reviewedFile)) {
     out(`\n⚠️  Reviewed results already exist: ${reviewedFile}`);
     const asker = terminalAsker(out);
@@ -97,14 +124,14 @@ const reviewFile = async (file: string, reviewedFile: string, options: ReviewOpt
       return;
     }
   }
-  out(`\n📂 Loading results from: ${file}`);
-  const { results, notes } = selectForReview(await loadResults(file), { taskIds: options.taskIds, limit: options.limit });
+  out(`\n📂 Loading results from: ${source.label}`);
+  const { results, notes } = selectForReview(await source.load(), { taskIds: options.taskIds, limit: options.limit });
   for (const note of notes) out(note);
   // Refused before any review call when the run's models cannot be called from here.
-  const forker = options.maxRepairs === null ? null : await inProcessForker(results, { ...(options.llmBaseUrl ? { llmBaseUrl: options.llmBaseUrl } : {}) });
+  const forker = options.maxRepairs === null ? null : await source.forker(results);
   let { reviewer } = options;
   if (options.logLlm) {
-    const dir = path.join(path.dirname(file), 'llm_logs');
+    const dir = path.join(source.dir, 'llm_logs');
     await mkdir(dir, { recursive: true });
     out(`  LLM logs will be saved to: ${dir}`);
     reviewer = { ...reviewer, forCall: (callName, client) => folderLoggedClient(client, callName, dir) };
@@ -164,7 +191,7 @@ export const reviewCommand = (ctx: CliContext) =>
     ],
     (command) =>
       command
-        .argument('<path>', 'a results file (either format), or a folder of run folders holding results.json')
+        .argument('<path>', 'a results file (either format), or a folder of run folders holding results.json; with --api, a run id')
         .addOption(
           new Option('-m, --mode <mode>', "review mode: 'full' (agent and user, with authentication) or 'user' (user simulator only)")
             .choices(['full', 'user'])
@@ -181,7 +208,8 @@ export const reviewCommand = (ctx: CliContext) =>
         .option('--log-llm', 'write each review call (request and response) into llm_logs/ beside the results file')
         .option('--llm-base-url <url>', `an OpenAI-compatible provider endpoint (${LLM_BASE_URL_DEFAULT})`)
         .option('--repair', 'fork each simulation just before the user turn its review blames on the simulator and continue it, until a continuation is free of such errors; saves results_repaired.json')
-        .option('--max-repairs <n>', `with --repair: attempts per simulation (at most ${MAX_REPAIRS})`, int, DEFAULT_MAX_REPAIRS),
+        .option('--max-repairs <n>', `with --repair: attempts per simulation (at most ${MAX_REPAIRS})`, int, DEFAULT_MAX_REPAIRS)
+        .option('--api <url>', 'review a run this tau2-edge API holds (PATH is its id; with --repair its simulations are forked there); key: TAU2_EDGE_API_KEY'),
     async (target: string, values: ReviewFlagValues) => {
       const flags = parseOrExplain(ReviewFlagsSchema, {
         '--mode': values.mode,
@@ -192,14 +220,10 @@ export const reviewCommand = (ctx: CliContext) =>
         '--review-model': values.reviewModel,
         '--llm-base-url': values.llmBaseUrl,
         '--max-repairs': values.maxRepairs,
+        '--api': values.api,
       });
       const missing = missingCredentials([flags['--review-model']], flags['--llm-base-url'], process.env);
       if (missing !== null) throw new Error(missing);
-      const files = await findResultsFiles(target);
-      if (files.length === 0) {
-        process.stderr.write(`No results.json files found in: ${target}\n`);
-        return 1;
-      }
       const options: ReviewOptions = {
         mode: flags['--mode'],
         reviewer: { client: clientFor(flags['--llm-base-url']), model: flags['--review-model'] },
@@ -209,8 +233,17 @@ export const reviewCommand = (ctx: CliContext) =>
         showDetails: values.showDetails === true || values.verbose === true,
         logLlm: values.logLlm === true,
         maxRepairs: values.repair === true ? flags['--max-repairs'] : null,
-        ...(flags['--llm-base-url'] === undefined ? {} : { llmBaseUrl: flags['--llm-base-url'] }),
       };
+      const outputName = options.maxRepairs === null ? 'results_reviewed.json' : 'results_repaired.json';
+      if (flags['--api'] !== undefined) {
+        await reviewFile(apiSource(flags['--api'], target), flags['--output'] ?? `${target}_${outputName}`, options, ctx.out);
+        return 0;
+      }
+      const files = await findResultsFiles(target);
+      if (files.length === 0) {
+        process.stderr.write(`No results.json files found in: ${target}\n`);
+        return 1;
+      }
       if (files.length > 1) {
         ctx.out(`\n📁 Found ${files.length} results files to review:`);
         files.forEach((f, i) => ctx.out(`  ${i + 1}. ${path.basename(path.dirname(f))}/results.json`));
@@ -218,8 +251,8 @@ export const reviewCommand = (ctx: CliContext) =>
       }
       for (const [i, file] of files.entries()) {
         if (files.length > 1) ctx.out(`\n${'='.repeat(60)}\nProcessing (${i + 1}/${files.length}): ${path.basename(path.dirname(file))}\n${'='.repeat(60)}`);
-        const output = files.length === 1 && flags['--output'] !== undefined ? flags['--output'] : path.join(path.dirname(file), options.maxRepairs === null ? 'results_reviewed.json' : 'results_repaired.json');
-        await reviewFile(file, output, options, ctx.out);
+        const output = files.length === 1 && flags['--output'] !== undefined ? flags['--output'] : path.join(path.dirname(file), outputName);
+        await reviewFile(fileSource(file, flags['--llm-base-url']), output, options, ctx.out);
       }
       return 0;
     },

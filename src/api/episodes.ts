@@ -77,6 +77,10 @@ export const EpisodeForkSchema = z.strictObject({
 });
 export type EpisodeFork = z.infer<typeof EpisodeForkSchema>;
 
+/** A fork group as a batch of episodes (POST /v1/episodes/batch): the episode and step to fork, in `fork_of`. */
+export const EpisodeBatchForkSchema = EpisodeForkSchema.omit({ at_step: true }).extend({ fork_of: ForkOriginSchema.options[0] });
+export type EpisodeBatchFork = z.infer<typeof EpisodeBatchForkSchema>;
+
 /** The forks opened: one run of `n` trials of the source's task, stepped (or read) by their episode ids. */
 export const EpisodeForkCreatedSchema = EpisodeBatchCreatedSchema.extend({ forked_from: ForkOriginSchema });
 export type EpisodeForkCreated = z.infer<typeof EpisodeForkCreatedSchema>;

@@ -2,7 +2,7 @@
 // the WebSocket messages each way, the error codes, and the action, observation and state a tau2-edge
 // episode puts in them. GET /openenv/schema serves the JSON schemas of these.
 import { z } from 'zod';
-import { EpisodeCreateSchema, EpisodeStepRequestSchema, MAX_EPISODE_TEXT } from './episodes.ts';
+import { EpisodeBatchForkSchema, EpisodeCreateSchema, EpisodeStepRequestSchema, MAX_EPISODE_TEXT } from './episodes.ts';
 import { pyNumber } from '../core/schemas/py-types.ts';
 import { plainText } from '../core/schemas/run-config.ts';
 import { textOfBytes } from '../core/schemas/text-bytes.ts';
@@ -19,6 +19,9 @@ export type OpenEnvErrorCode = (typeof OPENENV_ERROR_CODES)[number];
  */
 const episodeIdField = z.string().min(1).max(255);
 export const OpenEnvJoinSchema = z.strictObject({ episode_id: episodeIdField });
+
+/** Or `fork_of`: a new episode in the state the caller's episode had at a step (see EpisodeForkSchema), one fork. */
+export const OpenEnvForkResetSchema = EpisodeBatchForkSchema.omit({ n: true });
 
 
 /** The turn a step answers: by default the one the session's episode waits for; given, a retry is applied once. */

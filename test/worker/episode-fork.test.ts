@@ -128,6 +128,26 @@ describe('episode forks', () => {
     expect((await env.DB.prepare('SELECT count(*) AS n FROM runs').first<{ n: number }>())!.n).toBe(runs!.n);
   });
 
+  it('an OpenEnv reset with fork_of opens one fork, and a batch with fork_of a group of n, each played to 1.0', async () => {
+    const source = await createEpisode({ llm_user: SCRIPT_MODELS.user });
+    const fork_of = { episode_id: source.episode_id, at_step: 1 };
+    const reset = await call('/openenv/reset', { body: { fork_of } });
+    expect(reset.status, await reset.clone().text()).toBe(200);
+    const opened = (await pyBody(reset)) as { observation: { episode_id: string; step: number; messages: unknown[]; tools: unknown[] }; done: boolean };
+    expect(opened.done).toBe(false);
+    expect(opened.observation).toMatchObject({ step: 0, messages: source.observation.messages });
+    expect(opened.observation.tools.length).toBeGreaterThan(0);
+    const batch = await call('/v1/episodes/batch', { body: { fork_of, n: 3 } });
+    expect(batch.status, await batch.clone().text()).toBe(201);
+    const group = EpisodeForkCreatedSchema.parse(await pyBody(batch));
+    expect(group).toMatchObject({ forked_from: fork_of });
+    for (const id of [opened.observation.episode_id, ...group.episode_ids]) expect((await playGold(id)).reward_info).toMatchObject({ reward: 1 });
+    // A batch's fork body is held to its own schema: its fields named.
+    const bad = await call('/v1/episodes/batch', { body: { fork_of: { episode_id: source.episode_id }, n: 3 } });
+    expect(bad.status).toBe(400);
+    expect(ApiErrorSchema.parse(await bad.json()).error.issues!.map((i) => i.path)).toEqual(['fork_of.at_step']);
+  });
+
   it("another tenant's episode or simulation is 404, as is an unknown one", async () => {
     const source = await createEpisode({ llm_user: SCRIPT_MODELS.user });
     await playGold(source.episode_id);
@@ -137,6 +157,9 @@ describe('episode forks', () => {
       const foreign = await fork(path, { at_step: 1 }, other);
       expect(foreign.status, path).toBe(404);
     }
+    const asOther = { headers: { authorization: `Bearer ${other}` } };
+    expect((await call('/openenv/reset', { body: { fork_of: { episode_id: source.episode_id, at_step: 1 } }, ...asOther })).status).toBe(404);
+    expect((await call('/v1/episodes/batch', { body: { fork_of: { episode_id: source.episode_id, at_step: 1 }, n: 2 }, ...asOther })).status).toBe(404);
     expect((await fork('/v1/simulations/no-such-simulation', { at_step: 0 })).status).toBe(404);
     expect((await fork('/v1/episodes/bm8tc3VjaA', { at_step: 0 })).status).toBe(404);
   });

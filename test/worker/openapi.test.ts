@@ -108,6 +108,12 @@ describe('OpenAPI document', () => {
     await check('POST', '/v1/episodes/{id}/step', `/v1/episodes/${episode.episode_id}/step`, { body: { step: 0, message: { role: 'assistant', content: 'Hello' } } });
     await check('GET', '/v1/episodes/{id}', `/v1/episodes/${episode.episode_id}`);
     await check('GET', '/v1/episodes/{id}', '/v1/episodes/nope');
+    await check('POST', '/v1/episodes/{id}/fork', `/v1/episodes/${episode.episode_id}/fork`, { body: { at_step: 1, n: 2 } });
+    await check('POST', '/v1/episodes/{id}/fork', `/v1/episodes/${episode.episode_id}/fork`, { body: { at_step: 99 } });
+    await check('POST', '/v1/episodes/{id}/fork', '/v1/episodes/nope/fork', { body: { at_step: 0 } });
+    await check('POST', '/v1/episodes/batch', '/v1/episodes/batch', { body: { fork_of: { episode_id: episode.episode_id, at_step: 1 }, n: 2 } });
+    await check('POST', '/v1/simulations/{id}/fork', `/v1/simulations/${results.simulations[0]!.id}/fork`, { body: { at_step: 0 } });
+    await check('POST', '/v1/simulations/{id}/fork', '/v1/simulations/nope/fork', { body: { at_step: 0 } });
 
     const schedule = (await pyBody(await check('POST', '/v1/schedules', '/v1/schedules', { body: { name: 'contract', interval_minutes: 60, run: scriptedRun() } }))) as { id: string };
     await check('GET', '/v1/schedules', '/v1/schedules');

@@ -35,9 +35,14 @@ export const readBody = async <S extends z.ZodType>(c: Context, schema: S): Prom
   const text = await bodyText(c);
   const json = parseClientJson(text);
   if (!json.ok) throw invalidRequest([json.fault === 'syntax' ? { path: '', message: `Body is not valid JSON: ${json.issue.message}` } : json.issue]);
-  const result = schema.safeParse(json.value);
+  return { value: parsed(schema, json.value), text };
+};
+
+/** A body read as JSON, held to the schema of its kind (a body of several kinds is told apart first). */
+export const parsed = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
+  const result = schema.safeParse(value);
   if (!result.success) throw invalidRequest(zodIssues(result.error));
-  return { value: result.data, text };
+  return result.data;
 };
 
 export const pyJson = (c: Context, value: unknown, status: ContentfulStatusCode = 200): Response =>

@@ -7,9 +7,10 @@
 // metrics work as for any run. The work itself is the episode service's (episode/service.ts), shared with OpenEnv;
 // its refusals are answered as HTTP errors (episode-refusals.ts).
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { Context } from 'hono';
 import type { AppEnv } from './auth.ts';
-import { EpisodeBatchSchema, EpisodeCreateSchema, EpisodeForkSchema, EpisodeStepRequestSchema, IDEMPOTENCY_KEY_HEADER } from '../../api/index.ts';
+import { EpisodeBatchForkSchema, EpisodeBatchSchema, EpisodeCreateSchema, EpisodeForkSchema, EpisodeStepRequestSchema, IDEMPOTENCY_KEY_HEADER } from '../../api/index.ts';
 import type { Episode, EpisodeBatchCreated } from '../../api/index.ts';
 import type { Message } from '../../core/schemas/message.ts';
 import { decodeConfig } from '../db/runs.ts';
@@ -25,7 +26,7 @@ import { findEpisode } from '../episode/handle.ts';
 import { answered } from './episode-refusals.ts';
 import { forked } from './forks.ts';
 import { idempotencyKey } from './runs.ts';
-import { pyJson, readBody } from './body.ts';
+import { parsed, pyJson, readBody } from './body.ts';
 
 /** The caller's turns in a finished conversation: its messages after the opening (greeting or history). */
 const ownTurnCount = async (env: Env, config: RunConfig, role: TurnRole, taskId: string, messages: readonly Message[]): Promise<number> => {
@@ -45,13 +46,19 @@ export const episodesApi = new Hono<AppEnv>()
     return pyJson(c, body, 201);
   })
   .post('/batch', async (c) => {
-    const { value } = await readBody(c, EpisodeBatchSchema);
+    const { value: request } = await readBody(c, z.looseObject({}));
     const { tenant } = c.get('caller');
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     const key = idempotencyKey(header, tenant);
+    const idempotency = key === undefined ? undefined : { key, header: header! };
+    if ('fork_of' in request) {
+      const { fork_of: origin, ...changes } = parsed(EpisodeBatchForkSchema, request);
+      return forked(c, origin, { ...changes, at_step: origin.at_step }, idempotency);
+    }
+    const value = parsed(EpisodeBatchSchema, request);
     const { task_ids, num_trials, ...settings } = value;
     const { config } = answered(episodesConfig(c.env, settings, task_ids, num_trials));
-    const { run, episodes } = answered(await launchEpisodes(c.env, tenant, config, key === undefined ? undefined : { key, header: header! }));
+    const { run, episodes } = answered(await launchEpisodes(c.env, tenant, config, idempotency));
     const body: EpisodeBatchCreated = { run_id: run.id, episode_ids: episodes.map((e) => episodeIdOf(e.key)) };
     c.header('Location', `/v1/runs/${run.id}`);
     return pyJson(c, body, 201);

@@ -12,6 +12,7 @@ import {
   DbDiffSchema,
   EpisodeCreateSchema,
   EpisodeBatchCreatedSchema,
+  EpisodeBatchForkSchema,
   EpisodeForkCreatedSchema,
   EpisodeForkSchema,
   EpisodeBatchSchema,
@@ -160,14 +161,14 @@ const paths: ZodOpenApiPathsObject = {
   },
   '/v1/episodes/batch': {
     post: operation(
-      'Start agent-driven episodes at once: every task × trial, as one run; step each by its id (or join it from an OpenEnv session)',
+      'Start agent-driven episodes at once: every task × trial, as one run, or `n` forks of an episode (`fork_of`); step each by its id (or join it from an OpenEnv session)',
       {
-        '201': ok(EpisodeBatchCreatedSchema, 'Started (or the episodes of a repeated Idempotency-Key)'),
+        '201': ok(z.union([EpisodeBatchCreatedSchema, EpisodeForkCreatedSchema]), 'Started (or the episodes of a repeated Idempotency-Key); forks name their origin'),
         ...badRequest,
         '422': failure('Idempotency-Key already used with another body'),
         '429': failure('Over a quota of the tenant (Retry-After)'),
       },
-      { ...withBody(EpisodeBatchSchema), requestParams: { header: idempotencyHeader } },
+      { ...withBody(z.union([EpisodeBatchSchema, EpisodeBatchForkSchema])), requestParams: { header: idempotencyHeader } },
     ),
   },
   '/v1/episodes/{id}': { get: operation('An episode: state, all messages the agent sees, reward_info once graded', { '200': ok(EpisodeSchema, 'The episode'), ...notFound }, idParam()) },

@@ -26,6 +26,7 @@ import { episodeSpec } from './launch.ts';
 import { isRefused } from './refusals.ts';
 import type { Refusal } from './refusals.ts';
 import { launchEpisodes } from './service.ts';
+import type { Idempotency } from './service.ts';
 
 /** What a fork starts from: the source's run, task and trial, and its messages as recorded. */
 interface ForkSource {
@@ -102,14 +103,14 @@ export interface Forks {
  * the tenant's (not found), the step is beyond it (invalid, naming `at_step`), or its record does not replay
  * (conflict, naming the step); counted in the tenant's episode quotas like any new episodes.
  */
-export const openForks = async (env: Env, tenant: string, origin: ForkOrigin, value: EpisodeFork): Promise<Forks | Refusal> => {
+export const openForks = async (env: Env, tenant: string, origin: ForkOrigin, value: EpisodeFork, idempotency?: Idempotency): Promise<Forks | Refusal> => {
   const source = await findSource(env, tenant, origin);
   if (isRefused(source)) return source;
   const configured = forkConfig(env, source, origin, value);
   if (isRefused(configured)) return configured;
   const outcome = await rebuild(env, tenant, configured.config, source.run.id, 0, source, value.at_step);
   if (outcome.kind !== 'forked') return rebuildRefusal(outcome);
-  const launched = await launchEpisodes(env, tenant, configured.config, undefined, source.run.agentHeadersCiphertext);
+  const launched = await launchEpisodes(env, tenant, configured.config, idempotency, source.run.agentHeadersCiphertext);
   return isRefused(launched) ? launched : { kind: 'forks', run: launched.run, episodes: launched.episodes };
 };
 

@@ -159,6 +159,12 @@ export const episodesConfig = (env: Env, value: Omit<EpisodeCreate, 'task_id'>, 
   return parsed.success ? { kind: 'config', config: parsed.data } : { kind: 'invalid', issues: zodIssues(parsed.error) };
 };
 
+/** A launch's Idempotency-Key: as the tenant's namespace holds it, and as the caller sent it. */
+export interface Idempotency {
+  readonly key: string;
+  readonly header: string;
+}
+
 const reusedKey = (key: string): Refusal => ({ kind: 'key_reused', message: `Idempotency-Key ${key} was already used with a different request body` });
 
 /**
@@ -170,7 +176,7 @@ export const launchEpisodes = async (
   env: Env,
   tenant: string,
   config: RunConfig,
-  idempotency?: { readonly key: string; readonly header: string },
+  idempotency?: Idempotency,
   /** The sealed headers of the configuration's agent endpoint (a fork group's are its source run's). */
   agentHeadersCiphertext: string | null = null,
 ): Promise<{ kind: 'launched'; run: RunRow; episodes: EpisodeHandle[] } | Refusal> => {

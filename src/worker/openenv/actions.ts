@@ -5,14 +5,15 @@
 import { z } from 'zod';
 import { EpisodeCreateSchema, EpisodeStepRequestSchema } from '../../api/index.ts';
 import type { EpisodeCreated, EpisodeStep, EpisodeStepRequest } from '../../api/index.ts';
-import { OpenEnvActionSchema, OpenEnvJoinSchema, OpenEnvToolActionSchemas } from '../../api/openenv.ts';
+import { OpenEnvActionSchema, OpenEnvForkResetSchema, OpenEnvJoinSchema, OpenEnvToolActionSchemas } from '../../api/openenv.ts';
 import type { OpenEnvAction, OpenEnvObservation, OpenEnvWireResult } from '../../api/openenv.ts';
 import { isPyFloat } from '../../core/py/index.ts';
 import type { PyFloat, PyValue } from '../../core/py/index.ts';
 import { playedMessage, toolCallMessage } from '../../core/gym-action.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';
 import { episodeIdOf } from '../episode/launch.ts';
-import { createEpisode, joinEpisode, stepEpisode, toolsOf } from '../episode/service.ts';
+import { createEpisode, joinEpisode, openingOf, stepEpisode, toolsOf } from '../episode/service.ts';
+import { openForks } from '../episode/fork.ts';
 import type { Opened, Stepped } from '../episode/service.ts';
 import type { EpisodeHandle } from '../episode/handle.ts';
 import { isRefused } from '../episode/refusals.ts';
@@ -41,11 +42,18 @@ const parseWith = <S extends z.ZodType>(schema: S, value: unknown): { kind: 'par
   return parsed.success ? { kind: 'parsed', value: parsed.data as z.infer<S> } : { kind: 'invalid', issues: zodIssues(parsed.error) };
 };
 
-/** Starts the episode a reset asks for, or joins the one it names. */
+/** Starts the episode a reset asks for, forks the one it names in `fork_of`, or joins the one it names. */
 export const resetEpisode = async (env: Env, tenant: string, data: Record<string, unknown>): Promise<Opened | Refusal> => {
   if ('episode_id' in data) {
     const join = parseWith(OpenEnvJoinSchema, data);
     return isRefused(join) ? join : joinEpisode(env, tenant, join.value.episode_id);
+  }
+  if ('fork_of' in data) {
+    const fork = parseWith(OpenEnvForkResetSchema, data);
+    if (isRefused(fork)) return fork;
+    const { fork_of: origin, ...changes } = fork.value;
+    const forks = await openForks(env, tenant, origin, { ...changes, at_step: origin.at_step, n: 1 });
+    return isRefused(forks) ? forks : openingOf(env, forks.episodes[0]!);
   }
   const created = parseWith(EpisodeCreateSchema, data);
   return isRefused(created) ? created : createEpisode(env, tenant, created.value);

@@ -1,7 +1,7 @@
 // The Python client's forks against a local Worker, run by /usr/bin/python3: `env.reset(fork_of=, at_step=)`
-// continues an episode from its step K (POST /v1/episodes/:id/fork, then an OpenEnv session joins it), and
-// `fork_group` opens n continuations in one call and joins each; stepped
-// with the gold actions, every continuation ends with reward 1.0. A step beyond the episode is refused, naming at_step.
+// continues an episode from its step K (OpenEnv reset with fork_of), and `fork_group` opens n continuations in one
+// call (POST /v1/episodes/batch with fork_of) and joins each; stepped with the gold actions, every continuation
+// ends with reward 1.0. A step beyond the episode is refused, naming at_step.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from urllib.parse import quote
 from typing import Any, Dict, Optional, Tuple, Union
 
 from .errors import ValidationError
-from .http import get_json, post_json
+from .http import get_json
 from .observation import format_observation
 from .session import Session
 
@@ -93,11 +92,10 @@ class AsyncTau2EdgeEnv:
         configuration says (``options`` may change the models, e.g. ``llm_user``)."""
         if (fork_of is None) != (at_step is None):
             raise ValueError("fork_of and at_step go together")
-        if fork_of is not None:
-            fork = {"at_step": at_step, "n": 1, **(options or {}), **({} if seed is None else {"seed": seed})}
-            created = await asyncio.to_thread(post_json, self.base_url, f"/v1/episodes/{quote(fork_of, safe='')}/fork", self.api_key, fork)
-            return await self.join(created["episode_ids"][0])
-        data = {**self._episode, **(options or {})}
+        if fork_of is None:
+            data = {**self._episode, **(options or {})}
+        else:
+            data = {"fork_of": {"episode_id": fork_of, "at_step": at_step}, **(options or {})}
         if seed is not None:
             data["seed"] = seed
         return await self._reset_with(data)

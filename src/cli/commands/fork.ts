@@ -40,17 +40,11 @@ const requestOf = (flags: ForkFlags): ForkRequest => ({
   ...(flags['--save-to'] ? { saveTo: flags['--save-to'] } : {}),
 });
 
-interface ForkFlagValues {
-  readonly sim: string;
-  readonly at: number;
-  readonly n: number;
-  readonly agentLlm?: string;
-  readonly userLlm?: string;
-  readonly seed?: number;
+/** Commander's values: the request's names, with the flags that choose where it runs. */
+interface ForkFlagValues extends ForkRequest {
   readonly llmBaseUrl?: string;
   readonly api?: string;
   readonly inProcess?: boolean;
-  readonly saveTo?: string;
 }
 
 /** A results file's simulation, continued here; the continuations' seeds are a run's n trial seeds, as the API's fork group draws them. */

@@ -188,6 +188,8 @@ export const reviewCommand = (ctx: CliContext) =>
       'review data/simulations/20261125_airline/results.json',
       'review data/simulations/ --mode user --review-model gpt-4.1 -c 8',
       'review runs/airline.json -o runs/airline_reviewed.json --task-ids 0 1 --show-details',
+      'review runs/airline.json -m user --repair --max-repairs 3',
+      'review 7c1d0e52 --api https://tau2.example.workers.dev -m user --repair',
     ],
     (command) =>
       command

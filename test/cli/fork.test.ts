@@ -76,6 +76,9 @@ describe('tau2-edge fork', () => {
     const unknown = await fork('--sim', 'nope', '--at', '0');
     expect(unknown.code).toBe(1);
     expect(unknown.errors).toContain(`--sim: no simulation nope in ${file}`);
+    const far = await fork('--sim', source.id, '--at', '100001');
+    expect(far.code).toBe(1);
+    expect(far.errors).toContain('→ at ["--at"]');
     const many = await fork('--sim', source.id, '--at', '0', '--n', '65');
     expect(many.code).toBe(1);
     expect(many.errors).toContain('→ at ["--n"]');

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_FORKS } from '../../api/index.ts';
-import { MAX_NAME_LENGTH } from '../../core/schemas/run-config.ts';
+import { MAX_FORK_STEP, MAX_NAME_LENGTH } from '../../core/schemas/run-config.ts';
 import { DEFAULT_SEED, trialSeeds } from '../../core/runner/seeds.ts';
 import { defineCommand, int, parseOrExplain } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
@@ -19,7 +19,7 @@ import { LLM_BASE_URL_DEFAULT } from '../run/models.ts';
 
 const ForkFlagsSchema = z.object({
   '--sim': z.string().min(1).max(MAX_NAME_LENGTH),
-  '--at': z.number().int().min(0),
+  '--at': z.number().int().min(0).max(MAX_FORK_STEP),
   '--n': z.number().int().min(1).max(MAX_FORKS),
   '--agent-llm': z.string().min(1).max(MAX_NAME_LENGTH).optional(),
   '--user-llm': z.string().min(1).max(MAX_NAME_LENGTH).optional(),

@@ -1,7 +1,8 @@
 // Benchmarks, for every registered domain whose data is present: memory held per live episode beyond the
 // shared base DB, p50 time of one DB verdict, and the time of check-data over all the domain's tasks; for
 // airline also the Episode object's CPU per step at the first and the 40th turn; then the step API's latency
-// and concurrency on a local worker (bench-step-api.ts); a provider-bound run on the default path and in process
+// and concurrency on a local worker (bench-step-api.ts); a fork of a 40-turn airline episode into 8 continuations
+// (bench-fork.ts); a provider-bound run on the default path and in process
 // (bench-provider-bound.ts); the runtime's own CPU per object, call and fetch
 // (bench-runtime.ts); for banking_knowledge, retrieval latency and index
 // memory per retriever (bench-retrieval.ts); then the web viewer's page times on a 1,000-simulation run
@@ -25,6 +26,7 @@ import { benchRuntime } from './bench-runtime.ts';
 import { benchRetrieval, benchRetrievalConfigs } from './bench-retrieval.ts';
 import { benchViewer } from './bench-viewer.ts';
 import { benchProviderBound } from './bench-provider-bound.ts';
+import { benchFork } from './bench-fork.ts';
 import { median } from './bench-quantile.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -105,9 +107,9 @@ const hasData = async (name: string): Promise<boolean> => {
   }
 };
 
-// `--only SECTION` runs one section: domains, retrieval, step-api, provider-bound, runtime or viewer;
+// `--only SECTION` runs one section: domains, retrieval, step-api, fork, provider-bound, runtime or viewer;
 // `--open-episodes N` sizes the step-api section's last measure (10,000 episodes left open by default).
-const SECTIONS = ['domains', 'retrieval', 'step-api', 'provider-bound', 'runtime', 'viewer'] as const;
+const SECTIONS = ['domains', 'retrieval', 'step-api', 'fork', 'provider-bound', 'runtime', 'viewer'] as const;
 const { only, 'open-episodes': openEpisodes } = parseArgs({ options: { only: { type: 'string' }, 'open-episodes': { type: 'string' } } }).values;
 if (openEpisodes !== undefined && !(Number.isSafeInteger(Number(openEpisodes)) && Number(openEpisodes) > 0)) throw new Error('--open-episodes takes a positive integer');
 if (only !== undefined && !(SECTIONS as readonly string[]).includes(only)) throw new Error(`--only takes one of ${SECTIONS.join(', ')}`);
@@ -124,6 +126,7 @@ if (runs('retrieval') && (await hasData('banking_knowledge'))) {
   for (const line of await benchRetrievalConfigs()) console.log(line);
 }
 if (runs('step-api') && (await hasData('mock'))) for await (const line of benchStepApi(await loadDomain('mock'), openEpisodes === undefined ? {} : { openEpisodes: Number(openEpisodes) })) console.log(line);
+if (runs('fork') && (await hasData('airline'))) for (const line of await benchFork()) console.log(line);
 if (runs('provider-bound') && (await hasData('mock'))) for (const line of await benchProviderBound()) console.log(line);
 if (runs('runtime')) for (const line of await benchRuntime()) console.log(line);
 if (runs('viewer')) for (const line of await benchViewer()) console.log(line);

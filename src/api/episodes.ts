@@ -76,6 +76,7 @@ export const EpisodeForkSchema = z.strictObject({
   seed: pyNumber(z.number().int()).optional(),
 });
 export type EpisodeFork = z.infer<typeof EpisodeForkSchema>;
+export type EpisodeForkInput = z.input<typeof EpisodeForkSchema>;
 
 /** A fork group as a batch of episodes (POST /v1/episodes/batch): the episode and step to fork, in `fork_of`. */
 export const EpisodeBatchForkSchema = EpisodeForkSchema.omit({ at_step: true }).extend({ fork_of: ForkOriginSchema.options[0] });

@@ -5,7 +5,6 @@
 import type { z } from 'zod';
 import { dumpsPy, parsePyJson } from '../core/py/index.ts';
 import type { PyValue } from '../core/py/index.ts';
-import type { EpisodeForkSchema } from '../api/index.ts';
 import {
   API_PREFIX,
   ApiErrorSchema,
@@ -38,8 +37,9 @@ import type {
   DbDiff,
   Episode,
   EpisodeCreateInput,
-  EpisodeForkCreated,
   EpisodeCreated,
+  EpisodeForkCreated,
+  EpisodeForkInput,
   EpisodeStep,
   EpisodeStepRequest,
   Rerun,
@@ -126,12 +126,9 @@ export interface ApiClient {
    */
   step(id: string, step: number, message: EpisodeStepRequest['message']): Promise<EpisodeStep>;
   episode(id: string): Promise<Episode>;
-  /** Opens forks of a finished simulation at a step: one run of `n` episodes that continue from its state there. */
-  forkSimulation(id: string, fork: EpisodeForkInput): Promise<EpisodeForkCreated>;
+  /** Opens forks of an episode (`episode`) or of a finished simulation (`simulation`) at a step: their run and episode ids. */
+  fork(source: { readonly episode: string } | { readonly simulation: string }, request: EpisodeForkInput): Promise<EpisodeForkCreated>;
 }
-
-/** A fork request as the client takes it (defaults filled in by the API). */
-export type EpisodeForkInput = z.input<typeof EpisodeForkSchema>;
 
 export interface ApiClientOptions {
   /** The fetch to call the API with (the global one by default), e.g. a Worker binding's. */
@@ -224,7 +221,8 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
         delayMs: (error) => ((error as ApiRequestError).retryAfterSeconds ?? 1) * 1000,
       }),
     episode: (id) => plainJson(EpisodeSchema, 'GET', episodePath(id)),
-    forkSimulation: (id, fork) => plainJson(EpisodeForkCreatedSchema, 'POST', `/simulations/${encodeURIComponent(id)}/fork`, fork),
+    fork: (source, body) =>
+      plainJson(EpisodeForkCreatedSchema, 'POST', `${'episode' in source ? episodePath(source.episode) : `/simulations/${encodeURIComponent(source.simulation)}`}/fork`, body),
     async *events(id, options = {}) {
       const response = await request('GET', `/runs/${encodeURIComponent(id)}/events`, {
         headers: { accept: 'text/event-stream', ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}) },

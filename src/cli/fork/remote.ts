@@ -25,7 +25,7 @@ export interface Forked {
 
 export const forkThroughApi = async (client: ApiClient, request: ForkRequest): Promise<Forked> => {
   const source = await client.simulation(request.sim);
-  const created = await client.forkSimulation(request.sim, {
+  const created = await client.fork({ simulation: request.sim }, {
     at_step: request.at,
     n: request.n,
     ...(request.agentLlm ? { llm_agent: request.agentLlm } : {}),

@@ -1,14 +1,21 @@
 // Forks in the Worker: a group of new episodes, each starting in the state an episode or a finished simulation of
 // the caller had at one of its steps, then continuing under its own run's configuration. The source's recorded
 // messages are copied (a running episode's from its object, a finished one's from D1) and its databases rebuilt by
-// re-running their tool calls (core/episode/fork.ts); no model is called. The fork group is one run of `n` trials
-// of the source's task, whose recorded configuration names the origin (`fork_of`), so each of its episode objects
-// starts from it, a retried attempt too; its simulations record it in `info.forked_from`.
+// re-running their tool calls (core/episode/fork.ts), once per request; no model is called. The fork group is one
+// run of `n` trials of the source's task: each of its episode objects starts in a copy of that state (handed down
+// by the run with its launch), and its recorded configuration names the origin (`fork_of`), from which a group
+// started without that state rebuilds it; its simulations record the origin in `info.forked_from`.
 import type { EpisodeFork } from '../../api/index.ts';
 import { forkEpisode } from '../../core/episode/fork.ts';
 import type { ForkOutcome } from '../../core/episode/fork.ts';
 import type { LiveEpisode } from '../../core/episode/machine.ts';
-import { parsePyJson } from '../../core/py/index.ts';
+import { dumpsPy, parsePyJson } from '../../core/py/index.ts';
+import type { PyInput } from '../../core/py/index.ts';
+import type { EpisodeState } from '../../core/schemas/episode.ts';
+import type { TurnRole } from '../../core/orchestrator/step.ts';
+import { environmentOf } from '../../core/orchestrator/deps.ts';
+import { isoTimestamp } from '../../core/orchestrator/clock.ts';
+import { baseSlots } from '../../core/environment/environment.ts';
 import type { Message } from '../../core/schemas/message.ts';
 import { RecordedRunConfigSchema } from '../../core/schemas/run-config.ts';
 import type { ForkOrigin, RunConfig } from '../../core/schemas/run-config.ts';
@@ -110,16 +117,36 @@ export const openForks = async (env: Env, tenant: string, origin: ForkOrigin, va
   if (isRefused(configured)) return configured;
   const outcome = await rebuild(env, tenant, configured.config, source.run.id, 0, source, value.at_step);
   if (outcome.kind !== 'forked') return rebuildRefusal(outcome);
-  const launched = await launchEpisodes(env, tenant, configured.config, idempotency, source.run.agentHeadersCiphertext);
+  const launched = await launchEpisodes(env, tenant, configured.config, idempotency, {
+    agentHeadersCiphertext: source.run.agentHeadersCiphertext,
+    forkState: stateText(outcome.live),
+  });
   return isRefused(launched) ? launched : { kind: 'forks', run: launched.run, episodes: launched.episodes };
 };
 
+/** A fork group's starting state as text: the rebuilt episode's state (its task is the domain's) and the turn it waits for. */
+const stateText = (live: LiveEpisode): string => {
+  const { task: _task, ...state } = live.state;
+  return dumpsPy({ state, pending: live.pending } as unknown as PyInput);
+};
+
+/** The episode a fork starts from its group's starting state, with its own simulation id, trial, seed and start. */
+const fromStateText = (text: string, context: EpisodeContext): LiveEpisode => {
+  const { state, pending } = parsePyJson(text) as unknown as { state: Omit<EpisodeState, 'task'>; pending: TurnRole | null };
+  const { spec, deps } = context;
+  const nowMs = deps.clock.nowMs();
+  const own: EpisodeState = { ...state, task: spec.task, simulation_id: crypto.randomUUID(), trial: spec.trial, seed: spec.seed, start_time: isoTimestamp(nowMs), started_at_ms: nowMs };
+  return { state: own, environment: environmentOf(own, deps), persistedSlots: baseSlots(deps.data), pending };
+};
+
 /**
- * A fork group's episode at its start: the source's state at the origin's step, rebuilt for this episode (its own
- * seed and simulation id); or why not, when the source's record is gone or no longer replays.
+ * A fork group's episode at its start: the state its fork request rebuilt, copied; or, for a group started without
+ * it, the source's state at the origin's step rebuilt again; or why not, when the source's record is gone or no
+ * longer replays.
  */
 export const startFork = async (env: Env, context: EpisodeContext, origin: ForkOrigin): Promise<LiveEpisode | string> => {
   const { launch } = context;
+  if (launch.fork_state !== undefined) return fromStateText(launch.fork_state, context);
   const source = await findSource(env, launch.tenant, origin);
   if (isRefused(source)) return `The fork's source is not available: ${'message' in source ? source.message : source.kind}`;
   const outcome = await forkEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps, source.messages, origin.at_step);

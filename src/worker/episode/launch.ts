@@ -22,6 +22,8 @@ export const EpisodeLaunchTextSchema = z.object({
   task_id: z.string(),
   trial: z.number().int().nonnegative(),
   tenant: z.string(),
+  /** A fork group's episode: the state it starts in, as its fork request rebuilt it (see episode/fork.ts). */
+  fork_state: z.string().optional(),
 });
 export type EpisodeLaunchText = z.infer<typeof EpisodeLaunchTextSchema>;
 

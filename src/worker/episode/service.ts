@@ -13,6 +13,7 @@ import { parsePyJson, sha256Hex } from '../../core/py/index.ts';
 import { encodeConfig, findRunByIdempotencyKey } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
+import type { LaunchOptions } from '../runs/launch.ts';
 import { episodeIdOf } from './launch.ts';
 import { limits } from '../tenancy/limits.ts';
 import { findEpisode, handleOf } from './handle.ts';
@@ -177,8 +178,8 @@ export const launchEpisodes = async (
   tenant: string,
   config: RunConfig,
   idempotency?: Idempotency,
-  /** The sealed headers of the configuration's agent endpoint (a fork group's are its source run's). */
-  agentHeadersCiphertext: string | null = null,
+  /** A fork group's: its source run's sealed agent-endpoint headers and its starting state. */
+  fork: Pick<LaunchOptions, 'agentHeadersCiphertext' | 'forkState'> = {},
 ): Promise<{ kind: 'launched'; run: RunRow; episodes: EpisodeHandle[] } | Refusal> => {
   const requestHash = sha256Hex(encodeConfig(config));
   const existing = idempotency === undefined ? null : await findRunByIdempotencyKey(env.DB, idempotency.key);
@@ -187,7 +188,7 @@ export const launchEpisodes = async (
   if (!selection.ok) return { kind: 'invalid', issues: selection.issues, limit: selection.code === 'limit_exceeded' };
   let launched: Awaited<ReturnType<typeof launchRun>>;
   try {
-    launched = await launchRun(env, config, selection.episodes, { tenant, requestHash, agentHeadersCiphertext, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) });
+    launched = await launchRun(env, config, selection.episodes, { tenant, requestHash, ...fork, ...(idempotency === undefined ? {} : { idempotencyKey: idempotency.key }) });
   } catch (error) {
     const refusal = overloadRefusal(error);
     if (refusal === null) throw error;

@@ -71,6 +71,8 @@ export interface LaunchOptions {
   readonly agentHeadersCiphertext?: string | null;
   /** The goal of a run adding trials in rounds (see rounds.ts). */
   readonly rounds?: RunRounds;
+  /** A fork group's starting state (see episode/fork.ts). */
+  readonly forkState?: string;
 }
 
 /**
@@ -114,16 +116,20 @@ export const launchRun = async (
   const { run, created } = reserved;
   // Starting is idempotent: a retried request (or the orphan repair) also finishes a launch that was cut short. A
   // run that failed to start stays failed: its episodes were given back to the quotas.
-  if (run.status === 'running') await startRun(env, run, episodes);
+  if (run.status === 'running') await startRun(env, run, episodes, options.forkState);
   return { run, created };
 };
 
 /** Hands the episodes to the run's RunDO; a run that cannot be started ends `failed` with the reason. */
-export const startRun = async (env: Env, run: RunRow, episodes: readonly EpisodeRef[]): Promise<void> => {
+/**
+ * A fork group restarted without its starting state (the orphan repair) has its episodes rebuild it from the
+ * source named in its configuration.
+ */
+export const startRun = async (env: Env, run: RunRow, episodes: readonly EpisodeRef[], forkState?: string): Promise<void> => {
   try {
     const { usd_per_day } = await findQuotas(env.DB, run.tenantId);
     const budget = usd_per_day === null ? null : { tenant: run.tenantId, usdPerDay: usd_per_day };
-    await env.RUN.getByName(run.id).start(run.id, run.config, episodes, run.tenantId, budget);
+    await env.RUN.getByName(run.id).start(run.id, run.config, episodes, run.tenantId, budget, forkState ?? null);
   } catch (error) {
     await failRun(env, run.id, `The run could not be started: ${error instanceof Error ? error.message : String(error)}`);
     throw error;

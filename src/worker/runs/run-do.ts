@@ -65,6 +65,8 @@ interface RecordedRun {
   /** `operator` for runs recorded before runs had tenants. */
   readonly tenant: string;
   readonly budget: RunBudget | null;
+  /** A fork group's starting state, which each of its episodes starts in. */
+  readonly forkState: string | null;
 }
 
 export class RunDO extends DurableObject<Env> {
@@ -123,10 +125,10 @@ export class RunDO extends DurableObject<Env> {
   }
 
   /** Records the run's episodes (in work-unit order) for `tenant` and starts the first ones; a repeated start adds nothing. */
-  async start(runId: string, configText: string, episodes: readonly EpisodeRef[], tenant: string, budget: RunBudget | null = null): Promise<void> {
+  async start(runId: string, configText: string, episodes: readonly EpisodeRef[], tenant: string, budget: RunBudget | null = null, forkState: string | null = null): Promise<void> {
     if ((await this.run()) === null) {
       this.addPending(runId, episodes);
-      await this.ctx.storage.put({ run_id: runId, config: configText, tenant, ...(budget === null ? {} : { budget }) });
+      await this.ctx.storage.put({ run_id: runId, config: configText, tenant, ...(budget === null ? {} : { budget }), ...(forkState === null ? {} : { fork_state: forkState }) });
     }
     await this.fill();
   }
@@ -367,13 +369,14 @@ export class RunDO extends DurableObject<Env> {
   /** The run as started, or null before `start` recorded it. */
   private async run(): Promise<RecordedRun | null> {
     if (this.recorded === null) {
-      const values = await this.ctx.storage.get<string | RunBudget>(['run_id', 'config', 'tenant', 'budget']);
+      const values = await this.ctx.storage.get<string | RunBudget>(['run_id', 'config', 'tenant', 'budget', 'fork_state']);
       const runId = values.get('run_id') as string | undefined;
       const configText = values.get('config') as string | undefined;
       if (runId === undefined || configText === undefined) return null;
       const budget = values.get('budget') as RunBudget | undefined;
       const tenant = (values.get('tenant') as string | undefined) ?? 'operator';
-      this.recorded = { runId, configText, config: decodeConfig(configText), tenant, budget: budget ?? null };
+      const forkState = (values.get('fork_state') as string | undefined) ?? null;
+      this.recorded = { runId, configText, config: decodeConfig(configText), tenant, budget: budget ?? null, forkState };
     }
     return this.recorded;
   }
@@ -391,4 +394,4 @@ const finishedOf = (rowsText: string): [taskId: string, infraError: string | nul
 
 /** The launch of one of the run's episodes. */
 const launchOf = (run: RecordedRun, row: { task_id: string; trial: number }): string =>
-  encodeLaunch({ run_id: run.runId, config: run.configText, task_id: row.task_id, trial: row.trial, tenant: run.tenant });
+  encodeLaunch({ run_id: run.runId, config: run.configText, task_id: row.task_id, trial: row.trial, tenant: run.tenant, ...(run.forkState === null ? {} : { fork_state: run.forkState }) });

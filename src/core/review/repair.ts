@@ -13,8 +13,8 @@ export const DEFAULT_MAX_REPAIRS = 3;
 
 export interface RepairDeps {
   readonly maxRepairs: number;
-  /** The simulation forked at step `atStep` (see episode/fork.ts) and continued to its end, as attempt `attempt` (1-based). */
-  readonly continueFrom: (source: SimulationRun, atStep: number, attempt: number) => Promise<SimulationRun>;
+  /** The simulation forked at step `atStep` (see episode/fork.ts) and continued to its end. */
+  readonly continueFrom: (source: SimulationRun, atStep: number) => Promise<SimulationRun>;
   /** The same review as the original's; throws when it cannot be made (never an empty review, which would read as clean). */
   readonly review: (simulation: SimulationRun) => Promise<SimulationReview>;
 }
@@ -58,18 +58,17 @@ export const repairSimulation = async (
   if (turn === null || original.termination_reason === 'infrastructure_error') return { kind: 'clean', simulation: original };
   let current = original;
   let attempts = 0;
-  let atStep = stepBefore(messagesOf(current), turn, opening);
+  let atStep = stepBefore(messagesOf(original), turn, opening);
   const record = (free: boolean): RepairRecord => ({
     original_simulation_id: original.id, at_step: atStep, attempts, review: reviewValue(outcome), free_of_simulator_errors: free,
   });
   const notRepaired = (reason: string): RepairOutcome => ({ kind: 'not_repaired', simulation: withRecord(original, record(false)), record: record(false), reason });
   while (attempts < deps.maxRepairs) {
-    atStep = stepBefore(messagesOf(current), turn, opening);
     attempts += 1;
     let next: SimulationRun;
     let review: SimulationReview;
     try {
-      next = await deps.continueFrom(current, atStep, attempts);
+      next = await deps.continueFrom(current, atStep);
       if (next.termination_reason === 'infrastructure_error') return notRepaired(`the continuation failed: ${String(next.info?.['error'] ?? 'infrastructure error')}`);
       review = await deps.review(next);
     } catch (error) {
@@ -79,6 +78,7 @@ export const repairSimulation = async (
     const nextTurn = faultyUserTurn(review, messagesOf(current));
     if (nextTurn === null) return { kind: 'repaired', simulation: withRecord(current, record(true)), record: record(true) };
     turn = nextTurn;
+    atStep = stepBefore(messagesOf(current), turn, opening);
   }
   return notRepaired(`the user simulator still erred after ${attempts} attempt(s)`);
 };

@@ -83,4 +83,14 @@ describe('Python client forks', () => {
       'HandshakeError 400 True',
     ]);
   }, 120_000);
+
+  it('examples/fork_groups.py collects a GRPO group from a shared prefix: the gold forks 1.0, the others 0.0', async () => {
+    const result = await execa(PYTHON, ['examples/fork_groups.py', '--base', harness.worker().url, '--api-key', API_KEY, '--group', '4'], {
+      cwd: CLIENT, env: { PYTHONPATH: CLIENT }, timeout: 120_000, reject: false,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { rewards, advantages } = JSON.parse(result.stdout) as { rewards: number[]; advantages: number[] };
+    expect(rewards).toEqual([1, 0, 1, 0]);
+    expect(advantages.map(Math.sign)).toEqual([1, -1, 1, -1]);
+  }, 120_000);
 });

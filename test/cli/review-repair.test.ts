@@ -74,6 +74,22 @@ describe('tau2-edge review --repair', () => {
     expect(sim!.info!['repair']).toMatchObject({ original_simulation_id: original.id, attempts: 2, free_of_simulator_errors: false });
   });
 
+  it('a reviewer that calls the error critical_hindered, as its prompt asks (a severity the recorded review refuses, as the reference\'s does), still names the turn to repair', async () => {
+    const file = await runScenario('critical', 1);
+    const original = (await loadResults(file)).simulations[0]!;
+    fake.setHandler(wrongTaskScenario(0, 'critical_hindered'));
+    const output = path.join(dir, 'critical-repaired.json');
+    const result = await review(file, output, 3);
+    expect(result.code, result.errors).toBe(0);
+    expect(result.lines).toContain('pass^1 0.00 as run → 1.00 with user-simulator errors repaired (1 simulations repaired, 1 now free of simulator errors, 0 not)');
+    const [sim] = (await loadResults(output)).simulations;
+    const repair = sim!.info!['repair'] as { original_simulation_id: string; at_step: number; review: { errors: { turn_idx: number; reasoning: string }[] } };
+    expect(repair).toMatchObject({ original_simulation_id: original.id, at_step: 2 });
+    // The review it rests on is recorded as the reference records it, with the reviewer's answer in its reasoning.
+    expect(repair.review.errors[0]!.turn_idx).toBe(-1);
+    expect(repair.review.errors[0]!.reasoning).toMatch(/^Failed to parse LLM response: .*"severity":\s*"critical_hindered"/s);
+  });
+
   it('a continuation whose review fails is never taken as free of errors: the original is kept', async () => {
     const file = await runScenario('review-fails', 1);
     const original = (await loadResults(file)).simulations[0]!;

@@ -13,9 +13,10 @@ export const isUserReviewer = systemPromptStartsWith('# Goal\nAssess this conver
 
 /**
  * The user opens, the agent asks which task, the user names task_2 (its error) on its first `wrongAnswers`
- * answers, then task_1; the agent marks the task named as completed.
+ * answers, then task_1; the agent marks the task named as completed. The reviewer states the error's `severity`
+ * when given.
  */
-export const wrongTaskScenario = (wrongAnswers: number): FakeHandler => {
+export const wrongTaskScenario = (wrongAnswers: number, severity?: string): FakeHandler => {
   let answers = 0;
   return (request) => {
     const messages = messagesOf(request);
@@ -38,7 +39,7 @@ export const wrongTaskScenario = (wrongAnswers: number): FakeHandler => {
       const conversation = messages[1]!.content ?? '';
       const wrong = /\[TURN (\d+)\] \*\*user\*\*:\nPlease mark task_2/.exec(conversation);
       if (wrong === null) return text('```json\n{"summary": "The user followed the instructions.", "errors": []}\n```');
-      const error = { turn_idx: Number(wrong[1]), error_type: 'content_error', error_tags: ['wrong_goal'], reasoning: 'Asked for task_2; the instructions name task_1.', user_message: null, correct_behavior: 'Ask for task_1.' };
+      const error = { turn_idx: Number(wrong[1]), ...(severity === undefined ? {} : { severity }), error_type: 'content_error', error_tags: ['wrong_goal'], reasoning: 'Asked for task_2; the instructions name task_1.', user_message: null, correct_behavior: 'Ask for task_1.' };
       return text(`\`\`\`json\n${JSON.stringify({ summary: 'The user misstated the goal.', errors: [error] })}\n\`\`\``);
     }
     return text('unexpected request');

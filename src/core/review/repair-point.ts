@@ -2,6 +2,14 @@
 // simulator, and the step at which the episode waited for that turn (see episode/fork.ts).
 import type { Message } from '../schemas/message.ts';
 import type { SimulationReview } from './reviewer.ts';
+import { statedUserErrors } from './review-response.ts';
+import type { StatedUserError } from './review-response.ts';
+
+/** The user errors a review states: a user-only review's as its answer gives them (see statedUserErrors), a full review's user-sourced ones. */
+const userErrorsOf = (outcome: SimulationReview): readonly StatedUserError[] => {
+  if (outcome.mode === 'full') return outcome.review.errors.filter((e) => e.source === 'user');
+  return outcome.answer === undefined ? outcome.review.errors : statedUserErrors(outcome.answer);
+};
 
 /**
  * The index (turn_idx) of the earliest user message the review attributes an error of the user simulator to,
@@ -9,8 +17,7 @@ import type { SimulationReview } from './reviewer.ts';
  * change the outcome. An error without a turn, or whose turn is not a user message, names no repair point.
  */
 export const faultyUserTurn = (outcome: SimulationReview, messages: readonly Message[]): number | null => {
-  const userErrors = outcome.mode === 'user' ? outcome.review.errors : outcome.review.errors.filter((e) => e.source === 'user');
-  const turns = userErrors
+  const turns = userErrorsOf(outcome)
     .filter((e) => e.severity !== 'minor' && e.turn_idx !== null && messages[e.turn_idx]?.role === 'user')
     .map((e) => e.turn_idx!);
   return turns.length === 0 ? null : Math.min(...turns);

@@ -8,6 +8,7 @@ import { runSimulation } from '../../../src/core/runner/simulation.ts';
 import { forkEpisode } from '../../../src/core/episode/fork.ts';
 import { faultyUserTurn, stepBefore, uncountedOpening } from '../../../src/core/review/repair-point.ts';
 import type { SimulationReview } from '../../../src/core/review/reviewer.ts';
+import { statedUserErrors } from '../../../src/core/review/review-response.ts';
 import type { UserOnlyReviewError } from '../../../src/core/schemas/review.ts';
 import type { Message } from '../../../src/core/schemas/message.ts';
 
@@ -56,6 +57,17 @@ describe('the repair point', () => {
     expect(faultyUserTurn(userReview(userError(1, 'minor'), userError(3)), messages)).toBe(3);
     expect(faultyUserTurn(userReview(userError(null), userError(-1), userError(2), userError(9)), messages)).toBeNull();
     expect(faultyUserTurn(userReview(), messages)).toBeNull();
+  });
+
+  it("a user-only review's answer names the turns, severities as stated: critical_* counts, minor does not, an unreadable answer names none", () => {
+    const messages = [{ role: 'assistant' }, { role: 'user' }, { role: 'assistant' }, { role: 'user' }] as unknown as Message[];
+    const answered = (answer: string): SimulationReview => ({ ...userReview(userError(-1)), answer } as SimulationReview);
+    const stated = (...errors: object[]) => answered(`\`\`\`json\n${JSON.stringify({ summary: 's', errors })}\n\`\`\``);
+    expect(faultyUserTurn(stated({ turn_idx: 3, severity: 'critical_hindered' }, { turn_idx: 1, severity: 'minor' }), messages)).toBe(3);
+    expect(faultyUserTurn(stated({ turn_idx: 1, severity: 'critical_helped' }), messages)).toBe(1);
+    expect(faultyUserTurn(stated({ turn_idx: '1' }, { severity: 'critical_hindered' }), messages)).toBeNull();
+    expect(faultyUserTurn(answered('not json'), messages)).toBeNull();
+    expect(statedUserErrors('{"errors": [{"turn_idx": 2, "severity": "critical"}, 7]}')).toEqual([{ turn_idx: 2, severity: 'critical' }]);
   });
 
   it('a full review blames the user only through its user-sourced errors', () => {

@@ -25,6 +25,7 @@ import { domainCommand } from './commands/domain.ts';
 import { rerunInfraErrorsCommand, runsCommand } from './commands/runs.ts';
 import { submitCommand } from './commands/submit.ts';
 import { reviewCommand } from './commands/review.ts';
+import { forkCommand } from './commands/fork.ts';
 import { introCommand } from './commands/intro.ts';
 
 /** Each subcommand, built for one invocation's context. */
@@ -45,6 +46,7 @@ const subcommands: readonly ((ctx: CliContext) => Command)[] = [
   adminCommand,
   submitCommand,
   reviewCommand,
+  forkCommand,
   introCommand,
 ];
 

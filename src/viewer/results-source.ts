@@ -3,8 +3,8 @@
 import { computeMetrics, metricsAsDict } from '../core/metrics/agent-metrics.ts';
 import { runErrorBars } from '../core/metrics/error-bars.ts';
 import type { DbDiff, Run } from '../api/index.ts';
-import { RunConfigSchema, isCallerPlayed } from '../core/schemas/run-config.ts';
-import { AgentKindSchema, UserKindSchema } from '../core/schemas/episode.ts';
+import { isCallerPlayed } from '../core/schemas/run-config.ts';
+import { runConfigOfInfo } from '../core/runner/results-config.ts';
 import type { Results, SimulationRun } from '../core/schemas/simulation.ts';
 import { ApiRequestError } from '../client/index.ts';
 import type { ViewerSource } from './source.ts';
@@ -19,24 +19,10 @@ export interface LoadedResults {
 
 const notFound = (what: string, id: string): ApiRequestError => new ApiRequestError(404, 'not_found', `${what} ${id} not found`);
 
-/** The file's run as the API shows a completed run; agent and user kinds this version does not know read as the defaults. */
+/** The file's run as the API shows a completed run. */
 export const runOfResults = (id: string, { results }: LoadedResults): Run => {
   const { info } = results;
-  const agent = AgentKindSchema.safeParse(info.agent_info.implementation);
-  const user = UserKindSchema.safeParse(info.user_info.implementation);
-  const config = RunConfigSchema.parse({
-    domain: info.environment_info.domain_name,
-    agent: agent.success ? agent.data : undefined,
-    user: user.success ? user.data : undefined,
-    ...(info.agent_info.llm ? { llm_agent: info.agent_info.llm } : {}),
-    ...(info.user_info.llm ? { llm_user: info.user_info.llm } : {}),
-    num_trials: info.num_trials,
-    max_steps: info.max_steps,
-    max_errors: info.max_errors,
-    ...(info.seed === null ? {} : { seed: info.seed }),
-    retrieval_config: info.retrieval_config ?? null,
-    retrieval_config_kwargs: info.retrieval_config_kwargs ?? null,
-  });
+  const config = runConfigOfInfo(info);
   const sims = results.simulations;
   const infra = sims.filter((s) => s.termination_reason === 'infrastructure_error').length;
   const passed = sims.filter((s) => s.reward_info && Math.abs(s.reward_info.reward.value - 1) <= 1e-6).length;

@@ -5,7 +5,7 @@ import { capture } from '../support/cli.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { domains } from '../../domains/registry.ts';
 
-const COMMANDS = ['run', 'view', 'domain', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare', 'compare-modes', 'runs', 'rerun-infra-errors', 'intro'];
+const COMMANDS = ['run', 'view', 'domain', 'tasks', 'check-data', 'evaluate-trajs', 'generate-tasks', 'compare', 'compare-modes', 'runs', 'rerun-infra-errors', 'intro', 'fork'];
 const GROUPS = ['admin'];
 
 describe('tau2-edge help and usage errors', () => {

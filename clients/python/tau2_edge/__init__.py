@@ -18,6 +18,7 @@ from .errors import (
     Tau2EdgeError,
     ValidationError,
 )
+from .forks import fork_group
 from .observation import format_observation
 from .rollouts import play_rollouts, rollout, rollouts
 from .session import Session
@@ -41,6 +42,7 @@ __all__ = [
     "Tau2EdgeEnv",
     "Tau2EdgeError",
     "ValidationError",
+    "fork_group",
     "format_observation",
     "play_rollouts",
     "rollout",

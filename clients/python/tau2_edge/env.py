@@ -80,11 +80,32 @@ class AsyncTau2EdgeEnv:
             return None
         return await asyncio.to_thread(get_json, self.base_url, f"/v1/simulations/{episode['simulation_id']}", self.api_key)
 
-    async def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[str, Info]:
-        session = await self._open()
-        data = {**self._episode, **(options or {})}
+    async def reset(
+        self,
+        seed: Optional[int] = None,
+        options: Optional[Dict[str, Any]] = None,
+        fork_of: Optional[str] = None,
+        at_step: Optional[int] = None,
+    ) -> Tuple[str, Info]:
+        """Starts the next episode; with ``fork_of`` (an episode id) and ``at_step``, a fork of that episode in
+        exactly the state it had at step ``at_step`` (its first ``at_step`` turns), which then goes on as its run's
+        configuration says (``options`` may change the models, e.g. ``llm_user``)."""
+        if (fork_of is None) != (at_step is None):
+            raise ValueError("fork_of and at_step go together")
+        if fork_of is None:
+            data = {**self._episode, **(options or {})}
+        else:
+            data = {"fork_of": {"episode_id": fork_of, "at_step": at_step}, **(options or {})}
         if seed is not None:
             data["seed"] = seed
+        return await self._reset_with(data)
+
+    async def join(self, episode_id: str) -> Tuple[str, Info]:
+        """Plays an episode created before (one of a fork group's, or one whose session was lost)."""
+        return await self._reset_with({"episode_id": episode_id})
+
+    async def _reset_with(self, data: Dict[str, Any]) -> Tuple[str, Info]:
+        session = await self._open()
         result = await session.reset(**data)
         observation = result["observation"]
         self._episode_id = observation["episode_id"]

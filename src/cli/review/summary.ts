@@ -1,9 +1,12 @@
-// How a review reads in the terminal: one simulation's review (`--show-details`) and the totals of a review
-// run, as plain lines in the style of the run summary.
+// How a review reads in the terminal: one simulation's review (`--show-details`), the totals of a review
+// run, and the score before and after a repair, as plain lines in the style of the run summary.
 import type { ReviewTotals } from '../../core/review/review-run.ts';
 import type { SimulationReview } from '../../core/review/reviewer.ts';
 import { costText } from '../../core/metrics/role-usage.ts';
 import type { RoleUsage } from '../../core/schemas/usage.ts';
+import type { Results } from '../../core/schemas/simulation.ts';
+import { computeMetrics } from '../../core/metrics/agent-metrics.ts';
+import type { RepairTally } from '../../core/review/repair.ts';
 
 const errorLine = (who: string, e: { severity: string | null; turn_idx: number | null; error_tags: readonly string[]; reasoning: string; correct_behavior: string | null }): string => {
   const where = e.turn_idx === null ? '' : ` turn ${e.turn_idx}`;
@@ -40,3 +43,10 @@ export const reviewSummary = (mode: 'full' | 'user', totals: ReviewTotals, usage
   lines.push(`${pad('Review Cost')}${costText(usage)}`);
   return lines.join('\n');
 };
+
+const passHat1 = (results: Pick<Results, 'info' | 'simulations'>): string => (computeMetrics(results).pass_hat_ks[1] ?? 0).toFixed(2);
+
+/** The score as run beside the score with the simulator's detected errors repaired, and how many repairs held. */
+export const repairSummary = (asRun: Results, repaired: Results, tally: RepairTally): string =>
+  `pass^1 ${passHat1(asRun)} as run → ${passHat1(repaired)} with user-simulator errors repaired ` +
+  `(${tally.repaired} simulations repaired, ${tally.free} now free of simulator errors, ${tally.repaired - tally.free} not)`;

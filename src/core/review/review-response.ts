@@ -104,6 +104,33 @@ export const parseUserOnlyReview = (content: string, cost: number): UserOnlyRevi
   });
 };
 
+/** A user error's turn and severity as the reviewer stated them. */
+export interface StatedUserError {
+  readonly turn_idx: number | null;
+  readonly severity: string | null;
+}
+
+/**
+ * The errors of a user-only review answer as stated, read without the review model's checks: that model refuses
+ * the critical_helped/critical_hindered severities its own prompt asks for, so a review naming one is recorded as
+ * unreadable, though its answer says which turns the reviewer blames. Empty when the answer holds no such list.
+ */
+export const statedUserErrors = (content: string): StatedUserError[] => {
+  let errors: PyValue | undefined;
+  try {
+    errors = get(parsePyJson(extractJson(content)), 'errors', []);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(errors)) return [];
+  return errors.flatMap((error) => {
+    if (!isPyDict(error)) return [];
+    const turn = dictGet(error, 'turn_idx');
+    const severity = dictGet(error, 'severity');
+    return [{ turn_idx: typeof turn === 'number' && Number.isInteger(turn) ? turn : null, severity: typeof severity === 'string' ? severity : null }];
+  });
+};
+
 const STATUSES = ['succeeded', 'failed', 'not_needed'];
 
 /** The authentication verdict of an answer: the first brace pair without nesting; anything unreadable is not_needed. */

@@ -42,7 +42,12 @@ export interface ReviewContext {
 
 export type SimulationReview =
   | { readonly mode: 'full'; readonly review: Review; readonly auth: AuthenticationClassification | null }
-  | { readonly mode: 'user'; readonly review: UserOnlyReview };
+  | {
+      readonly mode: 'user';
+      readonly review: UserOnlyReview;
+      /** The reviewer's answer as given (see statedUserErrors); absent when no answer came. */
+      readonly answer?: string;
+    };
 
 /** Fills `{name}` placeholders in one pass, as Python's str.format does (a filled-in value is never re-read). */
 const fill = (template: string, values: Readonly<Record<string, string>>): string =>
@@ -108,21 +113,22 @@ const fullReview = async (messages: readonly Message[], task: Task, context: Rev
   }
 };
 
-const userOnlyReview = async (messages: readonly Message[], task: Task, context: ReviewContext, reviewer: Reviewer): Promise<UserOnlyReview> => {
+const userOnlyReview = async (messages: readonly Message[], task: Task, context: ReviewContext, reviewer: Reviewer): Promise<SimulationReview> => {
   const system = fill(USER_REVIEW_SYSTEM_TEMPLATE, { user_guidelines: guidelinesOf(context) });
   const prompt = fill(USER_REVIEW_USER_TEMPLATE, {
     user_instructions: renderUserScenario(task.user_scenario),
     conversation: displayMessages(userVisibleMessages(messages)),
   });
   const { content, cost } = await ask(reviewer, 'llm_judge_user_only_review', system, prompt);
+  const answer = content === null ? {} : { answer: content };
   try {
-    return parseUserOnlyReview(answerText(content), cost);
+    return { mode: 'user', review: parseUserOnlyReview(answerText(content), cost), ...answer };
   } catch (error) {
     const unreadable = {
       turn_idx: -1, tick_start: null, tick_end: null, error_type: 'content_error', error_tags: [], severity: null,
       reasoning: failedToParse(error, content), user_message: null, correct_behavior: null,
     };
-    return { summary: '', user_error: false, critical_user_error: false, has_errors: false, errors: [unreadable], cost: pyFloat(cost) };
+    return { mode: 'user', review: { summary: '', user_error: false, critical_user_error: false, has_errors: false, errors: [unreadable], cost: pyFloat(cost) }, ...answer };
   }
 };
 
@@ -140,7 +146,7 @@ export const reviewSimulation = async (
   reviewer: Reviewer,
 ): Promise<SimulationReview> => {
   const messages = messagesOf(simulation.messages);
-  if (mode === 'user') return { mode, review: await userOnlyReview(messages, task, context, reviewer) };
+  if (mode === 'user') return userOnlyReview(messages, task, context, reviewer);
   const review = await fullReview(messages, task, context, reviewer);
   return { mode, review, auth: await classifyAuthentication(messages, reviewer) };
 };

@@ -9,3 +9,7 @@ export const trialSeeds = (seed: number, numTrials: number): number[] => {
   rng.seed(seed);
   return Array.from({ length: numTrials }, () => rng.randint(0, 1_000_000));
 };
+
+/** The seed of a repair's continuation: drawn from its source's, so that it differs from its source, reproducibly. */
+export const repairSeed = (sourceSeed: number | null): number => trialSeeds(sourceSeed ?? DEFAULT_SEED, 1)[0]!;
+

@@ -65,9 +65,8 @@ export const completeEpisode = async (state: EpisodeState, deps: SimulationDeps)
   );
 };
 
-/** One attempt: initialize, step until done, finalize and evaluate. */
-export const runSimulation = async (spec: SimulationSpec, deps: SimulationDeps): Promise<SimulationRun> => {
-  let state = await initializeEpisode({ ...spec, simulationId: deps.newId() }, deps);
+/** Steps an episode from `state` until done, then finalizes and evaluates it (a fresh episode, or a fork's). */
+export const continueSimulation = async (state: EpisodeState, deps: SimulationDeps): Promise<SimulationRun> => {
   await deps.onStep?.(state);
   while (!state.done) {
     state = await step(state, deps);
@@ -75,6 +74,10 @@ export const runSimulation = async (spec: SimulationSpec, deps: SimulationDeps):
   }
   return completeEpisode(state, deps);
 };
+
+/** One attempt: initialize, step until done, finalize and evaluate. */
+export const runSimulation = async (spec: SimulationSpec, deps: SimulationDeps): Promise<SimulationRun> =>
+  continueSimulation(await initializeEpisode({ ...spec, simulationId: deps.newId() }, deps), deps);
 
 export interface RetryPolicy {
   /** Retries after the first attempt (reference default 3, i.e. 4 attempts). */

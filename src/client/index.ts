@@ -78,10 +78,14 @@ export class ApiRequestError extends Error {
 }
 
 /**
- * A step the API had no answer to within its wait (503 `not_ready`, e.g. the grade not yet stored) is sent
- * again after its Retry-After, up to this many sends in all: the API applies each step once, so it is safe.
+ * A step the API had no answer to within its wait (503 `not_ready`, e.g. the grade not yet stored) or could not
+ * take for capacity (503 `overloaded`) is sent again after its Retry-After, up to this many sends in all: the API
+ * applies each step once, so it is safe.
  */
 const STEP_SENDS = 3;
+
+/** The 503 answers after which the same step is sent again. */
+const STEP_RETRIED: ReadonlySet<string> = new Set(['not_ready', 'overloaded']);
 
 export type RunEvent =
   | { readonly kind: 'simulation'; readonly id: string | null; readonly event: SimulationEvent }
@@ -122,7 +126,8 @@ export interface ApiClient {
   createEpisode(request: EpisodeCreateInput): Promise<EpisodeCreated>;
   /**
    * Submits the agent's message for turn `step`: what the agent sees next, and reward_info once done. A step
-   * the API had no answer to yet (`not_ready`) is sent again, a few times at most.
+   * the API had no answer to yet (`not_ready`) or no capacity for (`overloaded`) is sent again after its
+   * Retry-After, a few times at most.
    */
   step(id: string, step: number, message: EpisodeStepRequest['message']): Promise<EpisodeStep>;
   episode(id: string): Promise<Episode>;
@@ -217,7 +222,7 @@ export const apiClient = (baseUrl: string, apiKey?: string, options: ApiClientOp
     createEpisode: (body) => plainJson(EpisodeCreatedSchema, 'POST', '/episodes', body),
     step: (id, step, message) =>
       tryN(STEP_SENDS, () => plainJson(EpisodeStepSchema, 'POST', `${episodePath(id)}/step`, { step, message }), {
-        shouldRetry: (error) => error instanceof ApiRequestError && error.code === 'not_ready',
+        shouldRetry: (error) => error instanceof ApiRequestError && STEP_RETRIED.has(error.code),
         delayMs: (error) => ((error as ApiRequestError).retryAfterSeconds ?? 1) * 1000,
       }),
     episode: (id) => plainJson(EpisodeSchema, 'GET', episodePath(id)),

@@ -1,5 +1,6 @@
-// The API client's step: a step the API had no answer to within its wait (503 not_ready) is sent again after
-// the Retry-After the API gave, a bounded number of times; no other failure is sent again.
+// The API client's step: a step the API had no answer to within its wait (503 not_ready) or no capacity for (503
+// overloaded) is sent again after the Retry-After the API gave, a bounded number of times; no other failure is
+// sent again.
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError, apiClient } from '../../src/client/index.ts';
 
@@ -30,6 +31,12 @@ describe('client.step', () => {
     expect(await client.step('ep', 1, MESSAGE)).toMatchObject({ step: 2, done: true, reward_info: { reward: 1 } });
     expect(sent).toHaveLength(3);
     expect(new Set(sent)).toEqual(new Set([JSON.stringify({ step: 1, message: MESSAGE })]));
+  });
+
+  it('sends the same step again after the Retry-After of a 503 overloaded (the worker at its capacity)', async () => {
+    const { client, sent } = scripted([error(503, 'overloaded', { 'retry-after': '0' }), Response.json(ANSWER)]);
+    expect(await client.step('ep', 1, MESSAGE)).toMatchObject({ step: 2, done: true });
+    expect(sent).toEqual([JSON.stringify({ step: 1, message: MESSAGE }), JSON.stringify({ step: 1, message: MESSAGE })]);
   });
 
   it('gives up after three sends with the API error and its Retry-After', async () => {

@@ -36,6 +36,8 @@ export type FakeReply =
   | { readonly kind: 'error'; readonly status: number; readonly message: string; readonly headers?: Readonly<Record<string, string>> }
   /** Accepts the request and never answers: for timeout tests. */
   | { readonly kind: 'hang' }
+  /** Closes the connection without an answer, as a server closing an idle keep-alive connection as a request arrives. */
+  | { readonly kind: 'drop' }
   /** HTTP 200 with a body that is not a chat completion. */
   | { readonly kind: 'garbage'; readonly body: string }
   /** Full control over status, headers and body text. */
@@ -84,6 +86,7 @@ export const toolCall = (name: string, args: string, id = `call_${name}`, meta: 
 export const httpError = (status: number, message = `scripted HTTP ${status}`, headers?: Record<string, string>): FakeReply =>
   headers === undefined ? { kind: 'error', status, message } : { kind: 'error', status, message, headers };
 export const hang = (): FakeReply => ({ kind: 'hang' });
+export const drop = (): FakeReply => ({ kind: 'drop' });
 export const garbage = (body = '<html>502 Bad Gateway</html>'): FakeReply => ({ kind: 'garbage', body });
 
 /** Matches requests whose system prompt (the first message) starts with `prefix`. */
@@ -276,6 +279,8 @@ export const startFakeOpenAI = async (): Promise<FakeOpenAI> => {
         return send(res, reply.status, reply.body, reply.headers);
       case 'hang':
         return;
+      case 'drop':
+        return void res.socket?.destroy();
     }
   };
 

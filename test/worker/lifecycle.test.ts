@@ -44,6 +44,11 @@ describe('provider failures', () => {
     const run = await waitForRun(await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.flakyAgent, task_ids: ['create_task_1'] })));
     expect(run.counts).toMatchObject({ done: 1, passed: 1, infra_error: 0 });
   });
+
+  it("a connection closed before the answer (workerd's `Network connection lost.`) is retried; the simulation is scored as usual", async () => {
+    const run = await waitForRun(await startRun(scriptedRun({ llm_agent: SCRIPT_MODELS.droppingAgent, task_ids: ['create_task_1'] })));
+    expect(run.counts).toMatchObject({ done: 1, passed: 1, infra_error: 0 });
+  });
 });
 
 describe('infrastructure errors', () => {

@@ -76,7 +76,16 @@ export const isTimeoutOrAbort = (err: unknown): boolean => {
   return name === 'TimeoutError' || name === 'AbortError';
 };
 
-/** A connection-level failure: `fetch failed` TypeErrors and socket error codes, anywhere in the cause chain. */
+/**
+ * How workerd's fetch reports a connection closed under a request (a plain Error): e.g. a server closing an idle
+ * keep-alive connection just as the runtime reuses it for the next request.
+ */
+const WORKERD_DISCONNECTED = /^Network connection lost\.?$/;
+
+/**
+ * A connection-level failure: `fetch failed` TypeErrors, workerd's lost connection and socket error codes,
+ * anywhere in the cause chain.
+ */
 export const isNetworkError = (err: unknown): boolean => {
   const seen = new Set<unknown>();
   for (let e: unknown = err; typeof e === 'object' && e !== null && !seen.has(e); e = field(e, 'cause')) {
@@ -84,6 +93,7 @@ export const isNetworkError = (err: unknown): boolean => {
     const code = field(e, 'code');
     if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
     if (e instanceof TypeError && /^(fetch failed|failed to fetch|network ?error)/i.test(e.message)) return true;
+    if (e instanceof Error && WORKERD_DISCONNECTED.test(e.message)) return true;
   }
   return false;
 };

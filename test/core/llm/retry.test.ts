@@ -131,6 +131,8 @@ describe('isRetryable', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
     expect(isRetryable(new TypeError('fetch failed', { cause: refused }))).toBe(true);
     expect(isRetryable(new Error('wrapped', { cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) }))).toBe(true);
+    // workerd's fetch, when the connection closes under the request.
+    expect(isRetryable(new Error('Network connection lost.'))).toBe(true);
   });
 
   it('an InfraError decides by its own flag', () => {

@@ -5,7 +5,7 @@
 // is a role's own provider (api_base in llm_args): it plays the agent for the operator's or the tenant's key.
 // A fourth answers every call with a redirect to a fifth, which records whether anything reached it.
 import type { TestProject } from 'vitest/node';
-import { httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
+import { drop, httpError, startFakeOpenAI, text, toolCall } from '../../support/fake-openai.ts';
 import type { CapturedRequest, FakeReply } from '../../support/fake-openai.ts';
 import { AGENT_ENDPOINT_KEY, LONG_CONVERSATION_TURNS, NATIVE, OPERATOR_PROVIDER_KEY, PRICED_AGENT_USAGE, PRICED_CALL_USAGE, PRICED_JUDGE_USAGE, SCRIPT_MODELS, TENANT_PROVIDER_KEY } from './script.ts';
 import { endsWithToolResult, startFakeNative } from '../../support/fake-native.ts';
@@ -73,8 +73,9 @@ const judgeReply = (messages: readonly WireMessage[]): FakeReply => {
   return text(JSON.stringify({ results: outcomes.map((o) => ({ expectedOutcome: o, reasoning: 'scripted', metExpectation: true })) }));
 };
 
-/** Request bodies the flaky agent has already refused once. */
+/** Request bodies the flaky agent has already refused once, and those whose connection the dropping agent closed. */
 const refusedOnce = new Set<string>();
+const droppedOnce = new Set<string>();
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -115,6 +116,12 @@ const reply = async (request: CapturedRequest): Promise<FakeReply> => {
       if (!refusedOnce.has(request.bodyText)) {
         refusedOnce.add(request.bodyText);
         return httpError(request.bodyText.length % 2 === 0 ? 429 : 503, 'scripted: try again');
+      }
+      return agentReply(messages);
+    case SCRIPT_MODELS.droppingAgent:
+      if (!droppedOnce.has(request.bodyText)) {
+        droppedOnce.add(request.bodyText);
+        return drop();
       }
       return agentReply(messages);
     case SCRIPT_MODELS.brokenAgent:

@@ -12,6 +12,11 @@ export const SCRIPT_MODELS = {
   judge: 'script-judge',
   /** Refuses each request once (429 or 503), then answers as the agent: the client's retries absorb it. */
   flakyAgent: 'script-agent-flaky',
+  /**
+   * Closes the connection of each request once before answering as the agent (a provider closing an idle
+   * keep-alive connection as the request arrives): the client's retries absorb it.
+   */
+  droppingAgent: 'script-agent-dropping',
   /** Always answers HTTP 400, so every attempt fails and the episode ends as an infrastructure error. */
   brokenAgent: 'script-agent-broken',
   /** Answers as the agent only to calls carrying TENANT_PROVIDER_KEY: a tenant's own provider key. */

@@ -11,10 +11,11 @@ import { encodeConfig, findRun, findRunByIdempotencyKey, listRuns, setRunStatus 
 import type { RunRow } from '../db/runs.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import { runListing, runResultsStream, runUsage, runView } from '../runs/read.ts';
-import { ApiError, invalidRequest, notFound, quotaExceeded, refused, zodIssues } from './errors.ts';
+import { ApiError, invalidRequest, notFound, quotaExceeded, refused, unpricedModels, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
 import { isQuotaRefusal, reserveRerun } from '../tenancy/quotas.ts';
+import { isUnpricedRefusal } from '../tenancy/priced-models.ts';
 import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
 import { baselineTaskIds, checkedRounds } from '../runs/rounds.ts';
 
@@ -69,6 +70,7 @@ export const runsApi = new Hono<AppEnv>()
       agentHeadersCiphertext,
     });
     if (isQuotaRefusal(launched)) throw quotaExceeded(launched);
+    if (isUnpricedRefusal(launched)) throw unpricedModels(launched);
     const { run } = launched;
     if (run.requestHash !== requestHash) throw reusedKey(header!);
     c.header('Location', `/v1/runs/${run.id}`);

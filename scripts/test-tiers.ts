@@ -1,77 +1,44 @@
 // `npm test [-- TIER…] [vitest arguments]`: runs the test tiers named (the vitest projects: unit, worker, e2e, ops),
 // every tier when none is, ending with the line `N passed, N failed` (test/plain-summary-reporter.ts). Other
-// arguments (a file or folder filter, -t NAME, --reporter=…) reach vitest as they are.
+// arguments (a file or folder filter, -t NAME, --reporter=…) reach vitest as they are. The tiers run in lanes
+// side by side (test-lanes.ts); each lane's output goes on as it comes, and one summary line counts them all.
 // Example: npm test -- unit; npm test -- e2e test/cli/view.test.ts
-//
-// Tiers run in lanes, one vitest process each, side by side; a lane runs its tiers one after another (their
-// sequence.groupOrder). The tiers that keep both cores busy with code of their own (unit, worker) share the
-// machine with those that mostly wait on the processes they start (e2e: local workers, the CLI, Python,
-// Chromium; ops: the operator scripts), so neither leaves a core idle. With vitest arguments the tiers run in
-// one process, as a filter or a reporter's output file concerns them all.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { summaryCounts, summaryLine, testPlan } from './test-lanes.ts';
+import type { TestCounts } from './test-lanes.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
-const LANES: readonly (readonly string[])[] = [
-  ['unit', 'worker'],
-  ['e2e', 'ops'],
-];
-const TIERS = LANES.flat();
-
-/** The leading bare words are tiers; the arguments after them reach vitest unchanged. */
-const args = process.argv.slice(2);
-const tierCount = args.findIndex((arg) => !/^[a-z][a-z0-9-]*$/.test(arg));
-const named = tierCount === -1 ? args : args.slice(0, tierCount);
-const vitestArgs = args.slice(named.length);
-const tiers = named.length === 0 ? TIERS : named;
-const lanes =
-  vitestArgs.length > 0 || tiers.some((tier) => !TIERS.includes(tier))
-    ? [tiers]
-    : LANES.map((lane) => lane.filter((tier) => tiers.includes(tier))).filter((lane) => lane.length > 0);
-
 const vitest = path.join(repoRoot, 'node_modules', '.bin', 'vitest');
 const reporters = ['--reporter=default', `--reporter=${path.join(repoRoot, 'test', 'plain-summary-reporter.ts')}`];
-const projects = (lane: readonly string[]): string[] => lane.flatMap((tier) => ['--project', tier]);
-const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/;
+const { lanes, vitestArgs } = testPlan(process.argv.slice(2));
+const vitestRun = (lane: readonly string[]): string[] => ['run', ...reporters, ...lane.flatMap((tier) => ['--project', tier]), ...vitestArgs];
 
-interface Counts {
-  passed: number;
-  failed: number;
-  skipped: number;
-}
+/** A lane that ends without a summary line (it crashed) counts as one failure. */
+const CRASHED: TestCounts = { passed: 0, failed: 1, skipped: 0 };
 
-/**
- * Runs one lane; its output goes on as it comes, but for its summary line (the last line that reads as one), which
- * is counted into `total`. A lane that ends without one counts as a failure.
- */
-const runLane = (lane: readonly string[], total: Counts): Promise<number> =>
+/** Runs one lane, its output passed on but for its summary (its last line that reads as one), which it answers. */
+const runLane = (lane: readonly string[]): Promise<{ code: number; counts: TestCounts }> =>
   new Promise((resolve) => {
-    const child = spawn(vitest, ['run', ...reporters, ...projects(lane)], { cwd: repoRoot, stdio: ['inherit', 'pipe', 'inherit'] });
+    const child = spawn(vitest, vitestRun(lane), { cwd: repoRoot, stdio: ['inherit', 'pipe', 'inherit'] });
     let held: string | null = null;
     createInterface({ input: child.stdout }).on('line', (line) => {
-      // A line like the summary that more output follows was not the summary.
+      // A line like a summary that more output follows was not the summary.
       if (held !== null && line.trim() !== '') {
         console.log(held);
         held = null;
       }
-      if (SUMMARY.test(line.trim())) held = line.trim();
-      else console.log(line);
+      if (summaryCounts(line) === null) console.log(line);
+      else held = line;
     });
-    child.on('close', (code) => {
-      const counts = held === null ? null : SUMMARY.exec(held);
-      total.passed += Number(counts?.[1] ?? 0);
-      total.failed += Number(counts?.[2] ?? 1);
-      total.skipped += Number(counts?.[3] ?? 0);
-      resolve(code ?? 1);
-    });
+    child.on('close', (code) => resolve({ code: code ?? 1, counts: (held === null ? null : summaryCounts(held)) ?? CRASHED }));
   });
 
 if (lanes.length === 1) {
-  const run = spawnSync(vitest, ['run', ...reporters, ...projects(lanes[0]!), ...vitestArgs], { cwd: repoRoot, stdio: 'inherit' });
-  process.exit(run.status ?? 1);
+  process.exit(spawnSync(vitest, vitestRun(lanes[0]!), { cwd: repoRoot, stdio: 'inherit' }).status ?? 1);
 }
-const total: Counts = { passed: 0, failed: 0, skipped: 0 };
-const codes = await Promise.all(lanes.map((lane) => runLane(lane, total)));
-console.log(`${total.passed} passed, ${total.failed} failed${total.skipped > 0 ? `, ${total.skipped} skipped` : ''}`);
-process.exit(codes.find((code) => code !== 0) ?? 0);
+const results = await Promise.all(lanes.map(runLane));
+const sum = (key: keyof TestCounts): number => results.reduce((total, { counts }) => total + counts[key], 0);
+console.log(summaryLine({ passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped') }));
+process.exit(results.find(({ code }) => code !== 0)?.code ?? 0);

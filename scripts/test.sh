@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Test run: sets up what is missing, typechecks, then runs the test tiers (every one, or those named: see
-# scripts/test-tiers.ts); exits non-zero on any failure.
+# Test run: sets up what is missing, then runs the test tiers (every one, or those named: see scripts/test-tiers.ts)
+# with the typecheck beside them; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 . scripts/env.sh || exit 1

@@ -40,10 +40,11 @@ const textImports = ({ standInOver }: { standInOver?: number } = {}): Plugin => 
 });
 
 /**
- * The tiers, run one after another (sequence.groupOrder), each with the side-by-side files it can bear on two
- * cores: `unit` is CPU-bound in-process code; `worker` runs in workerd; `e2e` starts local workers, the CLI, the
- * Python client and Chromium, whose files mostly wait on those processes; `ops` holds the operator scripts,
- * one file at a time (the limits figures read CPU time, which other files would inflate).
+ * The tiers, run one after another within one vitest process (sequence.groupOrder); `npm test` runs them in lanes
+ * side by side (scripts/test-lanes.ts). Each has the side-by-side files it can bear on two cores beside the other
+ * lanes: `unit` is CPU-bound in-process code; `worker` runs in workerd; `e2e` starts local workers, the CLI, the
+ * Python client and Chromium, whose files mostly wait on those processes; `ops` holds the operator scripts, one
+ * file at a time (each starts local workers and load of its own; the limits figures it reads are CPU time).
  */
 type TierSettings = NonNullable<TestProjectInlineConfiguration['test']>;
 /** A tier that runs in Node, with the project's text imports, in its place in the order. */

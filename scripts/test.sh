@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Test run: sets up what is missing, typechecks, then runs the test tiers (every one, or those named: see
-# scripts/test-tiers.ts); exits non-zero on any failure.
+# Test run: sets up what is missing, then runs the test tiers (every one, or those named: see scripts/test-tiers.ts)
+# with the typecheck beside them; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 . scripts/env.sh || exit 1
@@ -41,14 +41,22 @@ fi
 # Plain output when read by a program rather than a person.
 if [ -n "${CI:-}" ] || [ ! -t 1 ]; then export NO_COLOR=1; fi
 
-typecheck_status=0
-npm run --silent typecheck || typecheck_status=$?
-if [ "$typecheck_status" -ne 0 ]; then
-  echo "typecheck failed (exit $typecheck_status); running the tests anyway" >&2
-fi
+# The typecheck runs beside the tests (one core for a short while); its output follows them, so that the test
+# summary stays the last line of stdout.
+typecheck_log="$(mktemp)"
+npm run --silent typecheck >"$typecheck_log" 2>&1 &
+typecheck_pid=$!
 
 node scripts/test-tiers.ts "$@"
 test_status=$?
+
+typecheck_status=0
+wait "$typecheck_pid" || typecheck_status=$?
+if [ "$typecheck_status" -ne 0 ]; then
+  cat "$typecheck_log" >&2
+  echo "typecheck failed (exit $typecheck_status)" >&2
+fi
+rm -f "$typecheck_log"
 
 if [ "$test_status" -ne 0 ]; then exit "$test_status"; fi
 exit "$typecheck_status"

@@ -4,7 +4,7 @@
 // launch with the run's configuration as an object, the next step as a value of its own), moved to the
 // current layout on first touch.
 import { env } from 'cloudflare:workers';
-import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
+import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { dumpsPy, parsePyJson } from '../../src/core/py/index.ts';
 import type { PyInput } from '../../src/core/py/index.ts';
@@ -62,6 +62,14 @@ const toKeyValueLayout = (storage: DurableObjectStorage): void => {
   storage.kv.put('next_step', last + 1);
 };
 
+/**
+ * The run's periodic check, due RECOVERY_MS after it was armed, run now rather than waited for: it asks again for
+ * the turn the reset lost. That the run has it armed is part of what is checked.
+ */
+const runCheckNow = async (runId: string): Promise<void> => {
+  expect(await runDurableObjectAlarm(env.RUN.getByName(runId))).toBe(true);
+};
+
 describe('EpisodeDO', () => {
   it('resumes after a reset mid-episode and finishes with the same result, written once', async () => {
     const reference = await onlySimulation(await startRun(body).then(async (id) => (await waitForRun(id), id)));
@@ -75,6 +83,7 @@ describe('EpisodeDO', () => {
     const resumed = await stub.snapshot();
     expect(resumed.phase).toBe('running');
     expect(resumed.stepCount).toBeGreaterThanOrEqual(steps);
+    await runCheckNow(runId);
 
     const run = await waitForRun(runId);
     expect(run.counts).toMatchObject({ done: 1, infra_error: 0 });
@@ -119,6 +128,7 @@ describe('EpisodeDO', () => {
       tables: tablesOf(state.storage.sql),
     }));
     expect(after).toEqual({ keys: 0, tables: ['episode'] });
+    await runCheckNow(runId);
 
     const run = await waitForRun(runId);
     expect(run.counts).toMatchObject({ done: 1, infra_error: 0 });

@@ -10,6 +10,7 @@ import { callCost } from '../../src/core/llm/pricing.ts';
 import { call, getRun, pyBody, waitForRun } from './support/api.ts';
 import type { CallOptions } from './support/api.ts';
 import { PRICED_CALL_USAGE, SCRIPT_MODELS, scriptedRun } from './support/script.ts';
+import { connect, errorData, RESET } from './support/openenv.ts';
 
 const tenantKey = async (tenant: string): Promise<string> =>
   ApiKeyCreatedSchema.parse(await pyBody(await call('/v1/admin/keys', { body: { tenant, name: tenant } }))).key;
@@ -176,6 +177,24 @@ describe('USD spend metered per model call', () => {
     // Without a budget the same run is accepted (its unpriced calls count 0).
     await setBudget('s-unpriced', null);
     expect((await as(key, '/v1/runs', { body: pricedRun({ llm_user: SCRIPT_MODELS.user }) })).status).toBe(202);
+  });
+
+  it('an unpriced model under a USD budget refuses an agent-driven episode too: 400 on the step API, VALIDATION_ERROR on OpenEnv, nothing created', async () => {
+    const key = await tenantKey('s-unpriced-episode');
+    await setBudget('s-unpriced-episode', 1);
+    const episode = { ...RESET, llm_judge: SCRIPT_MODELS.pricedJudge };
+    const response = await as(key, '/v1/episodes', { body: episode });
+    expect(response.status).toBe(400);
+    const { error } = ApiErrorSchema.parse(await response.json());
+    expect(error).toMatchObject({ code: 'invalid_request', issues: [{ path: 'llm_user' }] });
+    expect(error.message).toContain(SCRIPT_MODELS.user);
+    expect(error.message).toContain('usd_per_day');
+    const client = await connect(key);
+    const refusal = errorData(await client.ask({ type: 'reset', data: episode }));
+    client.close();
+    expect(refusal).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, reason: 'invalid_request', errors: [{ path: 'llm_user' }] });
+    expect(refusal.message).toContain('usd_per_day');
+    expect((await env.DB.prepare(`SELECT count(*) AS n FROM runs WHERE tenant_id = 's-unpriced-episode'`).first<{ n: number }>())!.n).toBe(0);
   });
 
   it('a banking_knowledge episode\'s dense retrieval spends its embeddings calls: usd_today moves by their recorded cost', async () => {

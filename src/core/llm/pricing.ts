@@ -1,11 +1,13 @@
 // Per-message cost in USD, the part of litellm's `completion_cost` the reference records (spec §4.7, §10.6).
 // The models the reference's results are usually recorded with keep litellm's figures (DEFAULT_PRICES), so
 // recorded costs agree; every other model is priced from the maintained catalogue bundled with
-// @pydantic/genai-prices (its data ships in the package: no network at run time).
+// @pydantic/genai-prices (its data ships in the package: no network at run time), as the catalogue's provider
+// the registry (providers.ts) names for the model's prefix.
 // Reasoning tokens are part of the completion and billed at the output rate by every provider priced here;
 // cache reads and writes are part of the prompt, billed at their own rates where the price has them.
 import { calcPrice } from '@pydantic/genai-prices';
 import type { LlmUsage } from './types.ts';
+import { catalogueProvider } from './providers.ts';
 
 /** USD per token. The cached rates price the cached share of the prompt (reads as litellm does; writes where a provider bills them). */
 export interface ModelPrice {
@@ -57,19 +59,6 @@ export const findPrice = (model: string, prices: PriceTable = DEFAULT_PRICES): M
   return null;
 };
 
-/** litellm-style provider prefixes → the catalogue's provider ids. */
-const CATALOGUE_PROVIDERS: Readonly<Record<string, string>> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
-  gemini: 'google',
-  vertex_ai: 'google',
-  mistral: 'mistral',
-  groq: 'groq',
-  deepseek: 'deepseek',
-  xai: 'x-ai',
-  openrouter: 'openrouter',
-};
-
 /** The cached parts of the prompt, each bounded so that together they never exceed it. */
 const cacheParts = (usage: TokenCounts): { read: number; write: number } => {
   const read = Math.min(usage.cache_read_tokens ?? 0, usage.prompt_tokens);
@@ -78,8 +67,7 @@ const cacheParts = (usage: TokenCounts): { read: number; write: number } => {
 
 /** USD from the catalogue, or null when it does not know the model. */
 export const catalogueCost = (model: string, usage: TokenCounts): number | null => {
-  const prefix = model.includes('/') ? model.slice(0, model.indexOf('/')) : null;
-  const providerId = prefix !== null && Object.hasOwn(CATALOGUE_PROVIDERS, prefix) ? CATALOGUE_PROVIDERS[prefix] : undefined;
+  const providerId = catalogueProvider(model);
   const { read, write } = cacheParts(usage);
   // The catalogue's input count includes the cached tokens, as the prompt count does.
   const usageForCatalogue = { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens, cache_read_tokens: read, cache_write_tokens: write };

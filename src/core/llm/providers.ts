@@ -1,7 +1,7 @@
 // The provider registry: every model provider tau2-edge calls, each named once. An entry holds the provider's
 // identity: the environment variables of the operator's key (the first one set wins) and API root, its public
-// API root, whether a tenant may store its own credential for it (/v1/provider-credentials), and its adapters
-// with the litellm-style model-name prefixes that reach each one. The Worker, the CLI, the local worker's
+// API root, whether a tenant may store its own credential for it (/v1/provider-credentials), its adapters
+// with the litellm-style model-name prefixes that reach each one, and its price source in the bundled catalogue. The Worker, the CLI, the local worker's
 // variables, deploy and the API schemas read this table; the adapters' factories are in adapters.ts, keyed by
 // the adapter names used here. Pure data, so the viewer's bundle can read it too.
 
@@ -25,6 +25,11 @@ export interface ProviderIdentity {
   readonly tenantCredential: boolean;
   /** Its chat adapters, most specific prefix first; none for a provider used for embeddings only. */
   readonly routes: readonly AdapterRoute[];
+  /**
+   * Its price source: the litellm provider names that prefix its model names (`gemini/…`), each with the id
+   * of the provider the price catalogue (@pydantic/genai-prices, read by pricing.ts) prices them as.
+   */
+  readonly priceSource: Readonly<Record<string, string>>;
 }
 
 export const PROVIDERS = {
@@ -36,6 +41,9 @@ export const PROVIDERS = {
     tenantCredential: true,
     // Every name no other route claims goes to the OpenAI-compatible Chat Completions (DEFAULT_ROUTE).
     routes: [{ adapter: 'openai.responses', prefixes: ['openai/responses/'] }],
+    // An OpenAI-compatible endpoint (a litellm proxy, say) also serves other vendors' models under their
+    // litellm names: they are priced as their vendor's.
+    priceSource: { openai: 'openai', mistral: 'mistral', groq: 'groq', deepseek: 'deepseek', xai: 'x-ai' },
   },
   anthropic: {
     label: 'Anthropic',
@@ -44,6 +52,7 @@ export const PROVIDERS = {
     defaultBaseUrl: 'https://api.anthropic.com/v1',
     tenantCredential: true,
     routes: [{ adapter: 'anthropic', prefixes: ['anthropic/'], kept: ['claude-'] }],
+    priceSource: { anthropic: 'anthropic' },
   },
   google: {
     label: 'Google',
@@ -52,6 +61,7 @@ export const PROVIDERS = {
     defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
     tenantCredential: true,
     routes: [{ adapter: 'google', prefixes: ['gemini/'] }],
+    priceSource: { gemini: 'google', vertex_ai: 'google' },
   },
   openrouter: {
     label: 'OpenRouter',
@@ -61,6 +71,7 @@ export const PROVIDERS = {
     // The reference calls OpenRouter for Qwen embeddings only; tenants' embeddings follow their OpenAI endpoint.
     tenantCredential: false,
     routes: [],
+    priceSource: { openrouter: 'openrouter' },
   },
 } as const satisfies Record<string, ProviderIdentity>;
 
@@ -112,6 +123,12 @@ export const adapterOwner = (adapter: AdapterName): ProviderId => ROUTES.find((r
 
 /** Whether a model goes to the OpenAI endpoint (Chat Completions or Responses): the key and api_base rules are theirs. */
 export const isOpenAIRoute = (adapter: AdapterName): boolean => adapterOwner(adapter) === DEFAULT_ROUTE.provider;
+
+const PRICE_SOURCES: ReadonlyMap<string, string> = new Map(Object.values(PROVIDERS).flatMap((entry) => Object.entries(entry.priceSource)));
+
+/** The price catalogue's provider of a model, by its litellm provider prefix (`gemini/…` → `google`); undefined without a known one. */
+export const catalogueProvider = (model: string): string | undefined =>
+  model.includes('/') ? PRICE_SOURCES.get(model.slice(0, model.indexOf('/'))) : undefined;
 
 /** The operator's key for a provider (its first key variable that is set), or undefined. */
 export const operatorKey = (vars: ProviderVars, provider: ProviderId): string | undefined =>

@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ApiErrorBody, ApiErrorCode, ApiIssue } from '../../api/index.ts';
 import type { Refusal } from '../tenancy/limits.ts';
 import type { QuotaRefusal } from '../tenancy/quotas.ts';
+import type { UnpricedRefusal } from '../tenancy/priced-models.ts';
 import { isOverload, OVERLOAD_RETRY_SECONDS } from '../overload.ts';
 
 export class ApiError extends HTTPException {
@@ -48,6 +49,9 @@ export const overloaded = (message = 'This worker is out of capacity for now; tr
 /** A quota's refusal: 429 naming the quota, with Retry-After. */
 export const quotaExceeded = (refusal: QuotaRefusal): ApiError =>
   new ApiError(429, 'quota_exceeded', refusal.message, refusal.issues, { 'Retry-After': String(refusal.retry_after_seconds) });
+
+/** A run calling a model without a known price under a USD budget: 400 naming each model's field. */
+export const unpricedModels = (refusal: UnpricedRefusal): ApiError => new ApiError(400, 'invalid_request', refusal.message, refusal.issues);
 
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);

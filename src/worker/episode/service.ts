@@ -26,6 +26,7 @@ import { produceTurns } from '../turns/producer.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';
 import { isRefused, overloadRefusal } from './refusals.ts';
 import { isQuotaRefusal } from '../tenancy/quotas.ts';
+import { isUnpricedRefusal } from '../tenancy/priced-models.ts';
 import type { Refusal } from './refusals.ts';
 
 /**
@@ -195,6 +196,7 @@ export const launchEpisodes = async (
     return refusal;
   }
   if (isQuotaRefusal(launched)) return launched;
+  if (isUnpricedRefusal(launched)) return { kind: 'invalid', issues: launched.issues };
   const { run } = launched;
   if (run.requestHash !== requestHash) return reusedKey(idempotency!.header);
   return { kind: 'launched', run, episodes: selection.episodes.map((ref) => handleOf(run, ref)) };

@@ -16,8 +16,8 @@ import { findQuotas } from '../db/quotas.ts';
 import { apiBaseIssue } from './models.ts';
 import { isQuotaRefusal, reserveRun } from '../tenancy/quotas.ts';
 import type { QuotaRefusal } from '../tenancy/quotas.ts';
-import { unpricedModelIssues } from '../tenancy/priced-models.ts';
-import { ApiError } from '../api/errors.ts';
+import { unpricedRefusal } from '../tenancy/priced-models.ts';
+import type { UnpricedRefusal } from '../tenancy/priced-models.ts';
 import { admitObjects } from '../live-objects.ts';
 import { encodeRounds } from './rounds.ts';
 import type { RunRounds } from '../../api/index.ts';
@@ -76,8 +76,8 @@ export interface LaunchOptions {
 }
 
 /**
- * Records the run within the tenant's quotas and starts it (400 for a model without a known price under a USD
- * budget); with an Idempotency-Key already used, returns that run instead (created false). Over a quota, creates
+ * Records the run within the tenant's quotas and starts it; with an Idempotency-Key already used, returns that run
+ * instead (created false). Over a quota, or calling a model without a known price under a USD budget, creates
  * nothing and answers the refusal.
  */
 export const launchRun = async (
@@ -85,7 +85,7 @@ export const launchRun = async (
   config: RunConfig,
   episodes: readonly EpisodeRef[],
   options: LaunchOptions,
-): Promise<{ run: RunRow; created: boolean } | QuotaRefusal> => {
+): Promise<{ run: RunRow; created: boolean } | QuotaRefusal | UnpricedRefusal> => {
   // Its run object and the episodes it starts at once, before anything is recorded.
   admitObjects(env, 1 + Math.min(episodes.length, config.max_concurrency));
   const now = new Date().toISOString();
@@ -109,8 +109,8 @@ export const launchRun = async (
     updatedAt: now,
   };
   const { usd_per_day } = await findQuotas(env.DB, options.tenant);
-  const unpriced = usd_per_day === null ? [] : unpricedModelIssues(recorded);
-  if (unpriced.length > 0) throw new ApiError(400, 'invalid_request', `Under the quota usd_per_day every model needs a known price: ${unpriced.map((i) => `${i.path}: ${i.message}`).join('; ')}`, unpriced);
+  const unpriced = usd_per_day === null ? null : unpricedRefusal(recorded);
+  if (unpriced !== null) return unpriced;
   const reserved = await reserveRun(env, row, Date.parse(now));
   if (isQuotaRefusal(reserved)) return reserved;
   const { run, created } = reserved;

@@ -9,6 +9,7 @@ import { dueSchedules, updateSchedule } from '../db/schedules.ts';
 import type { ScheduleRow } from '../db/schedules.ts';
 import { launchRun, selectEpisodes } from './launch.ts';
 import { isQuotaRefusal } from '../tenancy/quotas.ts';
+import { isUnpricedRefusal } from '../tenancy/priced-models.ts';
 import { repairOrphanRuns } from './orphans.ts';
 
 /** Idempotency keys of scheduled launches; callers' keys live in their own namespace (db/runs.ts). */
@@ -29,8 +30,9 @@ const launchSchedule = async (env: Env, schedule: ScheduleRow, nowIso: string): 
     idempotencyKey: scheduleLaunchKey(schedule),
     agentHeadersCiphertext: schedule.agentHeadersCiphertext,
   });
-  // Over a quota is the tenant's state, not a failure: the schedule notes it and launches again when next due.
-  if (isQuotaRefusal(launched)) {
+  // Over a quota, or an unpriced model under the budget, is the tenant's state, not a failure: the schedule notes
+  // it and launches again when next due.
+  if (isQuotaRefusal(launched) || isUnpricedRefusal(launched)) {
     await updateSchedule(env.DB, schedule.id, { lastError: launched.message, updatedAt: nowIso });
     return null;
   }

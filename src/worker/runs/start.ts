@@ -8,8 +8,9 @@ import type { RunLaunchSchema } from '../../api/index.ts';
 import { encodeConfig, findRunByIdempotencyKey, setRunStatus } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { launchRun, selectEpisodes } from './launch.ts';
-import { ApiError, invalidRequest, quotaExceeded, refused } from '../api/errors.ts';
+import { ApiError, invalidRequest, quotaExceeded, refused, unpricedModels } from '../api/errors.ts';
 import { isQuotaRefusal } from '../tenancy/quotas.ts';
+import { isUnpricedRefusal } from '../tenancy/priced-models.ts';
 import { agentEndpointIssue, sealAgentEndpoint } from '../agent-endpoint.ts';
 import { baselineTaskIds, checkedRounds } from './rounds.ts';
 import { seatAgent } from '../a2a/seat.ts';
@@ -58,6 +59,7 @@ export const startRun = async (env: Env, launch: RunLaunch, { tenant, origin, id
     agentHeadersCiphertext,
   });
   if (isQuotaRefusal(launched)) throw quotaExceeded(launched);
+  if (isUnpricedRefusal(launched)) throw unpricedModels(launched);
   const { run, created } = launched;
   if (run.requestHash !== requestHash) throw reusedKey(idempotency!.shown);
   if (created && config.agent === 'a2a' && run.status === 'running') await seatAgent(env, run, config.agent_endpoint!.url, selection.episodes, origin);

@@ -7,7 +7,9 @@ import {
   CREDENTIAL_PROVIDERS,
   PROVIDER_KEY_VARS,
   PROVIDER_VARS,
+  PROVIDERS,
   adapterOwner,
+  catalogueProvider,
   isOpenAIRoute,
   keyVarsText,
   modelRoute,
@@ -42,6 +44,30 @@ describe('the provider registry', () => {
       }
     }
     expect(Object.fromEntries(names.map((name) => [name, seen.get(name) ?? []]))).toEqual(Object.fromEntries(names.map((name) => [name, [REGISTRY]])));
+  });
+
+  it('is the only file under src/ that maps a litellm provider name to the price catalogue\'s', async () => {
+    const sources = Object.values(PROVIDERS).flatMap((entry) => Object.entries(entry.priceSource));
+    expect(sources.length).toBeGreaterThan(0);
+    const files = await sourceFiles(SRC);
+    for (const [prefix, id] of sources) {
+      const mapping = new RegExp(`['"]?\\b${prefix}['"]?\\s*:\\s*['"]${id}['"]`);
+      const naming = [];
+      for (const file of files) if (mapping.test(await readFile(file, 'utf8'))) naming.push(path.relative(SRC, file));
+      expect(naming, `${prefix} → ${id}`).toEqual([REGISTRY]);
+    }
+  });
+
+  it('names each model prefix\'s provider in the price catalogue', () => {
+    expect(catalogueProvider('gemini/gemini-2.5-pro')).toBe('google');
+    expect(catalogueProvider('vertex_ai/gemini-2.5-pro')).toBe('google');
+    expect(catalogueProvider('anthropic/claude-sonnet-4-5')).toBe('anthropic');
+    expect(catalogueProvider('xai/grok-3')).toBe('x-ai');
+    expect(catalogueProvider('openrouter/qwen/qwen3-embedding-8b')).toBe('openrouter');
+    // No prefix, or one the registry does not know: the catalogue matches by model name alone.
+    expect(catalogueProvider('gpt-4.1')).toBeUndefined();
+    expect(catalogueProvider('ollama_chat/llama3')).toBeUndefined();
+    expect(catalogueProvider('toString/x')).toBeUndefined();
   });
 
   it('names every known variable', () => {

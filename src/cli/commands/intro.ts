@@ -5,6 +5,7 @@ import { defineCommand } from '../cli-command.ts';
 import type { CliContext } from '../cli-command.ts';
 import { plainTable } from '../plain-table.ts';
 import { domains } from '../../../domains/registry.ts';
+import { PROVIDERS } from '../../core/llm/providers.ts';
 
 /** What each domain's tasks are about (reference: run_intro's domain table). */
 const ABOUT: Readonly<Record<string, string>> = {
@@ -24,7 +25,7 @@ export const QUICK_START = [
   '# From the checkout: bin/tau2-edge (or npx tau2-edge, or put bin/ on your PATH)',
   '# 1. Check the reference data: the oracle plays every mock task',
   'bin/tau2-edge check-data --domain mock',
-  '# 2. Run an evaluation on a local Worker (needs OPENAI_API_KEY; --in-process runs it in this process)',
+  `# 2. Run an evaluation on a local Worker (needs ${PROVIDERS.openai.keyVars[0]}; --in-process runs it in this process)`,
   'bin/tau2-edge run --domain mock --agent-llm gpt-4.1 --user-llm gpt-4.1 --num-trials 1 --num-tasks 5',
   '# 3. Browse the results',
   'bin/tau2-edge view',

@@ -57,6 +57,8 @@ export const episodeSeat = (id: string, token: string, mcpUrl: string, conversat
   let sending = false;
   let over = false;
   let calls = 0;
+  /** How many messages the engine's last request had: fewer is the episode started again (a new attempt). */
+  let seen = 0;
   let waiting: Waiting | null = null;
   const moves: Move[] = [];
   let wake: (() => void) | null = null;
@@ -113,7 +115,9 @@ export const episodeSeat = (id: string, token: string, mcpUrl: string, conversat
     },
     async turn(request) {
       const { messages } = request;
-      if (!messages.some((m) => m.role === 'assistant')) send(lastOf(messages, 'user'), restart(request));
+      const fresh = talk === null || messages.length <= seen;
+      seen = messages.length;
+      if (fresh) send(lastOf(messages, 'user'), restart(request));
       else if (waiting !== null) {
         const { callId, answer } = waiting;
         waiting = null;

@@ -101,6 +101,24 @@ describe('tau2-edge run --agent a2a', () => {
     }
   }, 240_000);
 
+  it('--in-process: an agent that fails its turn ends the episode as an infrastructure error naming why', async () => {
+    const failing = await startSdkAgent({
+      style: 'task',
+      brain: async () => {
+        throw new Error('the agent’s model is down');
+      },
+    });
+    try {
+      const save = path.join(dir, 'failing.json');
+      const out = await capture(['run', '--domain', 'mock', '--task-ids', 'create_task_1', '--agent', 'a2a', '--agent-url', failing.url, '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', save, '--max-retries', '0', '--in-process']);
+      expect(out.text + out.errors).toContain('ended failed');
+      const [simulation] = (await readResults(save)).simulations;
+      expect(simulation!.termination_reason).toBe('infrastructure_error');
+    } finally {
+      await failing.close();
+    }
+  }, 240_000);
+
   it('refuses --agent a2a without --agent-url, naming the field', async () => {
     const noUrl = await capture(['run', '--domain', 'mock', '--agent', 'a2a']);
     expect(noUrl.code).not.toBe(0);

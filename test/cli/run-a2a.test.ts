@@ -119,6 +119,12 @@ describe('tau2-edge run --agent a2a', () => {
     }
   }, 240_000);
 
+  it('--in-process: an agent whose card cannot be read stops the run at once, naming --agent-url', async () => {
+    const out = await capture(['run', '--domain', 'mock', '--agent', 'a2a', '--agent-url', `${fake.baseURL}/no-agent-here`, '--user-llm', 'fake-user', '--llm-base-url', fake.baseURL, '--save-to', path.join(dir, 'unreachable.json'), '--in-process']);
+    expect(out.code).not.toBe(0);
+    expect(out.errors + out.text).toContain('--agent-url: the A2A agent at');
+  }, 60_000);
+
   it('refuses --agent a2a without --agent-url, naming the field', async () => {
     const noUrl = await capture(['run', '--domain', 'mock', '--agent', 'a2a']);
     expect(noUrl.code).not.toBe(0);

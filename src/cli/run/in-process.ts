@@ -47,11 +47,12 @@ export const runInProcess = async (
   display: (total: number) => ProgressDisplay,
 ): Promise<InProcessOutcome> => {
   const { domain, data, guidelines } = await loadDomain(config.domain);
+  // The agent's card is read before the run starts: an agent that cannot be reached stops it at once.
+  const endpoint = config.agent_endpoint;
+  const seats = config.agent === 'a2a' && endpoint !== null ? await startA2aSeats(endpoint.url, { headers: endpoint.headers }) : null;
   const progress = display(pendingUnits(config, runTasks(config, data)).length);
   const calls = callsInFlight();
   const client = calls.counted(clientFor(options.llmBaseUrl ?? undefined));
-  const endpoint = config.agent_endpoint;
-  const seats = config.agent === 'a2a' && endpoint !== null ? await startA2aSeats(endpoint.url, { headers: endpoint.headers }) : null;
   const clients = {
     agent: seats !== null ? seats.client : endpoint === null ? client : calls.counted(endpointClient(endpoint.url, endpoint.headers)),
     user: client,

@@ -58,7 +58,9 @@ const endpoint = (seats: ReadonlyMap<string, EpisodeSeat>) =>
 
 /** Connects to the agent at `agentUrl` (its card) and serves the episodes' MCP endpoints until closed. */
 export const startA2aSeats = async (agentUrl: string, options: A2aAgentOptions = {}): Promise<A2aSeats> => {
-  const agent = await connectA2aAgent(agentUrl, options);
+  const agent = await connectA2aAgent(agentUrl, options).catch((error: unknown) => {
+    throw new Error(`--agent-url: the A2A agent at ${agentUrl} cannot be used: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  });
   const seats = new Map<string, EpisodeSeat>();
   const current = new AsyncLocalStorage<EpisodeSeat>();
   const port = await getPort({ host: '127.0.0.1' });

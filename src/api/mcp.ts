@@ -2,8 +2,7 @@
 // message per POST, a request (with an id, answered) or a notification (without, accepted with 202).
 import { z } from 'zod';
 
-/** The MCP revisions served (Streamable HTTP came with 2025-03-26), newest first: the newest is offered to a client asking for another. */
-export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+export { PROTOCOL_VERSIONS } from '../core/mcp/server.ts';
 
 /** Bytes of a method name (MCP's are short: `tools/call`, `notifications/initialized`). */
 const MAX_METHOD = 256;

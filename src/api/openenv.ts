@@ -8,6 +8,7 @@ import { plainText } from '../core/schemas/run-config.ts';
 import { textOfBytes } from '../core/schemas/text-bytes.ts';
 import { TerminationReasonSchema } from '../core/schemas/simulation.ts';
 import type { PyFloat } from '../core/py/index.ts';
+import type { JsonRpcResponse } from '../core/mcp/json-rpc.ts';
 
 /** OpenEnv's WSErrorCode values. */
 export const OPENENV_ERROR_CODES = ['INVALID_JSON', 'UNKNOWN_TYPE', 'VALIDATION_ERROR', 'EXECUTION_ERROR', 'CAPACITY_REACHED', 'FACTORY_ERROR', 'SESSION_ERROR'] as const;
@@ -152,9 +153,5 @@ export const JsonRpcRequestSchema = z.strictObject({
 });
 
 /** OpenEnv's JsonRpcErrorCode (but PARSE_ERROR: a message that is not JSON is an INVALID_JSON error message, as OpenEnv's). */
-export const JSON_RPC_ERRORS = { INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, SERVER_ERROR: -32000 } as const;
-
-/** A JSON-RPC 2.0 response as OpenEnv sends it: `jsonrpc` and `id` always, and exactly one of `result` and `error`. */
-export type JsonRpcResponse =
-  | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly result: unknown }
-  | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly error: { readonly code: number; readonly message: string; readonly data: unknown } };
+export { JSON_RPC_ERRORS } from '../core/mcp/json-rpc.ts';
+export type { JsonRpcResponse };

@@ -17,47 +17,23 @@ import { isUserSimulator, startFakeOpenAI, text } from '../support/fake-openai.t
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { stopAll } from '../support/viewer-runs.ts';
 import { startSdkAgent } from '../support/a2a-agents.ts';
-import type { Brain, SdkAgent } from '../support/a2a-agents.ts';
+import type { SdkAgent } from '../support/a2a-agents.ts';
+import { FINAL, goldActions, knowing } from '../support/a2a-brains.ts';
 import { startLocalWorker } from '../../src/cli/local/worker.ts';
 import type { LocalWorker } from '../../src/cli/local/worker.ts';
 import { apiClient } from '../../src/client/index.ts';
 import { episodeSeat } from '../../src/client/a2a-seat.ts';
 import { connectA2aAgent } from '../../src/core/a2a/agent-client.ts';
 import { playEpisode } from '../../src/core/a2a/play-episode.ts';
-import { loaded } from '../support/domains.ts';
 import { RunConfigSchema } from '../../src/core/schemas/run-config.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 
 const OPERATOR_KEY = 'a2a-operator-key';
-const FINAL = 'It is done: everything you asked for is in place.';
 
 let fake: FakeOpenAI;
 let worker: LocalWorker;
 let dir: string;
 const agents: SdkAgent[] = [];
-
-interface GoldAction {
-  readonly name: string;
-  readonly arguments: Record<string, unknown>;
-}
-
-/** The task's gold actions, in order. */
-const goldActions = async (domain: string, taskId: string): Promise<GoldAction[]> => {
-  const task = (await loaded(domain)).data.tasks.find((t) => t.id === taskId)!;
-  return (task.evaluation_criteria?.actions ?? []) as unknown as GoldAction[];
-};
-
-/** An agent that knows the task: makes its gold calls over MCP on the first turn, then tells the user. */
-const knowing =
-  (actions: readonly GoldAction[]): Brain =>
-  async ({ tools, turn }) => {
-    if (turn > 0) return 'Is there anything else?';
-    for (const action of actions) {
-      const result = await tools.call(action.name, action.arguments);
-      if (result.isError) throw new Error(`${action.name} failed: ${JSON.stringify(result.content)}`);
-    }
-    return FINAL;
-  };
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'tau2-edge-a2a-'));

@@ -330,7 +330,6 @@ export const runOptionsFrom = (values: RunFlagValues): RunOptions => {
   if (retrievalRefusal !== null) {
     throw new Error(`--${retrievalRefusal.field.replaceAll('_', '-')}: ${retrievalRefusal.message}`);
   }
-  if (config.agent === 'a2a' && values.inProcess) throw new Error('--agent a2a runs on a worker (a local one, or --api): its agent reaches the episodes over MCP there, not --in-process');
   if ((isExternalAgent(config.agent) && config.agent !== 'a2a') || config.user === 'external_user') {
     const flag = config.user === 'external_user' ? `--user ${config.user}` : `--agent ${config.agent}`;
     throw new Error(`${flag} is driven by your own code over the step API (POST /v1/episodes, or a run's episodes); tau2-edge run runs built-in participants and --agent-url endpoints`);

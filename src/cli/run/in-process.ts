@@ -6,6 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { Results } from '../../core/schemas/simulation.ts';
 import { pendingUnits, runBatch, runTasks } from '../../core/runner/batch.ts';
+import type { BatchDeps } from '../../core/runner/batch.ts';
+import { startA2aSeats } from './a2a/seats.ts';
+import type { A2aSeats } from './a2a/seats.ts';
 import { systemClock } from '../../core/orchestrator/clock.ts';
 import { loadDomain } from '../data.ts';
 import { clientFor } from './models.ts';
@@ -31,17 +34,27 @@ export interface InProcessOutcome {
 
 export type InProcessOptions = Pick<RunOptions, 'llmBaseUrl' | 'saveTo' | 'logLevel' | 'verboseLogs' | 'llmLogMode'>;
 
+/** What each simulation runs inside: its call-log scope (--verbose-logs), its a2a agent's seat. */
+const aroundUnit = (verboseLogs: boolean, seats: A2aSeats | null): Pick<BatchDeps, 'aroundUnit'> => {
+  const logged: BatchDeps['aroundUnit'] = verboseLogs ? (unit, run) => inSimulationScope(unit.task.id, run) : undefined;
+  if (seats === null) return logged === undefined ? {} : { aroundUnit: logged };
+  return { aroundUnit: (unit, run) => seats.around(() => (logged === undefined ? run() : logged(unit, run))) };
+};
+
 export const runInProcess = async (
   config: RunConfig,
   options: InProcessOptions,
   display: (total: number) => ProgressDisplay,
 ): Promise<InProcessOutcome> => {
   const { domain, data, guidelines } = await loadDomain(config.domain);
+  // The agent's card is read before the run starts: an agent that cannot be reached stops it at once.
+  const endpoint = config.agent_endpoint;
+  const seats = config.agent === 'a2a' && endpoint !== null ? await startA2aSeats(endpoint.url, { headers: endpoint.headers }) : null;
   const progress = display(pendingUnits(config, runTasks(config, data)).length);
   const calls = callsInFlight();
   const client = calls.counted(clientFor(options.llmBaseUrl ?? undefined));
   const clients = {
-    agent: config.agent_endpoint === null ? client : calls.counted(endpointClient(config.agent_endpoint.url, config.agent_endpoint.headers)),
+    agent: seats !== null ? seats.client : endpoint === null ? client : calls.counted(endpointClient(endpoint.url, endpoint.headers)),
     user: client,
     judge: client,
   };
@@ -73,7 +86,7 @@ export const runInProcess = async (
       clock: systemClock,
       toolServices: cliToolServices(client, options.llmBaseUrl ?? undefined),
       newId: options.verboseLogs ? scopedNewId(randomUUID) : randomUUID,
-      ...(options.verboseLogs ? { aroundUnit: (unit, run) => inSimulationScope(unit.task.id, run) } : {}),
+      ...aroundUnit(options.verboseLogs, seats),
       onUnexpectedToolError: (toolName, error) => log('ERROR', `unexpected exception in tool ${toolName}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`),
       sleep: (ms) => sleep(ms),
       gitCommit: gitCommit(),
@@ -99,6 +112,7 @@ export const runInProcess = async (
     return { results, cancelled, fatal, peakCallsInFlight: calls.peak() };
   } finally {
     process.off('SIGINT', onInterrupt);
+    await seats?.close();
     progress.end();
   }
 };

@@ -7,18 +7,9 @@ import { toolsOf } from '../episode/service.ts';
 import type { EpisodeHandle } from '../episode/handle.ts';
 import { isRefused } from '../episode/refusals.ts';
 import type { Refusal } from '../episode/refusals.ts';
-import { parseAction, resultOf, stepWith, toolAnswer, toolSpecOf } from '../openenv/actions.ts';
+import { parseAction, resultOf, stepWith, toolAnswer } from '../openenv/actions.ts';
+import { SEND_MESSAGE_TOOL, sendMessageTool, toolSpecOf } from '../../core/mcp/server.ts';
 import type { PlayingAction } from '../openenv/actions.ts';
-
-/** The tool an agent speaks to the user with: its result is the user's reply. */
-export const SEND_MESSAGE_TOOL = 'send_message_to_user';
-
-const sendMessageTool: Tool = {
-  name: SEND_MESSAGE_TOOL,
-  description:
-    'Send a message to the user and wait for the reply. The result is what the user answers; once the user ends the conversation the episode is done and `_meta.reward` holds its reward.',
-  inputSchema: { type: 'object', properties: { message: { type: 'string', description: 'The message to the user.' } }, required: ['message'] },
-};
 
 /** The caller's tools as an MCP server lists them (the reference's names, descriptions and JSON schemas). */
 export const episodeTools = async (env: Env, episode: EpisodeHandle, options: { withUser: boolean }): Promise<{ kind: 'tools'; step: number; done: boolean; tools: Tool[]; policy?: string } | Refusal> => {

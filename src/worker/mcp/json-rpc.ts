@@ -1,17 +1,19 @@
-// JSON-RPC 2.0 answers of an MCP server, and the episode service's refusals as JSON-RPC errors (shared by OpenEnv's
-// MCP messages and the episode's Streamable HTTP endpoint).
-import { JSON_RPC_ERRORS } from '../../api/openenv.ts';
-import type { JsonRpcResponse } from '../../api/openenv.ts';
+// The episode service's refusals as JSON-RPC errors of an MCP server (shared by OpenEnv's MCP messages and the
+// episode's Streamable HTTP endpoint).
+import { JSON_RPC_ERRORS, failure } from '../../core/mcp/json-rpc.ts';
+import type { JsonRpcError, JsonRpcId, JsonRpcResponse } from '../../core/mcp/json-rpc.ts';
 import type { Refusal } from '../episode/refusals.ts';
 import { refusalData } from '../openenv/refusals.ts';
 
-export type Id = string | number | null;
-
-export const success = (id: Id, result: unknown): JsonRpcResponse => ({ jsonrpc: '2.0', id, result });
-export const failure = (id: Id, code: number, message: string, data: unknown = null): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: { code, message, data } });
+export { failure, success } from '../../core/mcp/json-rpc.ts';
 
 /** A refused tools/list or tools/call: bad arguments are invalid params; a refused step a server error naming the step API's status. */
-export const refusalError = (id: Id, refusal: Refusal): JsonRpcResponse => {
+export const refusalRpcError = (refusal: Refusal): JsonRpcError => {
   const { message, ...data } = refusalData(refusal);
-  return failure(id, refusal.kind === 'invalid' ? JSON_RPC_ERRORS.INVALID_PARAMS : JSON_RPC_ERRORS.SERVER_ERROR, message, data);
+  return { code: refusal.kind === 'invalid' ? JSON_RPC_ERRORS.INVALID_PARAMS : JSON_RPC_ERRORS.SERVER_ERROR, message, data };
+};
+
+export const refusalError = (id: JsonRpcId, refusal: Refusal): JsonRpcResponse => {
+  const { code, message, data } = refusalRpcError(refusal);
+  return failure(id, code, message, data);
 };

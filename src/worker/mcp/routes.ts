@@ -9,7 +9,8 @@ import { authFailure, authenticate, bearer } from '../api/auth.ts';
 import { readBody } from '../api/body.ts';
 import { answered } from '../api/episode-refusals.ts';
 import { ApiError } from '../api/errors.ts';
-import { McpMessageSchema, PROTOCOL_VERSIONS } from '../../api/mcp.ts';
+import { McpMessageSchema } from '../../api/mcp.ts';
+import { PROTOCOL_HEADER, answerBody, protocolVersionIssue } from '../../core/mcp/streamable-http.ts';
 import { dumpsPy } from '../../core/py/index.ts';
 import type { PyInput } from '../../core/py/index.ts';
 import { isSoloAgent } from '../../core/schemas/episode.ts';
@@ -17,8 +18,6 @@ import { decodeConfig } from '../db/runs.ts';
 import { findEpisode } from '../episode/handle.ts';
 import { isEpisodeToken, tenantOfEpisodeToken } from './episode-token.ts';
 import { answerMcp } from './server.ts';
-
-const PROTOCOL_HEADER = 'mcp-protocol-version';
 
 /** The tenant acting on episode `id`, and whether by the episode's token; 401 for a token of another episode. */
 const accessOf = async (c: Context<AppEnv>, id: string): Promise<{ tenant: string; scoped: boolean }> => {
@@ -32,12 +31,6 @@ const accessOf = async (c: Context<AppEnv>, id: string): Promise<{ tenant: strin
   return { tenant: c.get('caller').tenant, scoped: false };
 };
 
-/** A client that accepts an event stream but not JSON gets its answer as one SSE event. */
-const wantsEventStream = (accept: string | undefined): boolean => {
-  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
-  return types.includes('text/event-stream') && !types.some((t) => t === 'application/json' || t === 'application/*' || t === '*/*');
-};
-
 export const episodeMcpApi = new Hono<AppEnv>().post('/:id/mcp', async (c) => {
   const id = c.req.param('id');
   const { tenant, scoped } = await accessOf(c, id);
@@ -46,14 +39,12 @@ export const episodeMcpApi = new Hono<AppEnv>().post('/:id/mcp', async (c) => {
   if (scoped && (await c.env.EPISODE.getByName(handle.key).observe(Number.MAX_SAFE_INTEGER, false)) === null) {
     throw new ApiError(401, 'unauthorized', `Episode ${id} is over: its token no longer opens it`);
   }
-  const version = c.req.header(PROTOCOL_HEADER);
-  if (version !== undefined && !PROTOCOL_VERSIONS.some((v) => v === version)) {
-    throw new ApiError(400, 'invalid_request', `${PROTOCOL_HEADER}: ${version} is not served; use one of ${PROTOCOL_VERSIONS.join(', ')}`);
-  }
+  const versionIssue = protocolVersionIssue(c.req.header(PROTOCOL_HEADER));
+  if (versionIssue !== null) throw new ApiError(400, 'invalid_request', versionIssue);
   const { value: message } = await readBody(c, McpMessageSchema);
   if (message.id === undefined) return c.body(null, 202);
   const withUser = !isSoloAgent(decodeConfig(run.config).agent);
   const response = dumpsPy((await answerMcp(c.env, handle, { ...message, id: message.id }, { withUser })) as unknown as PyInput);
-  if (wantsEventStream(c.req.header('accept'))) return c.body(`event: message\ndata: ${response}\n\n`, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  return c.body(response, 200, { 'content-type': 'application/json; charset=utf-8' });
+  const { body, headers } = answerBody(response, c.req.header('accept'));
+  return c.body(body, 200, headers);
 });

@@ -18,6 +18,7 @@ import type { Opened, Stepped } from '../episode/service.ts';
 import type { EpisodeHandle } from '../episode/handle.ts';
 import { isRefused } from '../episode/refusals.ts';
 import type { Refusal } from '../episode/refusals.ts';
+import { toolSpecOf } from '../../core/mcp/server.ts';
 
 /** The reward of a graded episode (a Python float in the reward info, kept one on the wire). */
 const rewardOf = (rewardInfo: Record<string, unknown> | null | undefined): number | PyFloat | null => {
@@ -100,12 +101,6 @@ export const stepWith = async (env: Env, handle: EpisodeHandle, step: number, ac
   if (isRefused(message)) return message;
   const stepped = await stepEpisode(env, handle, { step: n, message: message.value });
   return isRefused(stepped) ? stepped : { kind: 'played', stepped, call_id: `call_${n}` };
-};
-
-/** A chat-completions tool as OpenEnv's Tool (`input_schema`) or MCP's (`inputSchema`). */
-export const toolSpecOf = (tool: Record<string, unknown>, schemaKey: 'input_schema' | 'inputSchema'): Record<string, unknown> => {
-  const fn = (tool.function ?? {}) as { name?: unknown; description?: unknown; parameters?: unknown };
-  return { name: fn.name, description: typeof fn.description === 'string' ? fn.description : '', [schemaKey]: fn.parameters ?? { type: 'object', properties: {} } };
 };
 
 /**

@@ -52,7 +52,9 @@ export const responsesBody = (body: Record<string, unknown>, model: string, repl
       : [{ type: 'reasoning', id: reasoningId, summary: [{ type: 'summary_text', text: reply.reasoning }], ...(withEncrypted ? { encrypted_content: content } : {}) }];
   if (reasoning.length > 0) encrypted.set(reasoningId, content);
   const callId = `call_${n}`;
+  // Ids restart with each server (and test files may share this module), so an id's last issue is the one that counts.
   if (reply.kind === 'tool' && reasoning.length > 0) reasoningOf.set(callId, reasoningId);
+  else reasoningOf.delete(callId);
   const answer =
     reply.kind === 'text'
       ? { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }

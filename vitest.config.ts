@@ -1,4 +1,5 @@
-// Test projects, one per tier: `unit`, `e2e` and `ops` run in Node, `worker` in the Workers runtime against wrangler.toml.
+// Test projects, one per tier: `unit`, `e2e` and `ops` run in Node; the `worker` tier (projects `worker` and
+// `worker-isolated`) in the Workers runtime against wrangler.toml.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
@@ -55,6 +56,87 @@ const nodeTier = (name: string, groupOrder: number, settings: TierSettings): Tes
 /** Tiers that start local workers: the bundle and database built once, and a state folder per test file. */
 const localState = { globalSetup: ['test/support/state-dir.setup.ts', 'test/support/local-worker.setup.ts'], setupFiles: ['test/support/state-dir.ts'] };
 
+/** A project of the `worker` tier: its files run in workerd against wrangler.toml. */
+const workerTier = (name: string, settings: TierSettings): TestProjectInlineConfiguration => ({
+  plugins: [
+    textImports({ standInOver: POOL_TEXT_CHARS }),
+    // The Worker's provider is the scripted fake started by the global setup; keys are test values.
+    cloudflareTest(async ({ inject }) => ({
+      wrangler: { configPath: './wrangler.toml' },
+      miniflare: {
+        bindings: {
+          OPENAI_BASE_URL: inject('fakeProviderBaseURL'),
+          OPENAI_API_KEY: 'sk-test-provider-key',
+          API_KEY: 'test-api-key',
+          PROVIDER_MAX_CONCURRENCY: '4',
+          // Tenants' provider keys are sealed with this; their endpoints may be the local fake provider.
+          CREDENTIALS_KEY: 'dGVzdC1vbmx5LWNyZWRlbnRpYWxzLWtleS0zMmJ5dGU=',
+          ALLOW_LOCAL_PROVIDERS: 'true',
+          // A quiet event stream sends its heartbeat within the tests' patience.
+          SSE_HEARTBEAT_MS: '200',
+          // An external agent that stops stepping is given up on within the tests' patience.
+          LIMIT_EXTERNAL_TURN_TTL_SECONDS: '3',
+          // A step API request answers `not_ready` within the tests' patience.
+          LIMIT_EPISODE_WAIT_SECONDS: '5',
+          // OpenEnv sockets: bounds small enough for a test to reach (test/worker/openenv-bounds.test.ts).
+          LIMIT_MAX_SOCKETS_PER_TENANT: '32',
+          LIMIT_MAX_SOCKET_QUEUE: '8',
+          LIMIT_MAX_SOCKET_QUEUE_BYTES: '65536',
+          // The scripted remote agent (config.agent_endpoint) of the global setup.
+          TEST_AGENT_ENDPOINT_URL: inject('agentEndpointURL'),
+          // A second scripted provider, reached through a role's api_base (llm_args).
+          TEST_ROLE_PROVIDER_URL: inject('roleProviderBaseURL'),
+          // A server answering every call with a redirect to a trap that lists the calls it got (GET /__calls).
+          TEST_REDIRECT_BOUNCER_URL: inject('redirectBouncerURL'),
+          TEST_REDIRECT_TRAP_URL: inject('redirectTrapURL'),
+          // The operator's Anthropic key and (scripted) API root, for `anthropic/…` models.
+          ANTHROPIC_API_KEY: 'sk-ant-operator-test',
+          ANTHROPIC_BASE_URL: inject('anthropicBaseURL'),
+          // The operator's Gemini key and (scripted) API root, for `gemini/…` models.
+          GEMINI_API_KEY: 'gm-operator-test',
+          GOOGLE_GENERATIVE_AI_BASE_URL: inject('googleBaseURL'),
+          // A scripted OpenAI Responses API, reached through a role's api_base.
+          TEST_RESPONSES_URL: inject('responsesBaseURL'),
+          TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, 'migrations')),
+        },
+      },
+    })),
+  ],
+  test: {
+    name,
+    globalSetup: ['test/worker/support/fake-provider.setup.ts'],
+    setupFiles: ['test/worker/support/apply-migrations.ts'],
+    testTimeout: 60_000,
+    maxWorkers: 2,
+    sequence: { groupOrder: 2 },
+    ...settings,
+  },
+});
+/**
+ * The `worker` files that need a runtime of their own: they reset or list every object in it, fire the cron
+ * trigger over every tenant's schedules, or measure the provider cap's slots, all the runtime's, not the file's.
+ */
+const ISOLATED_WORKER_FILES = [
+  // abortAllDurableObjects resets every object of the runtime, other files' runs among them.
+  'test/worker/episode-do.test.ts',
+  'test/worker/episode-waits.test.ts',
+  'test/worker/episode-watch.test.ts',
+  'test/worker/provider-gate.test.ts',
+  'test/worker/run-recovery.test.ts',
+  // The cron trigger launches every tenant's due schedules, other files' among them.
+  'test/worker/agent-endpoint.test.ts',
+  'test/worker/hardening.test.ts',
+  'test/worker/quotas.test.ts',
+  'test/worker/schedules.test.ts',
+  'test/worker/tenants.test.ts',
+  // The provider cap's slots (PROVIDER_MAX_CONCURRENCY) are the runtime's: other files' runs take them too.
+  'test/worker/lifecycle.test.ts',
+  'test/worker/long-episodes.test.ts',
+  // The sockets' bounds and the objects' listing count what the whole runtime holds.
+  'test/worker/openenv-bounds.test.ts',
+  'test/worker/forged-episode-ids.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -69,61 +151,10 @@ export default defineConfig({
         isolate: false,
         maxWorkers: 2,
       }),
-      {
-        plugins: [
-          textImports({ standInOver: POOL_TEXT_CHARS }),
-          // The Worker's provider is the scripted fake started by the global setup; keys are test values.
-          cloudflareTest(async ({ inject }) => ({
-            wrangler: { configPath: './wrangler.toml' },
-            miniflare: {
-              bindings: {
-                OPENAI_BASE_URL: inject('fakeProviderBaseURL'),
-                OPENAI_API_KEY: 'sk-test-provider-key',
-                API_KEY: 'test-api-key',
-                PROVIDER_MAX_CONCURRENCY: '4',
-                // Tenants' provider keys are sealed with this; their endpoints may be the local fake provider.
-                CREDENTIALS_KEY: 'dGVzdC1vbmx5LWNyZWRlbnRpYWxzLWtleS0zMmJ5dGU=',
-                ALLOW_LOCAL_PROVIDERS: 'true',
-                // A quiet event stream sends its heartbeat within the tests' patience.
-                SSE_HEARTBEAT_MS: '200',
-                // An external agent that stops stepping is given up on within the tests' patience.
-                LIMIT_EXTERNAL_TURN_TTL_SECONDS: '3',
-                // A step API request answers `not_ready` within the tests' patience.
-                LIMIT_EPISODE_WAIT_SECONDS: '5',
-                // OpenEnv sockets: bounds small enough for a test to reach (test/worker/openenv-bounds.test.ts).
-                LIMIT_MAX_SOCKETS_PER_TENANT: '32',
-                LIMIT_MAX_SOCKET_QUEUE: '8',
-                LIMIT_MAX_SOCKET_QUEUE_BYTES: '65536',
-                // The scripted remote agent (config.agent_endpoint) of the global setup.
-                TEST_AGENT_ENDPOINT_URL: inject('agentEndpointURL'),
-                // A second scripted provider, reached through a role's api_base (llm_args).
-                TEST_ROLE_PROVIDER_URL: inject('roleProviderBaseURL'),
-                // A server answering every call with a redirect to a trap that lists the calls it got (GET /__calls).
-                TEST_REDIRECT_BOUNCER_URL: inject('redirectBouncerURL'),
-                TEST_REDIRECT_TRAP_URL: inject('redirectTrapURL'),
-                // The operator's Anthropic key and (scripted) API root, for `anthropic/…` models.
-                ANTHROPIC_API_KEY: 'sk-ant-operator-test',
-                ANTHROPIC_BASE_URL: inject('anthropicBaseURL'),
-                // The operator's Gemini key and (scripted) API root, for `gemini/…` models.
-                GEMINI_API_KEY: 'gm-operator-test',
-                GOOGLE_GENERATIVE_AI_BASE_URL: inject('googleBaseURL'),
-                // A scripted OpenAI Responses API, reached through a role's api_base.
-                TEST_RESPONSES_URL: inject('responsesBaseURL'),
-                TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, 'migrations')),
-              },
-            },
-          })),
-        ],
-        test: {
-          name: 'worker',
-          include: ['test/worker/**/*.test.ts'],
-          globalSetup: ['test/worker/support/fake-provider.setup.ts'],
-          setupFiles: ['test/worker/support/apply-migrations.ts'],
-          testTimeout: 60_000,
-          maxWorkers: 2,
-          sequence: { groupOrder: 2 },
-        },
-      },
+      // Starting workerd with the Worker's modules costs about 4 s of CPU: the files that bear it share a runtime
+      // per worker (isolate: false); the others each start their own.
+      workerTier('worker', { include: ['test/worker/**/*.test.ts'], exclude: ISOLATED_WORKER_FILES, isolate: false }),
+      workerTier('worker-isolated', { include: ISOLATED_WORKER_FILES }),
       // Local workers (src/cli/local/worker.ts), the CLI, the Python client, and the web viewer in headless Chromium
       // (test/support/browser.ts).
       nodeTier('e2e', 3, {

@@ -8,6 +8,12 @@
 export const LANES: readonly (readonly string[])[] = [['unit', 'worker'], ['e2e'], ['ops']];
 const TIERS = LANES.flat();
 
+/**
+ * The vitest projects of a tier, as `--project` filters: the tier's own and those named after it (`worker-isolated`,
+ * the worker files that need a runtime of their own, beside `worker`).
+ */
+export const tierProjects = (tier: string): string[] => [tier, `${tier}-*`];
+
 export interface TestPlan {
   /** The tiers of each vitest process to start. */
   readonly lanes: readonly (readonly string[])[];

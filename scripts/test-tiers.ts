@@ -6,14 +6,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { summaryCounts, summaryLine, testPlan } from './test-lanes.ts';
+import { summaryCounts, summaryLine, testPlan, tierProjects } from './test-lanes.ts';
 import type { TestCounts } from './test-lanes.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const vitest = path.join(repoRoot, 'node_modules', '.bin', 'vitest');
 const reporters = ['--reporter=default', `--reporter=${path.join(repoRoot, 'test', 'plain-summary-reporter.ts')}`];
 const { lanes, vitestArgs } = testPlan(process.argv.slice(2));
-const vitestRun = (lane: readonly string[]): string[] => ['run', ...reporters, ...lane.flatMap((tier) => ['--project', tier]), ...vitestArgs];
+const vitestRun = (lane: readonly string[]): string[] => ['run', ...reporters, ...lane.flatMap(tierProjects).flatMap((project) => ['--project', project]), ...vitestArgs];
 
 /** A lane that ends without a summary line (it crashed) counts as one failure. */
 const CRASHED: TestCounts = { passed: 0, failed: 1, skipped: 0 };

@@ -1,7 +1,7 @@
 // An episode's MCP endpoint driven by the official MCP TypeScript SDK's client alone, on the real local worker
 // (workerd, D1, Durable Objects) with the simulated user on a scripted OpenAI-compatible server: the client
 // connects with the episode's own token, lists the tools, calls them and speaks to the user, and plays mock
-// create_task_1 to reward 1.0. A client that accepts only an event stream is answered over SSE; the token opens
+// create_task_1 and airline task 15 (its gold actions) to reward 1.0. A client that accepts only an event stream is answered over SSE; the token opens
 // nothing once the episode is over, and it is never kept in the clear.
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { startLocalWorker } from '../../src/cli/local/worker.ts';
 import type { LocalWorker } from '../../src/cli/local/worker.ts';
 import { EpisodeCreatedSchema, EpisodeSchema } from '../../src/api/index.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
+import { FINAL as TOLD_DONE, goldActions } from '../support/a2a-brains.ts';
 
 const OPERATOR_KEY = 'mcp-sdk-operator-key';
 const FINAL = 'Your task Important Meeting has been created.';
@@ -41,8 +42,8 @@ const api = async (route: string, init: { body?: unknown } = {}): Promise<Respon
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
 
-const createEpisode = async () => {
-  const response = await api('/v1/episodes', { body: { domain: 'mock', task_id: 'create_task_1', llm_user: 'fake-user' } });
+const createEpisode = async (domain = 'mock', task_id = 'create_task_1') => {
+  const response = await api('/v1/episodes', { body: { domain, task_id, llm_user: 'fake-user' } });
   expect(response.status).toBe(201);
   return EpisodeCreatedSchema.parse(parsePyJson(await response.text()));
 };
@@ -132,6 +133,23 @@ describe('an episode served over MCP to the official SDK client', () => {
     const kept = await filesUnder(dir);
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.filter((bytes) => bytes.includes(token))).toHaveLength(0);
+  });
+
+  it('plays airline task 15 to reward 1.0: its gold actions as tool calls, then a word to the user', async () => {
+    const created = await createEpisode('airline', '15');
+    const { client } = await connect(created.mcp!.url, created.mcp!.token);
+    const gold = await goldActions('airline', '15');
+    expect(gold.length).toBeGreaterThan(0);
+    for (const action of gold) {
+      const result = (await client.callTool({ name: action.name, arguments: action.arguments })) as CallToolResult;
+      expect(result.isError, `${action.name}: ${JSON.stringify(result.content)}`).toBe(false);
+    }
+    const told = (await client.callTool({ name: 'send_message_to_user', arguments: { message: TOLD_DONE } })) as CallToolResult;
+    expect(told._meta).toMatchObject({ done: true, reward: 1, termination_reason: 'user_stop' });
+    await client.close();
+    const episode = EpisodeSchema.parse(await (await api(`/v1/episodes/${created.episode_id}`)).json());
+    const calls = episode.messages.flatMap((m) => ((m as { tool_calls?: { name: string }[] }).tool_calls ?? []).map((c) => c.name));
+    expect(calls).toEqual(gold.map((a) => a.name));
   });
 
   it('answers a client that accepts only an event stream with SSE events', async () => {

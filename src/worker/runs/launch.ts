@@ -120,10 +120,10 @@ export const launchRun = async (
   return { run, created };
 };
 
-/** Hands the episodes to the run's RunDO; a run that cannot be started ends `failed` with the reason. */
 /**
- * A fork group restarted without its starting state (the orphan repair) has its episodes rebuild it from the
- * source named in its configuration.
+ * Hands the episodes to the run's RunDO; a run that cannot be started ends `failed` with the reason. A fork group
+ * restarted without its starting state (the orphan repair) has its episodes rebuild it from the source named in
+ * its configuration.
  */
 export const startRun = async (env: Env, run: RunRow, episodes: readonly EpisodeRef[], forkState?: string): Promise<void> => {
   try {

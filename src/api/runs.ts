@@ -114,18 +114,18 @@ const RunFieldsSchema = z.object({
 });
 
 /**
- * Tokens and cost of the run's finished simulations by role (agent, user, NL-assertion judge, retrieval tools,
- * reviewer) and in total. A role's `cost` counts its priced calls; `unpriced_models` names the models without a
- * known price, whose calls count in the tokens only.
- */
-/**
  * What the run's model calls cost as they were made (every role and every attempt, finished or not): the spend
  * its tenant's budget counts. `in_flight` calls count at the upper bound reserved for them until they return.
  */
 export const MeteredSpendSchema = z.object({ usd: UsdSchema, calls: count, in_flight: count });
 export type MeteredSpend = z.infer<typeof MeteredSpendSchema>;
 
-/** `metered` is null for a run read from a results file, which keeps no ledger. */
+/**
+ * Tokens and cost of the run's finished simulations by role (agent, user, NL-assertion judge, retrieval tools,
+ * reviewer) and in total. A role's `cost` counts its priced calls; `unpriced_models` names the models without a
+ * known price, whose calls count in the tokens only. `metered` is null for a run read from a results file, which
+ * keeps no ledger.
+ */
 export const RunUsageSchema = UsageByRoleSchema.extend({ total: RoleUsageSchema, metered: MeteredSpendSchema.nullable() });
 export type RunUsage = z.infer<typeof RunUsageSchema>;
 

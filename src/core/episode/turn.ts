@@ -78,7 +78,6 @@ export type TurnOutcome =
       readonly pending_step: number | null;
     };
 
-/** The answer to an external participant's turn `n` (its own count of turns, from 0). */
 /**
  * What the external participant of an episode sees: its view of the conversation in the reference's wire
  * format (OpenAI chat-completions messages), from after its turn `since - 1` (all of it for `since` 0).
@@ -110,6 +109,7 @@ export interface ParticipantGiven {
   readonly tools: string;
 }
 
+/** The answer to an external participant's turn `n` (its own count of turns, from 0). */
 export type ExternalTurnOutcome =
   | {
       readonly status: 'applied';

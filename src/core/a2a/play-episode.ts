@@ -32,13 +32,18 @@ export const lastUserText = (messages: readonly Record<string, unknown>[]): stri
   return user === undefined ? null : (user['content'] as string);
 };
 
+/** The user's words as the message to the agent, with the briefing as its data part on the first. */
+export const userMessage = (text: string, briefing: EpisodeBriefing | null) => ({
+  text,
+  ...(briefing === null ? {} : { data: briefing as unknown as Readonly<Record<string, unknown>> }),
+});
+
 /**
  * One exchange: the user's words to the agent (with the briefing, on the first), its reply as the episode's turn.
  * Answers the user's next words, or null once the episode has ended.
  */
 export const playTurn = async (turns: EpisodeTurns, conversation: A2aConversation, userText: string, briefing: EpisodeBriefing | null): Promise<string | null> => {
-  const data = briefing === null ? {} : { data: briefing as unknown as Readonly<Record<string, unknown>> };
-  const reply = await conversation.send({ text: userText, ...data });
+  const reply = await conversation.send(userMessage(userText, briefing));
   const step = await turns.currentStep();
   return step === null ? null : turns.speak(step, reply);
 };

@@ -5,8 +5,6 @@ import type { JsonRpcError, JsonRpcId, JsonRpcResponse } from '../../core/mcp/js
 import type { Refusal } from '../episode/refusals.ts';
 import { refusalData } from '../openenv/refusals.ts';
 
-export { failure, success } from '../../core/mcp/json-rpc.ts';
-
 /** A refused tools/list or tools/call: bad arguments are invalid params; a refused step a server error naming the step API's status. */
 export const refusalRpcError = (refusal: Refusal): JsonRpcError => {
   const { message, ...data } = refusalData(refusal);

@@ -8,7 +8,8 @@ import type { PyValue } from '../../core/py/index.ts';
 import { zodIssues } from '../../core/schemas/issues.ts';
 import { isRefused } from '../episode/refusals.ts';
 import { callEpisodeTool, episodeTools } from '../mcp/episode-tools.ts';
-import { failure, refusalError, success } from '../mcp/json-rpc.ts';
+import { failure, success } from '../../core/mcp/json-rpc.ts';
+import { refusalError } from '../mcp/json-rpc.ts';
 import type { Session } from './session-state.ts';
 
 /** Answers one MCP message's data: OpenEnv's JsonRpcRequest, or INVALID_REQUEST with no id when it is not one. */

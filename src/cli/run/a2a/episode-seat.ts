@@ -5,6 +5,7 @@
 // send_message_to_user the agent's words (the user's reply its answer), and the agent's reply text its message.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { A2aConversation } from '../../../core/a2a/agent-client.ts';
+import { userMessage } from '../../../core/a2a/play-episode.ts';
 import type { EpisodeBriefing } from '../../../core/a2a/play-episode.ts';
 import { agentSystemPrompt } from '../../../core/agents/prompts.ts';
 import type { ChatMessage, LlmRequest, LlmResponse } from '../../../core/llm/types.ts';
@@ -92,7 +93,7 @@ export const episodeSeat = (id: string, token: string, mcpUrl: string, conversat
   const send = (text: string, briefing: EpisodeBriefing | null): void => {
     const at = attempt;
     sending = true;
-    talk!.send({ text, ...(briefing === null ? {} : { data: briefing as unknown as Readonly<Record<string, unknown>> }) }).then(
+    talk!.send(userMessage(text, briefing)).then(
       (reply) => push(at, { kind: 'reply', text: reply }),
       (error: unknown) => push(at, { kind: 'failed', error }),
     );

@@ -116,19 +116,19 @@ export const launchRun = async (
   const { run, created } = reserved;
   // Starting is idempotent: a retried request (or the orphan repair) also finishes a launch that was cut short. A
   // run that failed to start stays failed: its episodes were given back to the quotas.
-  if (run.status === 'running') await startRun(env, run, episodes, options.forkState);
+  if (run.status === 'running') await startRun(env, run, episodes, options.forkState, usd_per_day);
   return { run, created };
 };
 
 /**
  * Hands the episodes to the run's RunDO; a run that cannot be started ends `failed` with the reason. A fork group
  * restarted without its starting state (the orphan repair) has its episodes rebuild it from the source named in
- * its configuration.
+ * its configuration. `usdPerDay`: the tenant's budget when the caller has just read it, else read here.
  */
-export const startRun = async (env: Env, run: RunRow, episodes: readonly EpisodeRef[], forkState?: string): Promise<void> => {
+export const startRun = async (env: Env, run: RunRow, episodes: readonly EpisodeRef[], forkState?: string, usdPerDay?: number | null): Promise<void> => {
   try {
-    const { usd_per_day } = await findQuotas(env.DB, run.tenantId);
-    const budget = usd_per_day === null ? null : { tenant: run.tenantId, usdPerDay: usd_per_day };
+    const perDay = usdPerDay === undefined ? (await findQuotas(env.DB, run.tenantId)).usd_per_day : usdPerDay;
+    const budget = perDay === null ? null : { tenant: run.tenantId, usdPerDay: perDay };
     await env.RUN.getByName(run.id).start(run.id, run.config, episodes, run.tenantId, budget, forkState ?? null);
   } catch (error) {
     await failRun(env, run.id, `The run could not be started: ${error instanceof Error ? error.message : String(error)}`);

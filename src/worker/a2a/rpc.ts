@@ -11,7 +11,7 @@ import type { JsonRpcRequest } from '../../api/a2a.ts';
 import { ApiError, zodIssues } from '../api/errors.ts';
 import { parseClientJson } from '../client-json.ts';
 import { findRun } from '../db/runs.ts';
-import { cancelRun, startRun } from '../runs/start.ts';
+import { cancelRun, startRequestedRun } from '../runs/start.ts';
 import { runTask } from './run-task.ts';
 
 type RpcId = JsonRpcRequest['id'];
@@ -82,7 +82,7 @@ const sendMessage = async (c: Context<AppEnv>, params: unknown) => {
   if (at < 0) throw invalidParams([{ path: 'params.message.parts', message: 'Send the evaluation request (a POST /v1/runs body) as a data part' }]);
   const launch = parsed(RunLaunchSchema, message.parts[at]!.data, `params.message.parts[${at}].data`);
   const { tenant } = c.get('caller');
-  const run = await startRun(c.env, launch, { tenant, origin: origin(c), idempotency: { key: `a2a:${tenant}:${message.messageId}`, shown: `messageId ${message.messageId}` } }).catch(refusal);
+  const run = await startRequestedRun(c.env, launch, { tenant, origin: origin(c), idempotency: { key: `a2a:${tenant}:${message.messageId}`, shown: `messageId ${message.messageId}` } }).catch(refusal);
   return { task: await runTask(c.env, run, origin(c)) };
 };
 

@@ -10,7 +10,7 @@ import { decodeConfig, findRun, listRuns } from '../db/runs.ts';
 import { seatAgent } from '../a2a/seat.ts';
 import type { RunRow } from '../db/runs.ts';
 import { runListing, runResultsStream, runUsage, runView } from '../runs/read.ts';
-import { cancelRun, startRun } from '../runs/start.ts';
+import { cancelRun, startRequestedRun } from '../runs/start.ts';
 import { ApiError, invalidRequest, notFound, quotaExceeded, zodIssues } from './errors.ts';
 import { pyJson, readBody } from './body.ts';
 import { runEvents } from './run-events.ts';
@@ -39,7 +39,7 @@ export const runsApi = new Hono<AppEnv>()
     const { tenant } = c.get('caller');
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     const key = idempotencyKey(header, tenant);
-    const run = await startRun(c.env, launch, { tenant, origin: new URL(c.req.url).origin, ...(key === undefined ? {} : { idempotency: { key, shown: `Idempotency-Key ${header!}` } }) });
+    const run = await startRequestedRun(c.env, launch, { tenant, origin: new URL(c.req.url).origin, ...(key === undefined ? {} : { idempotency: { key, shown: `Idempotency-Key ${header!}` } }) });
     c.header('Location', `/v1/runs/${run.id}`);
     const body: RunCreated = { run_id: run.id, status: run.status };
     return pyJson(c, body, 202);

@@ -29,7 +29,7 @@ const reusedKey = (shown: string): ApiError =>
   new ApiError(422, 'idempotency_key_reused', `${shown} was already used with a different request body`);
 
 /** Launches the run (or finds the one launched before under the same idempotency key); throws an ApiError when refused. */
-export const startRun = async (env: Env, launch: RunLaunch, { tenant, origin, idempotency }: StartOptions): Promise<RunRow> => {
+export const startRequestedRun = async (env: Env, launch: RunLaunch, { tenant, origin, idempotency }: StartOptions): Promise<RunRow> => {
   const { target_ci_width, compare_to, until_resolved, max_trials, ...value } = launch;
   const asked = { target_ci_width, compare_to, until_resolved, max_trials };
   const wantsRounds = Object.values(asked).some((v) => v !== undefined);

@@ -148,12 +148,9 @@ class Encoder {
     if (items.length === 0) return this.empty(items, '[]');
     const outer = this.enter(items);
     const [open, sep, close] = this.layout(level);
-    let out = `[${open}`;
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) out += sep;
-      out += this.encode(items[i], level + 1);
-    }
-    return this.leave(items, outer, `${out}${close}]`);
+    const parts = new Array<string>(items.length);
+    for (let i = 0; i < items.length; i++) parts[i] = this.encode(items[i], level + 1);
+    return this.leave(items, outer, `[${open}${parts.join(sep)}${close}]`);
   }
 
   dict(obj: { readonly [key: string]: PyInput } | ReadonlyMap<string, PyInput>, level: number): string {
@@ -162,13 +159,12 @@ class Encoder {
     if (keys.length === 0) return this.empty(obj, '{}');
     const outer = this.enter(obj);
     const [open, sep, close] = this.layout(level);
-    let out = `{${open}`;
+    const parts = new Array<string>(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
-      if (i > 0) out += sep;
-      out += `${this.string(key)}: ${this.encode(valueOf(key), level + 1)}`;
+      parts[i] = `${this.string(key)}: ${this.encode(valueOf(key), level + 1)}`;
     }
-    return this.leave(obj, outer, `${out}${close}}`);
+    return this.leave(obj, outer, `{${open}${parts.join(sep)}${close}}`);
   }
 }
 

@@ -102,17 +102,25 @@ export const diffFromBase = (base: unknown, current: unknown, path: DbPath = [])
   if (!bothDicts) return [{ path, value: current }];
   const baseKeys = keysOf(base);
   const currentKeys = keysOf(current);
-  const keptOrder = baseKeys.filter((k) => hasKey(current, k));
-  const prefixOk = keptOrder.every((k, i) => currentKeys[i] === k);
-  if (!prefixOk) return [{ path, value: current }];
+  // Usually only values changed: the same keys in the same order, nothing removed or added.
+  const sameKeys = baseKeys.length === currentKeys.length && baseKeys.every((key, i) => currentKeys[i] === key);
   const changes: DbChange[] = [];
-  for (const key of baseKeys) {
-    if (!hasKey(current, key)) changes.push({ path: [...path, key], removed: true });
+  if (!sameKeys) {
+    const keptOrder = baseKeys.filter((k) => hasKey(current, k));
+    if (!keptOrder.every((k, i) => currentKeys[i] === k)) return [{ path, value: current }];
+    for (const key of baseKeys) {
+      if (!hasKey(current, key)) changes.push({ path: [...path, key], removed: true });
+    }
   }
   for (const key of currentKeys) {
-    const childPath = [...path, key];
-    if (!hasKey(base, key)) changes.push({ path: childPath, value: childOf(current, key) });
-    else changes.push(...diffFromBase(childOf(base, key), childOf(current, key), childPath));
+    if (!sameKeys && !hasKey(base, key)) {
+      changes.push({ path: [...path, key], value: childOf(current, key) });
+      continue;
+    }
+    // Most children are still shared with the base: skip them before building a path.
+    const before = childOf(base, key);
+    const after = childOf(current, key);
+    if (before !== after) changes.push(...diffFromBase(before, after, [...path, key]));
   }
   return changes;
 };

@@ -75,6 +75,25 @@ describe('change sets', () => {
     expect(restored.tasks.t1).toBe(b.tasks.t1);
   });
 
+  it('a key removed and another added (same size) is a removal and an addition; a moved key records the whole dict', () => {
+    const b = base();
+    const { db } = mutateDb(b, (d) => {
+      delete (d.users as Record<string, unknown>).b;
+      (d.users as Record<string, unknown>).c = { name: 'C', tasks: [] };
+    });
+    expect(Object.keys(db.users)).toHaveLength(Object.keys(b.users).length);
+    expect(diffFromBase(b, db)).toEqual([
+      { path: ['users', 'b'], removed: true },
+      { path: ['users', 'c'], value: { name: 'C', tasks: [] } },
+    ]);
+    const { db: moved } = mutateDb(b, (d) => {
+      const a = d.users.a;
+      delete (d.users as Record<string, unknown>).a;
+      (d.users as Record<string, unknown>).a = a;
+    });
+    expect(diffFromBase(b, moved)).toEqual([{ path: ['users'], value: moved.users }]);
+  });
+
   it('an unchanged DB has an empty change set', () => {
     const b = base();
     expect(diffFromBase(b, b)).toEqual([]);

@@ -95,7 +95,19 @@ const hasKey = (container: unknown, key: string): boolean =>
  * Arrays that changed are recorded whole (DB lists are short); key order of changed dicts is kept by
  * recording the whole dict when its key order differs from the base.
  */
-export const diffFromBase = (base: unknown, current: unknown, path: DbPath = []): DbChange[] => {
+export const diffFromBase = (base: unknown, current: unknown): DbChange[] => {
+  const changes = diffAt(base, current, []);
+  if (Object.isFrozen(current)) describedState.set(changes, { base, current });
+  return changes;
+};
+
+/**
+ * The frozen state each change set made in this process was taken from, with its base: re-applying that very
+ * set to that base hands the state back instead of copying the changed paths again.
+ */
+const describedState = new WeakMap<readonly DbChange[], { base: unknown; current: unknown }>();
+
+const diffAt = (base: unknown, current: unknown, path: DbPath): DbChange[] => {
   if (base === current) return [];
   const bothDicts =
     (isPlainDict(base) && isPlainDict(current)) || (isMap(base) && isMap(current));
@@ -120,13 +132,15 @@ export const diffFromBase = (base: unknown, current: unknown, path: DbPath = [])
     // Most children are still shared with the base: skip them before building a path.
     const before = childOf(base, key);
     const after = childOf(current, key);
-    if (before !== after) changes.push(...diffFromBase(before, after, [...path, key]));
+    if (before !== after) changes.push(...diffAt(before, after, [...path, key]));
   }
   return changes;
 };
 
 /** Re-applies recorded changes to the shared base; untouched subtrees stay shared. */
 export const applyChanges = <Db>(base: Db, changes: readonly DbChange[]): Db => {
+  const described = describedState.get(changes);
+  if (described?.base === base) return described.current as Db;
   const rootIndex = changes.findLastIndex((c) => c.path.length === 0);
   const start = rootIndex >= 0 ? (changes[rootIndex] as { value: Db }).value : base;
   const rest = changes.slice(rootIndex + 1);

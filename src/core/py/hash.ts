@@ -18,7 +18,7 @@ const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) 
 ) as NodeCrypto | undefined;
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of `text`, in JavaScript. */
-export const sha256HexPortable = (text: string): string => bytesToHex(sha256(utf8.encode(text)));
+const sha256HexPortable = (text: string): string => bytesToHex(sha256(utf8.encode(text)));
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
 export const sha256Hex = (text: string): string =>

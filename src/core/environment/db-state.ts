@@ -95,30 +95,52 @@ const hasKey = (container: unknown, key: string): boolean =>
  * Arrays that changed are recorded whole (DB lists are short); key order of changed dicts is kept by
  * recording the whole dict when its key order differs from the base.
  */
-export const diffFromBase = (base: unknown, current: unknown, path: DbPath = []): DbChange[] => {
+export const diffFromBase = (base: unknown, current: unknown): DbChange[] => {
+  const changes = diffAt(base, current, []);
+  if (Object.isFrozen(current)) describedState.set(changes, { base, current });
+  return changes;
+};
+
+/**
+ * The frozen state each change set made in this process was taken from, with its base: re-applying that very
+ * set to that base hands the state back instead of copying the changed paths again.
+ */
+const describedState = new WeakMap<readonly DbChange[], { base: unknown; current: unknown }>();
+
+const diffAt = (base: unknown, current: unknown, path: DbPath): DbChange[] => {
   if (base === current) return [];
   const bothDicts =
     (isPlainDict(base) && isPlainDict(current)) || (isMap(base) && isMap(current));
   if (!bothDicts) return [{ path, value: current }];
   const baseKeys = keysOf(base);
   const currentKeys = keysOf(current);
-  const keptOrder = baseKeys.filter((k) => hasKey(current, k));
-  const prefixOk = keptOrder.every((k, i) => currentKeys[i] === k);
-  if (!prefixOk) return [{ path, value: current }];
+  // Usually only values changed: the same keys in the same order, nothing removed or added.
+  const sameKeys = baseKeys.length === currentKeys.length && baseKeys.every((key, i) => currentKeys[i] === key);
   const changes: DbChange[] = [];
-  for (const key of baseKeys) {
-    if (!hasKey(current, key)) changes.push({ path: [...path, key], removed: true });
+  if (!sameKeys) {
+    const keptOrder = baseKeys.filter((k) => hasKey(current, k));
+    if (!keptOrder.every((k, i) => currentKeys[i] === k)) return [{ path, value: current }];
+    for (const key of baseKeys) {
+      if (!hasKey(current, key)) changes.push({ path: [...path, key], removed: true });
+    }
   }
   for (const key of currentKeys) {
-    const childPath = [...path, key];
-    if (!hasKey(base, key)) changes.push({ path: childPath, value: childOf(current, key) });
-    else changes.push(...diffFromBase(childOf(base, key), childOf(current, key), childPath));
+    if (!sameKeys && !hasKey(base, key)) {
+      changes.push({ path: [...path, key], value: childOf(current, key) });
+      continue;
+    }
+    // Most children are still shared with the base: skip them before building a path.
+    const before = childOf(base, key);
+    const after = childOf(current, key);
+    if (before !== after) changes.push(...diffAt(before, after, [...path, key]));
   }
   return changes;
 };
 
 /** Re-applies recorded changes to the shared base; untouched subtrees stay shared. */
 export const applyChanges = <Db>(base: Db, changes: readonly DbChange[]): Db => {
+  const described = describedState.get(changes);
+  if (described?.base === base) return described.current as Db;
   const rootIndex = changes.findLastIndex((c) => c.path.length === 0);
   const start = rootIndex >= 0 ? (changes[rootIndex] as { value: Db }).value : base;
   const rest = changes.slice(rootIndex + 1);

@@ -9,6 +9,8 @@ export class PyFloat {
   readonly value: number;
   constructor(value: number) {
     this.value = value;
+    // Immutable in fact, not only in type: a frozen DB holding it is then deep-frozen (see json.ts rememberFrozen).
+    Object.freeze(this);
   }
   valueOf(): number {
     return this.value;

@@ -75,6 +75,53 @@ describe('change sets', () => {
     expect(restored.tasks.t1).toBe(b.tasks.t1);
   });
 
+  it('a key removed and another added (same size) is a removal and an addition; a moved key records the whole dict', () => {
+    const b = base();
+    const { db } = mutateDb(b, (d) => {
+      delete (d.users as Record<string, unknown>).b;
+      (d.users as Record<string, unknown>).c = { name: 'C', tasks: [] };
+    });
+    expect(Object.keys(db.users)).toHaveLength(Object.keys(b.users).length);
+    expect(diffFromBase(b, db)).toEqual([
+      { path: ['users', 'b'], removed: true },
+      { path: ['users', 'c'], value: { name: 'C', tasks: [] } },
+    ]);
+    const { db: moved } = mutateDb(b, (d) => {
+      const a = d.users.a;
+      delete (d.users as Record<string, unknown>).a;
+      (d.users as Record<string, unknown>).a = a;
+    });
+    expect(diffFromBase(b, moved)).toEqual([{ path: ['users'], value: moved.users }]);
+  });
+
+  it('a change set made in this process restores the very state it was taken from; a persisted copy an equal one', () => {
+    const b = base();
+    const { db } = mutateDb(b, (d) => void d.users.a.tasks.push('t2'));
+    const changes = diffFromBase(b, db);
+    expect(applyChanges(b, changes)).toBe(db);
+    const rebuilt = applyChanges(b, JSON.parse(JSON.stringify(changes)) as typeof changes);
+    expect(rebuilt).not.toBe(db);
+    expect(dbEquals(rebuilt, db)).toBe(true);
+  });
+
+  it('a change set applied to another base is applied to it, not answered with the state it was taken from', () => {
+    const b = base();
+    const { db } = mutateDb(b, (d) => void d.users.a.tasks.push('t2'));
+    const changes = diffFromBase(b, db);
+    const other = freezeBase({ ...base(), tasks: { t1: { title: 'other', n: 3 } } });
+    const restored = applyChanges(other, changes);
+    expect(restored.tasks).toBe(other.tasks);
+    expect(restored.users.a.tasks).toEqual(['t1', 't2']);
+  });
+
+  it('a change set of a state that is not frozen is re-applied: a later edit of that state does not leak in', () => {
+    const b = base();
+    const loose = { ...b, tasks: { t1: { title: 'y', n: 2 } } };
+    const changes = diffFromBase(b, loose);
+    loose.tasks = { t1: { title: 'z', n: 9 } };
+    expect(applyChanges(b, changes).tasks.t1.title).toBe('y');
+  });
+
   it('an unchanged DB has an empty change set', () => {
     const b = base();
     expect(diffFromBase(b, b)).toEqual([]);

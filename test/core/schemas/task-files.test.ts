@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dumpsPy, isPyFloat, parsePyJson } from '../../../src/core/py/index.ts';
 import type { PyValue } from '../../../src/core/py/index.ts';
 import { parseTasks } from '../../../src/core/tasks.ts';
+import type { Task } from '../../../src/core/schemas/task.ts';
 import { fileDataSource } from '../../../src/cli/data.ts';
 
 /** True when every non-null value of `raw` appears, identically (number kinds included), in `parsed`. */
@@ -19,10 +20,20 @@ const preserved = (raw: PyValue, parsed: PyValue): boolean => {
 
 const expectedCounts: Record<string, number> = { mock: 10, airline: 50, retail: 114, telecom: 2285 };
 
+/** Each task file read and parsed once for this file's tests (telecom's 2,285 tasks take seconds). */
+const parsedFiles = new Map<string, Promise<{ text: string; tasks: Task[] }>>();
+const parsedFile = (domain: string) => {
+  let parsed = parsedFiles.get(domain);
+  if (parsed === undefined) {
+    const read = fileDataSource().readText(`domains/${domain}/tasks.json`);
+    parsedFiles.set(domain, (parsed = read.then((text) => ({ text, tasks: parseTasks(text) }))));
+  }
+  return parsed;
+};
+
 describe('reference task files', () => {
   it.each(Object.entries(expectedCounts))('%s/tasks.json parses into %i tasks without losing a value', async (domain, count) => {
-    const text = await fileDataSource().readText(`domains/${domain}/tasks.json`);
-    const tasks = parseTasks(text);
+    const { text, tasks } = await parsedFile(domain);
     expect(tasks).toHaveLength(count);
     const raw = parsePyJson(text) as PyValue[];
     const lost = tasks.filter((t, i) => !preserved(raw[i]!, t as unknown as PyValue)).map((t) => t.id);
@@ -30,7 +41,7 @@ describe('reference task files', () => {
   });
 
   it('telecom float arguments keep their kind (gb_amount 2.0 stays 2.0)', async () => {
-    const tasks = parseTasks(await fileDataSource().readText('domains/telecom/tasks.json'));
+    const { tasks } = await parsedFile('telecom');
     const refuel = tasks
       .flatMap((t) => t.evaluation_criteria?.actions ?? [])
       .find((a) => a.name === 'refuel_data')!;

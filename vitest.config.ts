@@ -165,9 +165,13 @@ export default defineConfig({
       workerTier('worker', { include: ['test/worker/**/*.test.ts'], exclude: ISOLATED_WORKER_FILES, isolate: false }),
       workerTier('worker-isolated', { include: ISOLATED_WORKER_FILES }),
       // Local workers (src/cli/local/worker.ts), the CLI, the Python client, and the web viewer in headless Chromium
-      // (test/support/browser.ts).
+      // (test/support/browser.ts). The files share three worker processes (isolate: false) rather than each loading
+      // the CLI's and the test support's modules into a process of its own; each still has its own state folder
+      // (state-dir.ts) and environment variables (file-env.ts).
       nodeTier('e2e', 3, {
         ...localState,
+        setupFiles: [...localState.setupFiles, 'test/support/file-env.ts'],
+        isolate: false,
         include: ['test/cli/**/*.test.ts', 'test/client/**/*.test.ts', 'test/browser/**/*.test.ts'],
         testTimeout: 60_000,
         hookTimeout: 180_000,

@@ -1,11 +1,20 @@
 // Test projects, one per tier: `unit`, `e2e` and `ops` run in Node; the `worker` tier (projects `worker` and
 // `worker-isolated`) in the Workers runtime against wrangler.toml.
 import { readFile } from 'node:fs/promises';
+import { enableCompileCache } from 'node:module';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * Node's compile cache (the one bin/tau2-edge uses) for this process and, through the environment, every Node
+ * process of the run: vitest's workers, local workers, the CLI, wrangler. A run starts hundreds of them that load
+ * the same modules; each then reads their compiled code rather than compiling them again.
+ */
+process.env.NODE_COMPILE_CACHE ??= path.join(import.meta.dirname, 'node_modules', '.cache', 'tau2-edge', 'node-compile');
+enableCompileCache(process.env.NODE_COMPILE_CACHE);
 
 /** An import `with { type: 'text' }` is the file's text, as wrangler's bundler (esbuild) makes it; Vite ignores the attribute. */
 const TEXT_IMPORT = /(from\s*['"])([^'"]+)(['"])\s*with\s*\{\s*type:\s*['"]text['"]\s*\}/g;
@@ -156,9 +165,13 @@ export default defineConfig({
       workerTier('worker', { include: ['test/worker/**/*.test.ts'], exclude: ISOLATED_WORKER_FILES, isolate: false }),
       workerTier('worker-isolated', { include: ISOLATED_WORKER_FILES }),
       // Local workers (src/cli/local/worker.ts), the CLI, the Python client, and the web viewer in headless Chromium
-      // (test/support/browser.ts).
+      // (test/support/browser.ts). The files share three worker processes (isolate: false) rather than each loading
+      // the CLI's and the test support's modules into a process of its own; each still has its own state folder
+      // (state-dir.ts) and environment variables (file-env.ts).
       nodeTier('e2e', 3, {
         ...localState,
+        setupFiles: [...localState.setupFiles, 'test/support/file-env.ts'],
+        isolate: false,
         include: ['test/cli/**/*.test.ts', 'test/client/**/*.test.ts', 'test/browser/**/*.test.ts'],
         testTimeout: 60_000,
         hookTimeout: 180_000,

@@ -14,6 +14,12 @@ const TIERS = LANES.flat();
  */
 export const tierProjects = (tier: string): string[] => [tier, `${tier}-*`];
 
+/** The tiers whose global setup builds the local worker's bundle and migrated database (vitest.config.ts's localState). */
+const LOCAL_WORKER_TIERS: readonly string[] = ['e2e', 'ops'];
+
+/** Whether a lane's vitest process builds the local worker (its bundle and database) before its files run. */
+export const buildsLocalWorker = (lane: readonly string[]): boolean => lane.some((tier) => LOCAL_WORKER_TIERS.includes(tier));
+
 export interface TestPlan {
   /** The tiers of each vitest process to start. */
   readonly lanes: readonly (readonly string[])[];

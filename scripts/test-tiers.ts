@@ -6,7 +6,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { summaryCounts, summaryLine, testPlan, tierProjects } from './test-lanes.ts';
+import { buildsLocalWorker, summaryCounts, summaryLine, testPlan, tierProjects } from './test-lanes.ts';
+import buildLocalWorker from '../test/support/local-worker.setup.ts';
 import type { TestCounts } from './test-lanes.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -38,7 +39,16 @@ const runLane = (lane: readonly string[]): Promise<{ code: number; counts: TestC
 if (lanes.length === 1) {
   process.exit(spawnSync(vitest, vitestRun(lanes[0]!), { cwd: repoRoot, stdio: 'inherit' }).status ?? 1);
 }
-const results = await Promise.all(lanes.map(runLane));
+// Lanes that start local workers would each build its bundle and migrated database, at once, where neither is
+// cached (a fresh checkout): built here once before those lanes start, both are cached for their global setups.
+// A failed build is left to them to report.
+const built = lanes.filter(buildsLocalWorker).length > 1 ? buildLocalWorker().catch(() => undefined) : null;
+const results = await Promise.all(
+  lanes.map(async (lane) => {
+    if (built !== null && buildsLocalWorker(lane)) await built;
+    return runLane(lane);
+  }),
+);
 const sum = (key: keyof TestCounts): number => results.reduce((total, { counts }) => total + counts[key], 0);
 console.log(summaryLine({ passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped') }));
 process.exit(results.find(({ code }) => code !== 0)?.code ?? 0);

@@ -11,6 +11,7 @@ import { mockConversation, requireKey, startFakeOpenAI } from '../support/fake-o
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
 import { defaultPersistDir, localStateRoot, startLocalWorker, repoRoot } from '../../src/cli/local/worker.ts';
+import type { LocalWorker } from '../../src/cli/local/worker.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 
@@ -24,7 +25,12 @@ beforeAll(async () => {
   // Runs without --save-to are saved here, not in the checkout's data/simulations.
   process.env.TAU2_EDGE_SIMULATIONS_DIR = path.join(dir, 'simulations');
 });
+/** A worker serving `--api` commands (without an operator key), started by the first test that needs it and shared by the next. */
+let serving: Promise<LocalWorker> | undefined;
+const servingWorker = (): Promise<LocalWorker> =>
+  (serving ??= startLocalWorker({ persistTo: path.join(dir, 'state'), logFile: path.join(dir, 'worker.log'), env: { OPENAI_BASE_URL: fake.baseURL } }));
 afterAll(async () => {
+  await (await serving)?.stop();
   await fake.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -117,11 +123,7 @@ describe('tau2-edge run on the local worker', () => {
   }, 180_000);
 
   it('run --api uses a serving worker; view RUN --api prints the run, its metrics and simulations; Ctrl-C cancels', async () => {
-    const worker = await startLocalWorker({
-      persistTo: path.join(dir, 'state'),
-      logFile: path.join(dir, 'worker.log'),
-      env: { OPENAI_BASE_URL: fake.baseURL },
-    });
+    const worker = await servingWorker();
     try {
       const run = await capture(['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--task-ids', 'create_task_1', 'update_task_1', '--num-trials', '2', '--api', worker.url]);
       expect(run.code).toBe(0);
@@ -182,25 +184,20 @@ describe('tau2-edge run on the local worker', () => {
       expect(cancelledView.text).toMatch(new RegExp(`^run ${cancelledId} · cancelled · `, 'm'));
     } finally {
       fake.setHandler(mockConversation());
-      await worker.stop();
     }
   }, 180_000);
 
   it('run --target-ci-width through a worker: each round a run of one more trial, one results file with all trials', async () => {
-    const worker = await startLocalWorker({ persistTo: path.join(dir, 'state-rounds'), logFile: path.join(dir, 'worker-rounds.log'), env: { OPENAI_BASE_URL: fake.baseURL } });
-    try {
-      const file = path.join(dir, 'rounds.json');
-      const run = await capture(['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--task-ids', 'create_task_1', 'update_task_1',
-        '--target-ci-width', '0.05', '--max-trials', '2', '--api', worker.url, '--save-to', file]);
-      expect(run.code, run.text).toBe(0);
-      expect(run.text).toMatch(/^round 1: after 1 trial\(s\) per task: .* wide \(target 0\.05\)$/m);
-      expect(run.text).toContain('rounds stopped: max_trials');
-      const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
-      expect(results.info.num_trials).toBe(2);
-      expect(results.simulations.map((s) => `${s.task_id}/${s.trial}`).sort()).toEqual(['create_task_1/0', 'create_task_1/1', 'update_task_1/0', 'update_task_1/1']);
-    } finally {
-      await worker.stop();
-    }
+    const worker = await servingWorker();
+    const file = path.join(dir, 'rounds.json');
+    const run = await capture(['run', '--domain', 'mock', '--agent-llm', 'fake-agent', '--user-llm', 'fake-user', '--task-ids', 'create_task_1', 'update_task_1',
+      '--target-ci-width', '0.05', '--max-trials', '2', '--api', worker.url, '--save-to', file]);
+    expect(run.code, run.text).toBe(0);
+    expect(run.text).toMatch(/^round 1: after 1 trial\(s\) per task: .* wide \(target 0\.05\)$/m);
+    expect(run.text).toContain('rounds stopped: max_trials');
+    const results = ResultsSchema.parse(parsePyJson(await readFile(file, 'utf8')));
+    expect(results.info.num_trials).toBe(2);
+    expect(results.simulations.map((s) => `${s.task_id}/${s.trial}`).sort()).toEqual(['create_task_1/0', 'create_task_1/1', 'update_task_1/0', 'update_task_1/1']);
   }, 180_000);
 
   it('admin keys create|list|revoke: the operator issues a tenant key that works until revoked', async () => {

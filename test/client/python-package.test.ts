@@ -1,7 +1,8 @@
-// The Python client as a package (clients/python): its wheel is built and installed, with the gymnasium extra,
-// into a fresh virtual environment of /usr/bin/python3, from pip's configured sources; then, against a local
-// Worker, the README's first rollout, gymnasium's env_checker, the synchronous env inside a running event loop,
-// the errors, the vector env and the GRPO example run from that environment (never from the source tree).
+// The Python client as a package (clients/python): its wheel is built and installed, with the gymnasium extra
+// (and mypy beside it), into a fresh virtual environment of /usr/bin/python3, from pip's configured sources;
+// then, against a local Worker, the README's first rollout, gymnasium's env_checker, the synchronous env inside a
+// running event loop, the errors, the vector env and the GRPO example run from that environment (never from the
+// source tree).
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,14 +19,20 @@ const API_KEY = 'python-package-test-key';
 const canInstall = execaSync(PYTHON, ['-c', 'import venv, pip'], { reject: false }).exitCode === 0;
 /** No retries of an index that cannot be reached (machines whose sources are local only). */
 const PIP_ENV = { PIP_RETRIES: '0', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
+/**
+ * The environment's Python writes the bytecode of what it imports (whatever the caller's PYTHONDONTWRITEBYTECODE):
+ * pip compiles nothing ahead (`--no-compile`), so the first script compiles the few modules the tests import and
+ * the later ones reuse them, rather than pip compiling every module of numpy, gymnasium and mypy.
+ */
+const PYTHON_ENV = { PYTHONDONTWRITEBYTECODE: '' };
 
 let harness: Harness;
 let work: string;
 let venvPython: string;
-/** mypy, installed into the environment after the package, checking it while the Worker starts. */
+/** mypy, installed into the environment with the package, checking it while the tests run. */
 let typeCheck: Promise<{ exitCode?: number; stdout: string; stderr: string }>;
 
-/** Builds the wheel from a copy of the source (a build writes into its tree) and installs it with gymnasium. */
+/** Builds the wheel from a copy of the source (a build writes into its tree) and installs it with gymnasium and mypy. */
 const installPackage = async (): Promise<void> => {
   const source = path.join(work, 'source');
   cpSync(CLIENT, source, { recursive: true, filter: (from) => !from.includes('__pycache__') });
@@ -33,14 +40,13 @@ const installPackage = async (): Promise<void> => {
   const pip = (args: readonly string[]) => execa(PYTHON, ['-m', 'pip', '--python', path.join(venv, 'bin/python'), ...args], { env: PIP_ENV, timeout: 240_000 });
   await execa(PYTHON, ['-m', 'venv', '--without-pip', venv]);
   await pip(['wheel', '--no-deps', '--wheel-dir', path.join(work, 'wheels'), source]);
-  await pip(['install', `${path.join(work, 'wheels', 'tau2_edge-0.1.0-py3-none-any.whl')}[gymnasium]`]);
+  // The package with its extra, and mypy, in one resolution and one start of pip.
+  await pip(['install', '--no-compile', `${path.join(work, 'wheels', 'tau2_edge-0.1.0-py3-none-any.whl')}[gymnasium]`, 'mypy']);
   venvPython = path.join(venv, 'bin/python');
   // The package as installed, then the examples as a user's code: these read its types through py.typed.
-  const mypy = (target: readonly string[]) => execa(venvPython, ['-m', 'mypy', '--strict', '--cache-dir', path.join(work, 'mypy-cache'), ...target], { cwd: work, reject: false });
-  typeCheck = pip(['install', 'mypy']).then(async () => {
-    const installed = await mypy(['-p', 'tau2_edge']);
-    return installed.exitCode === 0 ? mypy([path.join(CLIENT, 'examples')]) : installed;
-  });
+  const mypy = (target: readonly string[]) =>
+    execa(venvPython, ['-m', 'mypy', '--strict', '--cache-dir', path.join(work, 'mypy-cache'), ...target], { cwd: work, env: PYTHON_ENV, reject: false });
+  typeCheck = mypy(['-p', 'tau2_edge']).then((installed) => (installed.exitCode === 0 ? mypy([path.join(CLIENT, 'examples')]) : installed));
   typeCheck.catch(() => undefined);
 };
 
@@ -56,7 +62,7 @@ afterAll(async () => {
 
 /** Runs the installed package's Python in a folder without the source, so imports come from the wheel. */
 const python = (args: readonly string[], env: Record<string, string> = {}) =>
-  execa(venvPython, args, { cwd: work, env: { TAU2_EDGE_URL: harness.worker().url, TAU2_EDGE_API_KEY: API_KEY, ...env }, timeout: 120_000, reject: false });
+  execa(venvPython, args, { cwd: work, env: { ...PYTHON_ENV, TAU2_EDGE_URL: harness.worker().url, TAU2_EDGE_API_KEY: API_KEY, ...env }, timeout: 120_000, reject: false });
 
 const lines = (stdout: string): string[] => stdout.trim().split('\n');
 

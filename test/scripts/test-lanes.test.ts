@@ -1,7 +1,7 @@
 // `npm test`'s plan: the tiers named, in lanes side by side (every tier when none is named), or one process when
 // vitest arguments concern every tier; and the one summary line that counts every lane.
 import { describe, expect, it } from 'vitest';
-import { summaryCounts, summaryLine, testPlan, tierProjects } from '../../scripts/test-lanes.ts';
+import { buildsLocalWorker, summaryCounts, summaryLine, testPlan, tierProjects } from '../../scripts/test-lanes.ts';
 
 describe('npm test lanes', () => {
   it('runs every tier in lanes, the CPU-bound tiers beside the waiting ones', () => {
@@ -17,6 +17,11 @@ describe('npm test lanes', () => {
 
   it('leaves an unknown tier to vitest, which names it', () => {
     expect(testPlan(['unit', 'nope'])).toEqual({ lanes: [['unit', 'nope']], vitestArgs: [] });
+  });
+
+  it('builds the local worker once for the lanes whose global setup would each build it (e2e and ops)', () => {
+    expect(testPlan([]).lanes.map(buildsLocalWorker)).toEqual([false, true, true]);
+    expect(testPlan(['worker', 'e2e']).lanes.map(buildsLocalWorker)).toEqual([false, true]);
   });
 
   it("runs a tier's projects: its own and those named after it", () => {

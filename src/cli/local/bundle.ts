@@ -2,14 +2,14 @@
 // wrangler.toml into Miniflare's options (options.ts). Both cost seconds and several processes, so they are
 // kept in a cache entry named by a hash of every file the bundle was built from (esbuild's metafile) and the
 // config; a start on an unchanged checkout reuses them, and a changed source builds a new entry.
-import { createHash } from 'node:crypto';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Unstable_MiniflareWorkerOptions } from 'wrangler';
 import { z } from 'zod';
-import { cacheRoot, commitEntry, stagingFolder } from './cache-entries.ts';
-import { recordStamps, stampsMatch, stampsOf } from './input-stamps.ts';
+import { commitBuild, latestEntry, readJson } from './built-entries.ts';
+import type { KeyFiles } from './built-entries.ts';
+import { cacheRoot, stagingFolder } from './cache-entries.ts';
 import { repoRoot, wranglerBin } from '../checkout.ts';
 
 export type WorkerOptions = Omit<Unstable_MiniflareWorkerOptions['workerOptions'], 'modulesRules'>;
@@ -32,15 +32,7 @@ export interface WorkerBundleOptions {
 
 export const defaultBundleCacheDir = path.join(cacheRoot, 'worker-bundle');
 
-const LATEST = 'latest.json';
-const MANIFEST = 'manifest.json';
-const STAMPS = 'stamps';
 const OPTIONS = 'options.json';
-/** Entry names: the key, a hex hash. */
-const isEntry = (name: string): boolean => /^[0-9a-f]{32}$/.test(name);
-
-const ManifestSchema = z.object({ key: z.string(), inputs: z.array(z.string()) });
-type Manifest = z.infer<typeof ManifestSchema>;
 
 const PrintedOptionsSchema = z.object({ name: z.string(), main: z.string(), workerOptions: z.record(z.string(), z.unknown()) });
 type PrintedOptions = z.infer<typeof PrintedOptionsSchema>;
@@ -51,32 +43,10 @@ const MetafileSchema = z.object({ inputs: z.record(z.string(), z.unknown()) });
 const BUILD_SETTINGS = ['package.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.worker.json'];
 const wranglerPackage = path.join(repoRoot, 'node_modules', 'wrangler', 'package.json');
 
-const readJson = async <T>(file: string, schema: z.ZodType<T>): Promise<T | null> => {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return null;
-  const parsed = schema.safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : null;
-};
-
 /** The files an entry depends on: the config, wrangler, the build settings and every input. */
-const keyFiles = (root: string, configPath: string, inputs: readonly string[]): string[] => [
-  configPath,
-  wranglerPackage,
-  ...BUILD_SETTINGS.map((f) => path.join(root, f)),
-  ...inputs.map((f) => path.resolve(root, f)),
-];
-
-/** The hash of the files (path and contents; a missing file counts as such). */
-const inputsKey = async (files: readonly string[]): Promise<string> => {
-  const hash = createHash('sha256');
-  const contents = await Promise.all(files.map((f) => readFile(f).catch(() => null)));
-  files.forEach((file, i) => {
-    const content = contents[i] ?? null;
-    hash.update(`${file}\0${content === null ? 'missing' : content.length}\0`);
-    if (content !== null) hash.update(content);
-  });
-  return hash.digest('hex').slice(0, 32);
-};
+const keyFiles =
+  (root: string, configPath: string): KeyFiles =>
+  (inputs) => [configPath, wranglerPackage, ...BUILD_SETTINGS.map((f) => path.join(root, f)), ...inputs.map((f) => path.resolve(root, f))];
 
 /**
  * Local variable files (.dev.vars, .env and their variants) that wrangler folds into the options as bindings: they
@@ -112,25 +82,6 @@ const asBundle = (dir: string, options: PrintedOptions, built: boolean): WorkerB
   built,
 });
 
-/**
- * The entry `latest.json` names, when its inputs still hash to its key: checked by their stamps first (the
- * whole bundle's sources take a tenth of a second or more to hash), by their contents when a stamp differs.
- */
-const reusable = async (root: string, configPath: string, cacheDir: string): Promise<string | null> => {
-  const latest = await readJson<Manifest>(path.join(cacheDir, LATEST), ManifestSchema);
-  if (latest === null) return null;
-  const entry = path.join(cacheDir, latest.key);
-  const manifest = await readJson<Manifest>(path.join(entry, MANIFEST), ManifestSchema);
-  if (manifest === null || manifest.key !== latest.key) return null;
-  const files = keyFiles(root, configPath, manifest.inputs);
-  // Taken before the contents are read: a file changed meanwhile no longer matches them next time.
-  const stamps = await stampsOf(files);
-  if (await stampsMatch(path.join(entry, STAMPS), stamps)) return entry;
-  if ((await inputsKey(files)) !== manifest.key) return null;
-  await recordStamps(path.join(entry, STAMPS), stamps);
-  return entry;
-};
-
 /** Builds a new entry and makes it the latest; concurrent builders of the same inputs end with the same entry. */
 const build = async (root: string, configPath: string, cacheDir: string, withOptions: boolean): Promise<{ entry: string; options: PrintedOptions }> => {
   const staging = await stagingFolder(cacheDir);
@@ -149,14 +100,8 @@ const build = async (root: string, configPath: string, cacheDir: string, withOpt
     throw new Error(`Building the Worker bundle failed:\n${built.all ?? ''}`);
   }
   const meta = MetafileSchema.parse(JSON.parse(await readFile(path.join(staging, 'meta.json'), 'utf8')));
-  const inputs = Object.keys(meta.inputs).sort();
-  const key = await inputsKey(keyFiles(root, configPath, inputs));
-  await writeFile(path.join(staging, MANIFEST), JSON.stringify({ key, inputs } satisfies Manifest));
   if (withOptions) await writeOptions(staging, options);
-  const entry = await commitEntry(cacheDir, staging, key, isEntry);
-  const latest = path.join(cacheDir, `${LATEST}.${path.basename(staging)}`);
-  await writeFile(latest, JSON.stringify({ key, inputs: [] } satisfies Manifest));
-  await rename(latest, path.join(cacheDir, LATEST));
+  const entry = await commitBuild(cacheDir, staging, keyFiles(root, configPath), Object.keys(meta.inputs).sort());
   return { entry, options };
 };
 
@@ -164,7 +109,7 @@ const build = async (root: string, configPath: string, cacheDir: string, withOpt
 export const workerBundle = async ({ configPath = path.join(repoRoot, 'wrangler.toml'), cacheDir = defaultBundleCacheDir }: WorkerBundleOptions = {}): Promise<WorkerBundle> => {
   const root = path.dirname(configPath);
   const cacheOptions = !(await hasLocalVarsFiles(root));
-  const entry = await reusable(root, configPath, cacheDir);
+  const entry = await latestEntry(cacheDir, keyFiles(root, configPath));
   if (entry !== null) {
     const cached = cacheOptions ? await readJson(path.join(entry, OPTIONS), PrintedOptionsSchema) : null;
     if (cached !== null) return asBundle(entry, cached, false);

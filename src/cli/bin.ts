@@ -3,11 +3,11 @@
 // (main.ts, from its bundle: cli-bundle.ts): on two cores the start-up halves. Only light modules are imported
 // before that.
 import { startRuntimeEarly } from './local/worker.ts';
-import { loadMain } from './cli-bundle.ts';
 
 const argv = process.argv.slice(2);
 /** A `run` that will start a local Worker: not on a serving API, not in process, not asking for help. */
 const startsLocalWorker = argv[0] === 'run' && !argv.some((arg) => arg === '--in-process' || arg === '-h' || arg === '--help' || arg === '--api' || arg.startsWith('--api='));
 if (startsLocalWorker) startRuntimeEarly();
+const { loadMain } = await import('./cli-bundle.ts');
 const { runAsProcess } = await loadMain();
 await runAsProcess(argv);

@@ -14,7 +14,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from '../checkout.ts';
-import { applyLocalMigrations } from './migrations.ts';
 import type { RuntimeSettings } from './runtime-settings.ts';
 
 export { repoRoot, wranglerBin } from '../checkout.ts';
@@ -184,6 +183,8 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const persistTo = options.persistTo ?? defaultPersistDir();
   const logFile = options.logFile ?? defaultLogFile();
   await mkdir(path.dirname(logFile), { recursive: true });
+  // Imported here: bin.ts loads this module before it starts the runtime early, so it stays light.
+  const { applyLocalMigrations } = await import('./migrations.ts');
   await applyLocalMigrations(persistTo);
 
   const { child, workDir, swept } = takeEarlyRuntime(logFile) ?? startRuntimeGroup(logFile);

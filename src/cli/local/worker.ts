@@ -155,7 +155,11 @@ let early: RuntimeGroup | null = null;
  * the pipe close).
  */
 export const startRuntimeEarly = (): void => {
-  early ??= holdsProcess(startRuntimeGroup(defaultLogFile()), false);
+  try {
+    early ??= holdsProcess(startRuntimeGroup(defaultLogFile()), false);
+  } catch {
+    // The worker's own start tries again, and reports what fails.
+  }
 };
 
 /** Whether the runtime's process and pipe keep this process alive: not while unused (a command may end first). */

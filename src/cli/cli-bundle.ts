@@ -74,11 +74,12 @@ const build = async (cacheDir: string): Promise<string> => {
   return commitBuild(cacheDir, staging, keyFiles, Object.keys(result.metafile.inputs).sort());
 };
 
+/** The bundle's entry: the latest when the sources are unchanged, else a new build. */
+export const cliBundleEntry = async (cacheDir: string = defaultCliCacheDir): Promise<string> => (await latestEntry(cacheDir, keyFiles)) ?? build(cacheDir);
+
 /** The command line's main module: the bundle of an unchanged checkout, a new bundle, or the sources when building fails. */
 export const loadMain = async (cacheDir: string = defaultCliCacheDir): Promise<MainModule> => {
-  const entry = await latestEntry(cacheDir, keyFiles)
-    .then((found) => found ?? build(cacheDir))
-    .catch(() => null);
+  const entry = await cliBundleEntry(cacheDir).catch(() => null);
   if (entry === null) return import('./main.ts');
   return (await import(pathToFileURL(path.join(entry, BUNDLE)).href)) as MainModule;
 };

@@ -53,7 +53,8 @@ export const latestEntry = async (cacheDir: string, keyFiles: KeyFiles): Promise
   const stamps = await stampsOf(files);
   if (await stampsMatch(path.join(entry, STAMPS), stamps)) return entry;
   if ((await filesKey(files)) !== manifest.key) return null;
-  await recordStamps(path.join(entry, STAMPS), stamps);
+  // Only a shortcut for the next start: an entry pruned meanwhile, or a read-only cache, just goes without it.
+  await recordStamps(path.join(entry, STAMPS), stamps).catch(() => undefined);
   return entry;
 };
 

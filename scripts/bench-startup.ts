@@ -1,7 +1,8 @@
 // Start-up on the default path: `bin/tau2-edge run` of one mock episode against the scripted provider, timed from
 // the command to the first episode's first model call (the local Worker started, the run created, its first
-// episode stepping) and to that episode's line. The first start builds the Worker bundle when the sources
-// changed since the last one; the timed starts after it are those of an unchanged checkout (target: 1.5 s).
+// episode stepping) and to that episode's line. The first start builds the Worker's and the command line's
+// bundles when the sources changed since the last one; the timed starts after it are those of an unchanged
+// checkout (target: 1.5 s).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,7 +60,7 @@ export const benchStartup = async (): Promise<string[]> => {
     return [
       `start-up (default path, unchanged checkout, target ${TARGET_SECONDS} s): command to first model call ${spread(starts.map((s) => s.firstCall))}, ` +
         `to first episode done ${spread(starts.map((s) => s.firstEpisode))} over ${TIMED_STARTS} starts`,
-      `  first start (builds the Worker bundle when the sources changed): first model call ${first.firstCall.toFixed(2)} s`,
+      `  first start (builds the Worker's and the command line's bundles when the sources changed): first model call ${first.firstCall.toFixed(2)} s`,
     ];
   } finally {
     await fake.close();

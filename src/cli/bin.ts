@@ -1,11 +1,13 @@
 // The command line's entry (bin/tau2-edge). A `run` on the default path starts its local Worker's runtime before
 // anything else, so that the runtime loads its modules and bundle while this process loads the command's own
-// (main.ts): on two cores the start-up halves. Only light modules are imported before that.
+// (main.ts, from its bundle: cli-bundle.ts): on two cores the start-up halves. Only light modules are imported
+// before that.
 import { startRuntimeEarly } from './local/worker.ts';
 
 const argv = process.argv.slice(2);
 /** A `run` that will start a local Worker: not on a serving API, not in process, not asking for help. */
 const startsLocalWorker = argv[0] === 'run' && !argv.some((arg) => arg === '--in-process' || arg === '-h' || arg === '--help' || arg === '--api' || arg.startsWith('--api='));
 if (startsLocalWorker) startRuntimeEarly();
-const { runAsProcess } = await import('./main.ts');
+const { loadMain } = await import('./cli-bundle.ts');
+const { runAsProcess } = await loadMain();
 await runAsProcess(argv);

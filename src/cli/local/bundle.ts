@@ -2,14 +2,14 @@
 // wrangler.toml into Miniflare's options (options.ts). Both cost seconds and several processes, so they are
 // kept in a cache entry named by a hash of every file the bundle was built from (esbuild's metafile) and the
 // config; a start on an unchanged checkout reuses them, and a changed source builds a new entry.
-import { createHash } from 'node:crypto';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import type { Unstable_MiniflareWorkerOptions } from 'wrangler';
 import { z } from 'zod';
-import { cacheRoot, commitEntry, stagingFolder } from './cache-entries.ts';
+import { commitBuild, latestEntry, readJson } from './built-entries.ts';
+import type { KeyFiles } from './built-entries.ts';
+import { cacheRoot, stagingFolder } from './cache-entries.ts';
 import { repoRoot, wranglerBin } from '../checkout.ts';
 
 export type WorkerOptions = Omit<Unstable_MiniflareWorkerOptions['workerOptions'], 'modulesRules'>;
@@ -32,14 +32,7 @@ export interface WorkerBundleOptions {
 
 export const defaultBundleCacheDir = path.join(cacheRoot, 'worker-bundle');
 
-const LATEST = 'latest.json';
-const MANIFEST = 'manifest.json';
 const OPTIONS = 'options.json';
-/** Entry names: the key, a hex hash. */
-const isEntry = (name: string): boolean => /^[0-9a-f]{32}$/.test(name);
-
-const ManifestSchema = z.object({ key: z.string(), inputs: z.array(z.string()) });
-type Manifest = z.infer<typeof ManifestSchema>;
 
 const PrintedOptionsSchema = z.object({ name: z.string(), main: z.string(), workerOptions: z.record(z.string(), z.unknown()) });
 type PrintedOptions = z.infer<typeof PrintedOptionsSchema>;
@@ -50,25 +43,10 @@ const MetafileSchema = z.object({ inputs: z.record(z.string(), z.unknown()) });
 const BUILD_SETTINGS = ['package.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.worker.json'];
 const wranglerPackage = path.join(repoRoot, 'node_modules', 'wrangler', 'package.json');
 
-const readJson = async <T>(file: string, schema: z.ZodType<T>): Promise<T | null> => {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return null;
-  const parsed = schema.safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : null;
-};
-
-/** The hash of the config, the build settings and every input (path and contents; a missing file counts as such). */
-const inputsKey = async (root: string, configPath: string, inputs: readonly string[]): Promise<string> => {
-  const hash = createHash('sha256');
-  const files = [configPath, wranglerPackage, ...BUILD_SETTINGS.map((f) => path.join(root, f)), ...inputs.map((f) => path.resolve(root, f))];
-  const contents = await Promise.all(files.map((f) => readFile(f).catch(() => null)));
-  files.forEach((file, i) => {
-    const content = contents[i] ?? null;
-    hash.update(`${file}\0${content === null ? 'missing' : content.length}\0`);
-    if (content !== null) hash.update(content);
-  });
-  return hash.digest('hex').slice(0, 32);
-};
+/** The files an entry depends on: the config, wrangler, the build settings and every input. */
+const keyFiles =
+  (root: string, configPath: string): KeyFiles =>
+  (inputs) => [configPath, wranglerPackage, ...BUILD_SETTINGS.map((f) => path.join(root, f)), ...inputs.map((f) => path.resolve(root, f))];
 
 /**
  * Local variable files (.dev.vars, .env and their variants) that wrangler folds into the options as bindings: they
@@ -82,6 +60,7 @@ const optionsScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'o
 
 /** wrangler's options for the config, in a process of its own (options.ts says why). */
 const printOptions = async (root: string, configPath: string): Promise<PrintedOptions> => {
+  const { execa } = await import('execa');
   // Only errors from wrangler's logger: its notes (e.g. "Using secrets defined in .dev.vars") go to stdout too.
   const printed = await execa(process.execPath, [optionsScript, configPath], { cwd: root, env: { WRANGLER_LOG: 'error' }, reject: false });
   if (printed.failed) throw new Error(`Reading ${path.basename(configPath)} failed:\n${printed.stderr}`);
@@ -103,19 +82,10 @@ const asBundle = (dir: string, options: PrintedOptions, built: boolean): WorkerB
   built,
 });
 
-/** The entry `latest.json` names, when its inputs still hash to its key. */
-const reusable = async (root: string, configPath: string, cacheDir: string): Promise<string | null> => {
-  const latest = await readJson<Manifest>(path.join(cacheDir, LATEST), ManifestSchema);
-  if (latest === null) return null;
-  const entry = path.join(cacheDir, latest.key);
-  const manifest = await readJson<Manifest>(path.join(entry, MANIFEST), ManifestSchema);
-  if (manifest === null || manifest.key !== latest.key) return null;
-  return (await inputsKey(root, configPath, manifest.inputs)) === manifest.key ? entry : null;
-};
-
 /** Builds a new entry and makes it the latest; concurrent builders of the same inputs end with the same entry. */
 const build = async (root: string, configPath: string, cacheDir: string, withOptions: boolean): Promise<{ entry: string; options: PrintedOptions }> => {
   const staging = await stagingFolder(cacheDir);
+  const { execa } = await import('execa');
   const [built, options] = await Promise.all([
     execa(wranglerBin, ['deploy', '--dry-run', '--outdir', path.join(staging, 'bundle'), '--metafile', path.join(staging, 'meta.json'), '--config', configPath], {
       cwd: root,
@@ -130,14 +100,8 @@ const build = async (root: string, configPath: string, cacheDir: string, withOpt
     throw new Error(`Building the Worker bundle failed:\n${built.all ?? ''}`);
   }
   const meta = MetafileSchema.parse(JSON.parse(await readFile(path.join(staging, 'meta.json'), 'utf8')));
-  const inputs = Object.keys(meta.inputs).sort();
-  const key = await inputsKey(root, configPath, inputs);
-  await writeFile(path.join(staging, MANIFEST), JSON.stringify({ key, inputs } satisfies Manifest));
   if (withOptions) await writeOptions(staging, options);
-  const entry = await commitEntry(cacheDir, staging, key, isEntry);
-  const latest = path.join(cacheDir, `${LATEST}.${path.basename(staging)}`);
-  await writeFile(latest, JSON.stringify({ key, inputs: [] } satisfies Manifest));
-  await rename(latest, path.join(cacheDir, LATEST));
+  const entry = await commitBuild(cacheDir, staging, keyFiles(root, configPath), Object.keys(meta.inputs).sort());
   return { entry, options };
 };
 
@@ -145,7 +109,7 @@ const build = async (root: string, configPath: string, cacheDir: string, withOpt
 export const workerBundle = async ({ configPath = path.join(repoRoot, 'wrangler.toml'), cacheDir = defaultBundleCacheDir }: WorkerBundleOptions = {}): Promise<WorkerBundle> => {
   const root = path.dirname(configPath);
   const cacheOptions = !(await hasLocalVarsFiles(root));
-  const entry = await reusable(root, configPath, cacheDir);
+  const entry = await latestEntry(cacheDir, keyFiles(root, configPath));
   if (entry !== null) {
     const cached = cacheOptions ? await readJson(path.join(entry, OPTIONS), PrintedOptionsSchema) : null;
     if (cached !== null) return asBundle(entry, cached, false);

@@ -4,8 +4,9 @@
 // worker's settings (secrets among them), which it hands to the runtime's standard input, so they are never
 // written to disk; then it stays open for as long as the command lives. When it closes (the command exited, or
 // was killed with kill -9), the guard stops the group and removes the worker's folder; when the runtime exits,
-// it removes the folder and exits too. Usage: node guard.ts WORK_DIR COMMAND [ARGS…]
-import { execa } from 'execa';
+// it removes the folder and exits too. It imports node's own modules only: it starts on every local run, ahead
+// of the runtime. Usage: node guard.ts WORK_DIR COMMAND [ARGS…]
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
 const [workDir, command, ...args] = process.argv.slice(2);
@@ -20,12 +21,16 @@ const signalGroup = (signal: NodeJS.Signals): void => {
   }
 };
 
-// Never rejects: the guard's own exit code reports how the runtime ended.
-const runtime = execa(command, args, { stdin: 'pipe', stdout: 'inherit', stderr: 'inherit', reject: false });
-void runtime.then((result) => {
+// The guard's own exit code reports how the runtime ended.
+const runtime = spawn(command, args, { stdio: ['pipe', 'inherit', 'inherit'] });
+const runtimeEnded = (code: number | null, signal: NodeJS.Signals | null): void => {
   removeWorkDir();
-  process.exit(result.exitCode ?? (result.signal === undefined ? 1 : 128));
-});
+  process.exit(code ?? (signal === null ? 1 : 128));
+};
+runtime.on('exit', runtimeEnded);
+runtime.on('error', () => runtimeEnded(1, null));
+// A runtime that ends before reading its settings closes its pipe: that is no reason for the guard to fail.
+runtime.stdin.on('error', () => undefined);
 
 // A SIGTERM to the group reaches the runtime too: the guard stays to see it exit (and clean up after it).
 process.on('SIGTERM', () => undefined);
@@ -38,7 +43,7 @@ process.stdin.on('data', (chunk: string) => {
   if (end < 0) return;
   const settings = firstLine.slice(0, end);
   firstLine = null;
-  runtime.stdin!.end(settings);
+  runtime.stdin.end(settings);
 });
 process.stdin.on('close', () => {
   removeWorkDir();

@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { access, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { parse as parseToml } from 'smol-toml';
 import { cacheRoot, commitEntry, stagingFolder } from './cache-entries.ts';
 import { repoRoot, wranglerBin } from '../checkout.ts';
@@ -23,6 +22,7 @@ const migrationFiles = async (): Promise<string[]> =>
   (await readdir(migrationsDir).catch(() => [] as string[])).filter((f) => f.endsWith('.sql')).sort();
 
 const migrate = async (binding: string, persistTo: string): Promise<void> => {
+  const { execa } = await import('execa');
   const applied = await execa(wranglerBin, ['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo], {
     cwd: repoRoot,
     env: { CI: 'true' },

@@ -7,13 +7,13 @@ import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import getPort from 'get-port';
-import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, mkdirSync, mkdtempSync, openSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from '../checkout.ts';
-import { applyLocalMigrations } from './migrations.ts';
 import type { RuntimeSettings } from './runtime-settings.ts';
 
 export { repoRoot, wranglerBin } from '../checkout.ts';
@@ -87,7 +87,8 @@ const waitHealthy = async (url: string, child: ChildProcess, logFile: string, ti
     } catch {
       // not listening yet
     }
-    await sleep(250);
+    // Often enough that a start waits little past the runtime's readiness; a refused connection costs next to nothing.
+    await sleep(100);
   }
   throw new Error(`The local runtime did not answer ${url}/v1/health within ${timeoutMs / 1000} s; log ${logFile}:\n${await logTail(logFile)}`);
 };
@@ -119,31 +120,35 @@ interface RuntimeGroup {
   readonly child: ChildProcess;
   readonly workDir: string;
   readonly logFile: string;
+  /** The sweep of earlier versions' leftovers, started beside it. */
+  readonly swept: Promise<void>;
 }
 
 /**
  * Starts the guard and, in it, the runtime, which loads its modules and bundle while it waits for its settings.
  * Its own process group, so that stopping (or killing) it takes the guard, the runtime and workerd; the guard
- * leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes).
+ * leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes). Synchronous, so
+ * that a command starting it early has it running before it goes on loading its own modules.
  */
-const startRuntimeGroup = async (logFile: string): Promise<RuntimeGroup> => {
-  await mkdir(path.dirname(logFile), { recursive: true });
-  await sweepLeftSecrets();
-  const workDir = await mkdtemp(path.join(tmpdir(), WORK_DIR_PREFIX));
-  const log = await open(logFile, 'a');
+const startRuntimeGroup = (logFile: string): RuntimeGroup => {
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const swept = sweepLeftSecrets();
+  swept.catch(() => undefined);
+  const workDir = mkdtempSync(path.join(tmpdir(), WORK_DIR_PREFIX));
+  const log = openSync(logFile, 'a');
   const here = path.dirname(fileURLToPath(import.meta.url));
   // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
   // no descriptor number for stdout), so the worker's output never passes through this process.
   const child = spawn(process.execPath, [path.join(here, 'guard.ts'), workDir, process.execPath, path.join(here, 'runtime.ts')], {
     cwd: repoRoot,
     detached: true,
-    stdio: ['pipe', log.fd, log.fd],
+    stdio: ['pipe', log, log],
   });
-  await log.close();
-  return { child, workDir, logFile };
+  closeSync(log);
+  return { child, workDir, logFile, swept };
 };
 
-let early: Promise<RuntimeGroup> | null = null;
+let early: RuntimeGroup | null = null;
 
 /**
  * Starts the local runtime of the default log file now, for a command that will start its local worker once its
@@ -151,8 +156,11 @@ let early: Promise<RuntimeGroup> | null = null;
  * the pipe close).
  */
 export const startRuntimeEarly = (): void => {
-  early ??= startRuntimeGroup(defaultLogFile()).then((group) => holdsProcess(group, false));
-  early.catch(() => undefined);
+  try {
+    early ??= holdsProcess(startRuntimeGroup(defaultLogFile()), false);
+  } catch {
+    // The worker's own start tries again, and reports what fails.
+  }
 };
 
 /** Whether the runtime's process and pipe keep this process alive: not while unused (a command may end first). */
@@ -169,9 +177,8 @@ const holdsProcess = (group: RuntimeGroup, hold: boolean): RuntimeGroup => {
 };
 
 /** The runtime started early, when it writes where this worker's output goes; taken once. */
-const takeEarlyRuntime = async (logFile: string): Promise<RuntimeGroup | null> => {
-  if (early === null) return null;
-  const group = await early.catch(() => null);
+const takeEarlyRuntime = (logFile: string): RuntimeGroup | null => {
+  const group = early;
   early = null;
   if (group === null || group.logFile !== logFile || group.child.exitCode !== null) return null;
   return holdsProcess(group, true);
@@ -181,9 +188,12 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const persistTo = options.persistTo ?? defaultPersistDir();
   const logFile = options.logFile ?? defaultLogFile();
   await mkdir(path.dirname(logFile), { recursive: true });
+  // Imported here: bin.ts loads this module before it starts the runtime early, so it stays light.
+  const { applyLocalMigrations } = await import('./migrations.ts');
   await applyLocalMigrations(persistTo);
 
-  const { child, workDir } = (await takeEarlyRuntime(logFile)) ?? (await startRuntimeGroup(logFile));
+  const { child, workDir, swept } = takeEarlyRuntime(logFile) ?? startRuntimeGroup(logFile);
+  await swept;
   const port = options.port ?? (await getPort({ host: '127.0.0.1' }));
   const inspectorPort = options.inspector === true ? await getPort({ host: '127.0.0.1' }) : null;
   const settings: RuntimeSettings = {

@@ -1,0 +1,85 @@
+// The command line's own modules built into one ES module, so that a command starts without Node resolving,
+// reading and type-stripping several hundred source files: a build cache entry (local/built-entries.ts) named by
+// every file the bundle was built from, rebuilt when one changes. When the build fails, the command runs from
+// its sources as it would without the bundle.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
+import { commitBuild, latestEntry } from './local/built-entries.ts';
+import type { KeyFiles } from './local/built-entries.ts';
+import { cacheRoot, stagingFolder } from './local/cache-entries.ts';
+import { repoRoot } from './checkout.ts';
+
+type MainModule = typeof import('./main.ts');
+
+export const defaultCliCacheDir = path.join(cacheRoot, 'cli-bundle');
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MAIN = path.join(here, 'main.ts');
+const BUNDLE = 'main.mjs';
+/** Kept out of the bundle, loaded from its source: it holds the runtime that bin.ts starts before the bundle loads. */
+const SHARED_WITH_BIN = path.join(here, 'local', 'worker.ts');
+/**
+ * Packages left to Node: wrangler's and miniflare's modules find their own files beside them (and run in other
+ * processes), and esbuild is the builder itself.
+ */
+const EXTERNAL_PACKAGES = ['esbuild', 'miniflare', 'wrangler'];
+/** Files that shape the bundle without being one of its modules: how sources resolve and compile, and esbuild. */
+const BUILD_SETTINGS = ['package.json', 'tsconfig.json', 'tsconfig.base.json', 'node_modules/esbuild/package.json'];
+
+const keyFiles: KeyFiles = (inputs) => [...BUILD_SETTINGS.map((f) => path.join(repoRoot, f)), ...inputs.map((f) => path.resolve(repoRoot, f))];
+
+/**
+ * The project's modules keep the location of their source file in `import.meta` (they find the checkout, its
+ * data and their sibling scripts from it), and `worker.ts` stays one module shared with bin.ts.
+ */
+const LOCATION = /\bimport\.meta\.(url|filename|dirname)\b/g;
+const sourceLocations: Plugin = {
+  name: 'source-locations',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) =>
+      path.resolve(args.resolveDir, args.path) === SHARED_WITH_BIN ? { path: pathToFileURL(SHARED_WITH_BIN).href, external: true } : undefined,
+    );
+    build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes('import.meta.')) return undefined;
+      const location = { url: pathToFileURL(args.path).href, filename: args.path, dirname: path.dirname(args.path) };
+      const contents = source.replaceAll(LOCATION, (_, field: keyof typeof location) => JSON.stringify(location[field]));
+      return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+    });
+  },
+};
+
+/** Builds the bundle into a new cache entry; answers the entry's folder. */
+const build = async (cacheDir: string): Promise<string> => {
+  const { build: esbuild } = await import('esbuild');
+  const staging = await stagingFolder(cacheDir);
+  const result = await esbuild({
+    entryPoints: [MAIN],
+    outfile: path.join(staging, BUNDLE),
+    absWorkingDir: repoRoot,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: `node${process.versions.node}`,
+    external: EXTERNAL_PACKAGES,
+    plugins: [sourceLocations],
+    metafile: true,
+    logLevel: 'silent',
+    // Bundled CommonJS packages call require() for Node's own modules.
+    banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
+  });
+  return commitBuild(cacheDir, staging, keyFiles, Object.keys(result.metafile.inputs).sort());
+};
+
+/** The bundle's entry: the latest when the sources are unchanged, else a new build. */
+export const cliBundleEntry = async (cacheDir: string = defaultCliCacheDir): Promise<string> => (await latestEntry(cacheDir, keyFiles)) ?? build(cacheDir);
+
+/** The command line's main module: the bundle of an unchanged checkout, a new bundle, or the sources when building fails. */
+export const loadMain = async (cacheDir: string = defaultCliCacheDir): Promise<MainModule> => {
+  const entry = await cliBundleEntry(cacheDir).catch(() => null);
+  if (entry === null) return import('./main.ts');
+  return (await import(pathToFileURL(path.join(entry, BUNDLE)).href)) as MainModule;
+};

@@ -288,7 +288,7 @@ export class RunDO extends DurableObject<Env> {
         `SELECT key, task_id, trial FROM episodes WHERE status = 'running' AND key NOT IN (SELECT key FROM self_watched)`,
       )
       .toArray();
-    const checks = await Promise.allSettled(running.map(async (row) => this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row)))));
+    const checks = await Promise.allSettled(running.map(async (row) => this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row), run.forkState ?? undefined))));
     for (const check of checks) {
       if (check.status === 'rejected') console.warn(`episode check failed: ${check.reason instanceof Error ? check.reason.message : String(check.reason)}`);
     }
@@ -341,7 +341,7 @@ export class RunDO extends DurableObject<Env> {
       await Promise.all(
         next.map(async (row) => {
           try {
-            this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row)));
+            this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row), run.forkState ?? undefined));
           } catch (error) {
             // Back to pending, so the next fill (the caller's retry) starts it.
             this.move(row.key, 'pending', 'running');
@@ -392,6 +392,6 @@ const finishedOf = (rowsText: string): [taskId: string, infraError: string | nul
   return [simulation.taskId, infraErrorOf(SimulationRunSchema.parse(parsePyJson(simulation.record)))];
 };
 
-/** The launch of one of the run's episodes. */
+/** The launch of one of the run's episodes (a fork group's starting state goes beside it). */
 const launchOf = (run: RecordedRun, row: { task_id: string; trial: number }): string =>
-  encodeLaunch({ run_id: run.runId, config: run.configText, task_id: row.task_id, trial: row.trial, tenant: run.tenant, ...(run.forkState === null ? {} : { fork_state: run.forkState }) });
+  encodeLaunch({ run_id: run.runId, config: run.configText, task_id: row.task_id, trial: row.trial, tenant: run.tenant });

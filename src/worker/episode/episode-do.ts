@@ -45,10 +45,10 @@ export class EpisodeDO extends DurableObject<Env> {
   /**
    * Stores the launch and initializes the episode up to its first turn, which it asks for (here rather than in an
    * alarm: an invocation and a commit less); launching a started episode again is the run's check on it. A fork
-   * group's episode is also given its group's starting rows (JSON text, see fork.ts), beside the launch: they are
-   * written once, as its own rows, and the launch it stores stays small.
+   * group's episode is also given its group's starting rows (see fork.ts), beside the launch: they are written
+   * once, as its own rows, and the launch it stores stays small.
    */
-  async start(launch: string, forkState?: string): Promise<EpisodeWatch> {
+  async start(launch: string, forkState?: StoredRows): Promise<EpisodeWatch> {
     const { episode } = this;
     if (episode.phase() !== undefined) {
       await this.checkOn();

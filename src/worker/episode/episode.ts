@@ -134,14 +134,14 @@ export class Episode {
   }
 
   /** Starts the current attempt's episode up to its first turn and asks for it; a fork's from its group's starting rows when given. */
-  async initialize(context: EpisodeContext, forkState?: string): Promise<void> {
+  async initialize(context: EpisodeContext, forkState?: StoredRows): Promise<void> {
     const origin = context.launch.config.fork_of;
     try {
       if (origin === undefined) {
         this.live = await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
         this.store.save(this.live);
       } else {
-        const rows = forkState === undefined ? await forkStartRows(this.object.env, context, origin) : (JSON.parse(forkState) as StoredRows);
+        const rows = forkState ?? (await forkStartRows(this.object.env, context, origin));
         // A fork whose source cannot be rebuilt would fail the same way again: no retry.
         if (typeof rows === 'string') this.failAttempt(context, new Error(rows), true);
         else {

@@ -11,6 +11,7 @@ import { DurableObject } from 'cloudflare:workers';
 import pLimit from 'p-limit';
 import { encodeLaunch, episodeKey } from '../episode/launch.ts';
 import type { EpisodeWatch } from '../episode/episode-do.ts';
+import type { StoredRows } from '../episode/store.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { decodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
@@ -65,8 +66,8 @@ interface RecordedRun {
   /** `operator` for runs recorded before runs had tenants. */
   readonly tenant: string;
   readonly budget: RunBudget | null;
-  /** A fork group's starting state, which each of its episodes starts in. */
-  readonly forkState: string | null;
+  /** A fork group's starting rows, which each of its episodes starts with (stored as JSON text, parsed once here). */
+  readonly forkState: StoredRows | null;
 }
 
 export class RunDO extends DurableObject<Env> {
@@ -375,8 +376,8 @@ export class RunDO extends DurableObject<Env> {
       if (runId === undefined || configText === undefined) return null;
       const budget = values.get('budget') as RunBudget | undefined;
       const tenant = (values.get('tenant') as string | undefined) ?? 'operator';
-      const forkState = (values.get('fork_state') as string | undefined) ?? null;
-      this.recorded = { runId, configText, config: decodeConfig(configText), tenant, budget: budget ?? null, forkState };
+      const forkState = values.get('fork_state') as string | undefined;
+      this.recorded = { runId, configText, config: decodeConfig(configText), tenant, budget: budget ?? null, forkState: forkState === undefined ? null : (JSON.parse(forkState) as StoredRows) };
     }
     return this.recorded;
   }

@@ -1,8 +1,8 @@
 // The cost of a fork on one local worker (workerd, real Durable Objects and D1): an airline episode played for
 // 40 agent turns (look-ups of the task's user and reservations, answered by the tools, no model involved), then
 // forked at its last step into 8 continuations, timed from the request until all 8 wait for their agent's turn.
-// Every fork copies the source's recorded messages and rebuilds its databases by replaying their tool calls; the
-// fake provider counts model calls, of which a fork makes none.
+// Every fork copies the source's stored rows (nothing is replayed) and reads them into memory on first use, which
+// the read-back after the answer includes; the fake provider counts model calls, of which a fork makes none.
 import { startHarness } from '../test/support/load-harness.ts';
 import { mockConversation } from '../test/support/fake-openai.ts';
 import type { ApiClient } from '../src/client/index.ts';

@@ -125,13 +125,15 @@ const refusalOf = (row: RefusalRow | undefined): QuotaSnapshot | null => {
 };
 
 /**
- * Writes the run if its episodes fit the tenant's quotas: `refusal` null when written, else why not; with the
- * tenant's daily USD budget read in the same call (the run's episodes are held to it), sparing a launch a round trip.
+ * Writes the run if its episodes fit the tenant's quotas (and, when `budgetless`, only if the tenant has no daily
+ * USD budget): `refusal` null when written, else why not; with the tenant's daily USD budget read in the same call
+ * (the run's episodes are held to it, or it refused the run), sparing a launch a round trip.
  */
-export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: number): Promise<{ refusal: QuotaSnapshot | null; usdPerDay: number | null }> => {
+export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: number, budgetless = false): Promise<{ refusal: QuotaSnapshot | null; usdPerDay: number | null }> => {
   const fits = runQuotasFit(row.tenantId, dayStart(nowMs), sql`${row.total}`);
+  const condition = budgetless ? sql`${quota(row.tenantId, 'usd_per_day')} IS NULL AND ${allFit(fits)}` : allFit(fits);
   const [, refusal, budget] = await d1.batch<RefusalRow | { usd_per_day: number | null }>([
-    statement(d1, insertIf(runs, row, allFit(fits))),
+    statement(d1, insertIf(runs, row, condition)),
     statement(d1, refusalIfNotWritten(row.tenantId, dayStart(nowMs), fits, sql`${row.total}`, sql`SELECT 1 FROM runs WHERE id = ${row.id}`)),
     statement(d1, sql`SELECT ${quota(row.tenantId, 'usd_per_day')} AS usd_per_day`),
   ]);

@@ -108,10 +108,10 @@ export const launchRun = async (
     createdAt: now,
     updatedAt: now,
   };
-  // Only a model without a known price makes the budget matter before the reservation, which reads it anyway.
+  // A model without a known price cannot be held to a budget: such a run is recorded only for a tenant without one.
   const unpriced = unpricedRefusal(recorded);
-  if (unpriced !== null && (await findQuotas(env.DB, options.tenant)).usd_per_day !== null) return unpriced;
-  const reserved = await reserveRun(env, row, Date.parse(now));
+  const reserved = await reserveRun(env, row, Date.parse(now), unpriced !== null);
+  if (reserved === 'budgeted') return unpriced!;
   if (isQuotaRefusal(reserved)) return reserved;
   const { run, created, usdPerDay } = reserved;
   // Starting is idempotent: a retried request (or the orphan repair) also finishes a launch that was cut short. A

@@ -124,14 +124,21 @@ const refusalOf = (row: RefusalRow | undefined): QuotaSnapshot | null => {
   return { quota: name, asked, usage, quotas: { episodes_in_flight: q_episodes_in_flight, episodes_per_day: q_episodes_per_day, schedules: q_schedules, usd_per_day: q_usd_per_day } };
 };
 
-/** Writes the run if its episodes fit the tenant's quotas; null when written, else why not. */
-export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: number): Promise<QuotaSnapshot | null> => {
+/**
+ * Writes the run if its episodes fit the tenant's quotas (and, when `budgetless`, only if the tenant has no daily
+ * USD budget): `refusal` null when written, else why not; with the tenant's daily USD budget read in the same call
+ * (the run's episodes are held to it, or it refused the run), sparing a launch a round trip.
+ */
+export const insertRunWithinQuotas = async (d1: D1Database, row: RunRow, nowMs: number, budgetless = false): Promise<{ refusal: QuotaSnapshot | null; usdPerDay: number | null }> => {
   const fits = runQuotasFit(row.tenantId, dayStart(nowMs), sql`${row.total}`);
-  const [, refusal] = await d1.batch<RefusalRow>([
-    statement(d1, insertIf(runs, row, allFit(fits))),
+  const condition = budgetless ? sql`${quota(row.tenantId, 'usd_per_day')} IS NULL AND ${allFit(fits)}` : allFit(fits);
+  const [, refusal, budget] = await d1.batch<RefusalRow | { usd_per_day: number | null }>([
+    statement(d1, insertIf(runs, row, condition)),
     statement(d1, refusalIfNotWritten(row.tenantId, dayStart(nowMs), fits, sql`${row.total}`, sql`SELECT 1 FROM runs WHERE id = ${row.id}`)),
+    statement(d1, sql`SELECT ${quota(row.tenantId, 'usd_per_day')} AS usd_per_day`),
   ]);
-  return refusalOf(refusal!.results[0]);
+  const usdPerDay = (budget!.results[0] as { usd_per_day: number | null } | undefined)?.usd_per_day ?? null;
+  return { refusal: refusalOf(refusal!.results[0] as RefusalRow | undefined), usdPerDay };
 };
 
 /** Writes the schedule if the tenant keeps fewer than its quota and `maxSchedules`; null when written, else why not. */

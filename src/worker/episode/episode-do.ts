@@ -16,7 +16,6 @@ import { asPendingTurn, expireTurn } from '../../core/episode/machine.ts';
 import type { EpisodePhase, ExternalObservation, ExternalTurnOutcome, PendingTurn, TurnOutcome, TurnResponse, TurnResult } from '../../core/episode/turn.ts';
 import { externalRole } from './context.ts';
 import { Episode } from './episode.ts';
-import { withoutForkState } from './launch.ts';
 import { awaitTurn, observe, submitExternalTurn } from './external.ts';
 import { TURN_WATCHDOG_MS } from './production.ts';
 import { noteObjectLoaded } from '../live-objects.ts';
@@ -45,16 +44,16 @@ export class EpisodeDO extends DurableObject<Env> {
 
   /**
    * Stores the launch and initializes the episode up to its first turn, which it asks for (here rather than in an
-   * alarm: an invocation and a commit less); launching a started episode again is the run's check on it.
+   * alarm: an invocation and a commit less); launching a started episode again is the run's check on it. A fork
+   * group's episode is also given its group's starting rows (see fork.ts), beside the launch: they are written
+   * once, as its own rows, and the launch it stores stays small.
    */
-  async start(launchText: string): Promise<EpisodeWatch> {
+  async start(launch: string, forkState?: StoredRows): Promise<EpisodeWatch> {
     const { episode } = this;
     if (episode.phase() !== undefined) {
       await this.checkOn();
     } else {
       episode.store.assumeEmpty();
-      // A fork's starting rows are written once, as its own rows, not kept with its launch.
-      const { launch, forkState } = withoutForkState(launchText);
       // The attempt is stored once it changes: reads default to 1.
       episode.store.put('launch', launch);
       episode.store.put('phase', 'running');

@@ -134,20 +134,20 @@ export class Episode {
   }
 
   /** Starts the current attempt's episode up to its first turn and asks for it; a fork's from its group's starting rows when given. */
-  async initialize(context: EpisodeContext, forkState?: string): Promise<void> {
+  async initialize(context: EpisodeContext, forkState?: StoredRows): Promise<void> {
     const origin = context.launch.config.fork_of;
     try {
       if (origin === undefined) {
         this.live = await startEpisode({ ...context.spec, simulationId: crypto.randomUUID() }, context.deps);
         this.store.save(this.live);
       } else {
-        const rows = forkState === undefined ? await forkStartRows(this.object.env, context, origin) : (JSON.parse(forkState) as StoredRows);
+        const rows = forkState ?? (await forkStartRows(this.object.env, context, origin));
         // A fork whose source cannot be rebuilt would fail the same way again: no retry.
         if (typeof rows === 'string') this.failAttempt(context, new Error(rows), true);
         else {
           this.store.copy(rows, forkOwnFields(context));
+          // Read into memory on first use, as after an eviction: a fork waiting for its client needs only its cursor.
           this.live = undefined;
-          this.loadLive(context);
         }
       }
     } catch (error) {
@@ -169,12 +169,14 @@ export class Episode {
   async schedule(send = true): Promise<void> {
     if (this.phase() !== 'running') return;
     const live = this.live;
-    if (this.store.get('failure') !== undefined || live?.state.done) return this.armAlarm(Date.now());
-    if (!live) return this.armAlarm(this.store.get<number>('retry_at') ?? Date.now());
-    if (live.pending === null) return;
+    // An episode not read into memory yet stands where its stored cursor says.
+    const standing = live === undefined ? this.store.standing() : live && { done: live.state.done, pending: live.pending };
+    if (this.store.get('failure') !== undefined || standing?.done) return this.armAlarm(Date.now());
+    if (!standing) return this.armAlarm(this.store.get<number>('retry_at') ?? Date.now());
+    if (standing.pending === null) return;
     const context = await this.loadContext();
     const external = externalRole(context);
-    if (live.pending === external) {
+    if (standing.pending === external) {
       // Nobody here produces it: the client steps the episode, within the idle limit.
       const askedAt = Date.now();
       this.store.put('asked_at', askedAt);
@@ -184,7 +186,7 @@ export class Episode {
     // An episode that watches itself arms the built-in turn's watchdog (the run's check covers the others).
     if (external !== null) await this.armAlarm(this.production.askedAt + TURN_WATCHDOG_MS);
     const here = { submitTurn: (step: number, result: TurnResult, options: { produceNext?: boolean }) => this.applyResult(step, result, options.produceNext === true) };
-    if (send) await this.production.send(() => this.describePending(context, this.live ?? null), here, context.key, () => this.store.nextStep());
+    if (send) await this.production.send(() => this.describePending(context, this.loadLive(context)), here, context.key, () => this.store.nextStep());
   }
 
   async evaluate(context: EpisodeContext, state: EpisodeState): Promise<void> {

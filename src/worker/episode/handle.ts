@@ -28,10 +28,10 @@ export type EpisodeHandle = z.infer<typeof EpisodeHandleSchema>;
 /** The role the caller plays in an episode of this run. */
 const roleOf = (config: RunConfig): TurnRole => (config.user === 'external_user' ? 'user' : 'agent');
 
-export const handleOf = (run: RunRow, ref: EpisodeRef): EpisodeHandle => {
-  const config = decodeConfig(run.config);
-  return { ...ref, key: episodeKey(run.id, ref), run_id: run.id, external: isExternalAgent(config.agent) || config.user === 'external_user', role: roleOf(config) };
-};
+/** The handles of the run's episodes, its configuration decoded once by the caller. */
+export const handleIn =
+  (run: RunRow, config: RunConfig) =>
+  (ref: EpisodeRef): EpisodeHandle => ({ ...ref, key: episodeKey(run.id, ref), run_id: run.id, external: isExternalAgent(config.agent) || config.user === 'external_user', role: roleOf(config) });
 
 /**
  * The tenant's episode of that id; another tenant's is as unknown as one that never existed, and so is a task and
@@ -44,5 +44,5 @@ export const findEpisode = async (env: Env, tenant: string, id: string): Promise
   if (ref === null || run === null) return unknown;
   const config = decodeConfig(run.config);
   if (!(await runHasEpisode(config, ref, async () => (await loadDomain(env.ASSETS, config.domain)).data))) return unknown;
-  return { kind: 'found', handle: handleOf(run, ref), run };
+  return { kind: 'found', handle: handleIn(run, config)(ref), run };
 };

@@ -22,8 +22,6 @@ export const EpisodeLaunchTextSchema = z.object({
   task_id: z.string(),
   trial: z.number().int().nonnegative(),
   tenant: z.string(),
-  /** A fork group's episode: the state it starts in, as its fork request rebuilt it (see episode/fork.ts). */
-  fork_state: z.string().optional(),
 });
 export type EpisodeLaunchText = z.infer<typeof EpisodeLaunchTextSchema>;
 
@@ -51,13 +49,6 @@ export const episodeOfId = (id: string): ({ run_id: string; key: string } & Epis
 };
 
 export const encodeLaunch = (launch: EpisodeLaunchText): string => JSON.stringify(launch);
-
-/** A launch without a fork's starting state, and that state. */
-export const withoutForkState = (text: string): { launch: string; forkState?: string } => {
-  if (!text.includes('"fork_state"')) return { launch: text };
-  const { fork_state: forkState, ...launch } = JSON.parse(text) as EpisodeLaunchText;
-  return forkState === undefined ? { launch: text } : { launch: encodeLaunch(launch), forkState };
-};
 
 /** Configurations decoded in this isolate, by text: a run's episodes share one, parsed once (read-only). */
 const decodedConfigs = new Map<string, RunConfig>();

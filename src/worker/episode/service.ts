@@ -10,13 +10,13 @@ import type { Message } from '../../core/schemas/message.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
 import type { TurnRole } from '../../core/orchestrator/step.ts';
 import { parsePyJson, sha256Hex } from '../../core/py/index.ts';
-import { encodeConfig, findRunByIdempotencyKey } from '../db/runs.ts';
+import { decodeConfig, encodeConfig, findRunByIdempotencyKey } from '../db/runs.ts';
 import type { RunRow } from '../db/runs.ts';
 import { launchRun, selectEpisodes } from '../runs/launch.ts';
 import type { LaunchOptions } from '../runs/launch.ts';
 import { episodeIdOf } from './launch.ts';
 import { limits } from '../tenancy/limits.ts';
-import { findEpisode, handleOf } from './handle.ts';
+import { findEpisode, handleIn } from './handle.ts';
 import type { EpisodeHandle } from './handle.ts';
 import { gradedSimulation, retriedOnReset, settle, waitMs } from './waits.ts';
 import type { Settled } from './waits.ts';
@@ -199,7 +199,7 @@ export const launchEpisodes = async (
   if (isUnpricedRefusal(launched)) return { kind: 'invalid', issues: launched.issues };
   const { run } = launched;
   if (run.requestHash !== requestHash) return reusedKey(idempotency!.header);
-  return { kind: 'launched', run, episodes: selection.episodes.map((ref) => handleOf(run, ref)) };
+  return { kind: 'launched', run, episodes: selection.episodes.map(handleIn(run, decodeConfig(run.config))) };
 };
 
 /** An episode the caller joins (or created): the handle it steps by and what its participant sees first. */

@@ -280,6 +280,12 @@ export class EpisodeStore {
     return this.values.get<Cursor>('cursor')?.fields ?? null;
   }
 
+  /** Whether the stored episode is done and the turn it waits for, from its cursor (no row read); null before it is initialized. */
+  standing(): { done: boolean; pending: TurnRole | null } | null {
+    const cursor = this.values.get<Cursor>('cursor');
+    return cursor === undefined ? null : { done: cursor.fields.done, pending: cursor.pending };
+  }
+
   /** Stores what changed since the last save (new messages, environment changes) as a step row, with the cursor: one statement. */
   save(live: LiveEpisode): void {
     const stored = this.values.get<Cursor>('cursor');

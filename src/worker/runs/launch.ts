@@ -108,15 +108,15 @@ export const launchRun = async (
     createdAt: now,
     updatedAt: now,
   };
-  const { usd_per_day } = await findQuotas(env.DB, options.tenant);
-  const unpriced = usd_per_day === null ? null : unpricedRefusal(recorded);
-  if (unpriced !== null) return unpriced;
-  const reserved = await reserveRun(env, row, Date.parse(now));
+  // A model without a known price cannot be held to a budget: such a run is recorded only for a tenant without one.
+  const unpriced = unpricedRefusal(recorded);
+  const reserved = await reserveRun(env, row, Date.parse(now), unpriced !== null);
+  if (reserved === 'budgeted') return unpriced!;
   if (isQuotaRefusal(reserved)) return reserved;
-  const { run, created } = reserved;
+  const { run, created, usdPerDay } = reserved;
   // Starting is idempotent: a retried request (or the orphan repair) also finishes a launch that was cut short. A
   // run that failed to start stays failed: its episodes were given back to the quotas.
-  if (run.status === 'running') await startRun(env, run, episodes, options.forkState, usd_per_day);
+  if (run.status === 'running') await startRun(env, run, episodes, options.forkState, usdPerDay);
   return { run, created };
 };
 

@@ -11,6 +11,7 @@ import { DurableObject } from 'cloudflare:workers';
 import pLimit from 'p-limit';
 import { encodeLaunch, episodeKey } from '../episode/launch.ts';
 import type { EpisodeWatch } from '../episode/episode-do.ts';
+import type { StoredRows } from '../episode/store.ts';
 import type { EpisodeRef } from '../episode/launch.ts';
 import { decodeConfig, setRunStatus } from '../db/runs.ts';
 import type { RunConfig } from '../../core/schemas/run-config.ts';
@@ -65,8 +66,8 @@ interface RecordedRun {
   /** `operator` for runs recorded before runs had tenants. */
   readonly tenant: string;
   readonly budget: RunBudget | null;
-  /** A fork group's starting state, which each of its episodes starts in. */
-  readonly forkState: string | null;
+  /** A fork group's starting rows, which each of its episodes starts with (stored as JSON text, parsed once here). */
+  readonly forkState: StoredRows | null;
 }
 
 export class RunDO extends DurableObject<Env> {
@@ -288,7 +289,7 @@ export class RunDO extends DurableObject<Env> {
         `SELECT key, task_id, trial FROM episodes WHERE status = 'running' AND key NOT IN (SELECT key FROM self_watched)`,
       )
       .toArray();
-    const checks = await Promise.allSettled(running.map(async (row) => this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row)))));
+    const checks = await Promise.allSettled(running.map(async (row) => this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row), run.forkState ?? undefined))));
     for (const check of checks) {
       if (check.status === 'rejected') console.warn(`episode check failed: ${check.reason instanceof Error ? check.reason.message : String(check.reason)}`);
     }
@@ -341,7 +342,7 @@ export class RunDO extends DurableObject<Env> {
       await Promise.all(
         next.map(async (row) => {
           try {
-            this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row)));
+            this.noteWatch(row.key, await this.env.EPISODE.getByName(row.key).start(launchOf(run, row), run.forkState ?? undefined));
           } catch (error) {
             // Back to pending, so the next fill (the caller's retry) starts it.
             this.move(row.key, 'pending', 'running');
@@ -375,8 +376,8 @@ export class RunDO extends DurableObject<Env> {
       if (runId === undefined || configText === undefined) return null;
       const budget = values.get('budget') as RunBudget | undefined;
       const tenant = (values.get('tenant') as string | undefined) ?? 'operator';
-      const forkState = (values.get('fork_state') as string | undefined) ?? null;
-      this.recorded = { runId, configText, config: decodeConfig(configText), tenant, budget: budget ?? null, forkState };
+      const forkState = values.get('fork_state') as string | undefined;
+      this.recorded = { runId, configText, config: decodeConfig(configText), tenant, budget: budget ?? null, forkState: forkState === undefined ? null : (JSON.parse(forkState) as StoredRows) };
     }
     return this.recorded;
   }
@@ -392,6 +393,6 @@ const finishedOf = (rowsText: string): [taskId: string, infraError: string | nul
   return [simulation.taskId, infraErrorOf(SimulationRunSchema.parse(parsePyJson(simulation.record)))];
 };
 
-/** The launch of one of the run's episodes. */
+/** The launch of one of the run's episodes (a fork group's starting state goes beside it). */
 const launchOf = (run: RecordedRun, row: { task_id: string; trial: number }): string =>
-  encodeLaunch({ run_id: run.runId, config: run.configText, task_id: row.task_id, trial: row.trial, tenant: run.tenant, ...(run.forkState === null ? {} : { fork_state: run.forkState }) });
+  encodeLaunch({ run_id: run.runId, config: run.configText, task_id: row.task_id, trial: row.trial, tenant: run.tenant });

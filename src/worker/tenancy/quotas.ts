@@ -70,13 +70,16 @@ const quotaRefusal = (over: OverQuota, nowMs: number): QuotaRefusal => {
 
 /**
  * Records the run if its episodes fit the tenant's quotas. A request whose Idempotency-Key is taken gets the run
- * of that key instead (created false), even when the quotas are spent now: it asks for nothing new.
+ * of that key instead (created false), even when the quotas are spent now: it asks for nothing new. Either comes
+ * with the tenant's daily USD budget (null: none), read with the reservation. A run that may only be recorded
+ * without a budget (`budgetless`: it calls a model of no known price) is `budgeted` under one, and nothing is written.
  */
-export const reserveRun = async (env: Env, row: RunRow, nowMs: number): Promise<{ run: RunRow; created: boolean } | QuotaRefusal> => {
-  const snapshot = await insertRunWithinQuotas(env.DB, row, nowMs);
-  if (snapshot === null) return { run: row, created: true };
+export const reserveRun = async (env: Env, row: RunRow, nowMs: number, budgetless = false): Promise<{ run: RunRow; created: boolean; usdPerDay: number | null } | QuotaRefusal | 'budgeted'> => {
+  const { refusal: snapshot, usdPerDay } = await insertRunWithinQuotas(env.DB, row, nowMs, budgetless);
+  if (snapshot === null) return { run: row, created: true, usdPerDay };
+  if (budgetless && usdPerDay !== null) return 'budgeted';
   const replayed = row.idempotencyKey === null ? null : await findRunByIdempotencyKey(env.DB, row.idempotencyKey);
-  if (replayed !== null) return { run: replayed, created: false };
+  if (replayed !== null) return { run: replayed, created: false, usdPerDay };
   if (isOverQuota(snapshot)) return quotaRefusal(snapshot, nowMs);
   throw new Error(`Run ${row.id} could not be recorded`);
 };

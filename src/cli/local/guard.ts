@@ -22,10 +22,11 @@ const signalGroup = (signal: NodeJS.Signals): void => {
 
 // Never rejects: the guard's own exit code reports how the runtime ended.
 const runtime = execa(command, args, { stdin: 'pipe', stdout: 'inherit', stderr: 'inherit', reject: false });
-void runtime.then((result) => {
+void (async () => {
+  const result = await runtime;
   removeWorkDir();
   process.exit(result.exitCode ?? (result.signal === undefined ? 1 : 128));
-});
+})();
 
 // A SIGTERM to the group reaches the runtime too: the guard stays to see it exit (and clean up after it).
 process.on('SIGTERM', () => undefined);

@@ -89,9 +89,13 @@ export const deploy = async (options: DeployOptions): Promise<void> => {
   }
   log('reference data: verified, to be uploaded as the private assets the Worker reads');
 
-  const database = await ensureDatabase(account, targets.databaseName, !dryRun);
+  // Side by side: each is a wrangler process of seconds, and none needs another's answer.
+  const [database, queue, present] = await Promise.all([
+    ensureDatabase(account, targets.databaseName, !dryRun),
+    ensureQueue(account, targets.queueName, !dryRun),
+    presentSecrets(account),
+  ]);
   log(`D1 database ${targets.databaseName}: ${database.state === 'missing' ? 'would be created' : `${database.state} (${database.value})`}`);
-  const queue = await ensureQueue(account, targets.queueName, !dryRun);
   log(`queue ${targets.queueName}: ${queue.state === 'missing' ? 'would be created' : queue.state}`);
 
   const commit = gitCommit();
@@ -100,7 +104,7 @@ export const deploy = async (options: DeployOptions): Promise<void> => {
   const worker = wranglerWith(deployConfigPath, env);
 
   const inputs = options.inputs ?? terminalInputs(env);
-  const secrets = await planSecrets(await presentSecrets(account), dryRun ? { env: inputs.env, ask: null } : inputs, { dryRun });
+  const secrets = await planSecrets(present, dryRun ? { env: inputs.env, ask: null } : inputs, { dryRun });
   log(secretLine(secrets, dryRun));
 
   if (dryRun) {

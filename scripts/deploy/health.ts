@@ -32,10 +32,11 @@ const whatToCheck = (url: string, last: string): string =>
   ].join('\n');
 
 /**
- * Resolves once the URL answers 200 {"status":"ok"} from `commit` (any commit when not given); after `patienceMs`,
- * throws with the last answer, saying that the code is deployed (the check runs after the upload) and what to look at.
+ * Resolves once the URL answers 200 {"status":"ok"} from `commit` (any commit when not given), asking every
+ * `intervalMs`; after `patienceMs`, throws with the last answer, saying that the code is deployed (the check runs
+ * after the upload) and what to look at.
  */
-export const checkHealth = async (url: string, patienceMs = 60_000, commit?: string): Promise<void> => {
+export const checkHealth = async (url: string, patienceMs = 60_000, commit?: string, intervalMs = 1_000): Promise<void> => {
   const deadline = Date.now() + patienceMs;
   let last = '';
   for (;;) {
@@ -53,6 +54,6 @@ export const checkHealth = async (url: string, patienceMs = 60_000, commit?: str
         `the Worker was deployed, but GET ${url} did not answer {"status":"ok"} (last: ${last}) in ${Math.round(patienceMs / 1000)} s. The code is uploaded and live; deploying again is not needed. Check:\n${whatToCheck(url, last)}`,
       );
     }
-    await sleep(1_000);
+    await sleep(intervalMs);
   }
 };

@@ -1,6 +1,7 @@
 // The account's workers.dev subdomain, read before anything is created: the Worker is published on
 // <worker>.<subdomain>.workers.dev, and wrangler deploy finds a missing subdomain only after the database, the
-// queue and the migrations exist. Read with wrangler's own credentials (`wrangler auth token`).
+// queue and the migrations exist. Read with the environment's API token, or else wrangler's login (`wrangler auth
+// token`, a process of its own that the token at hand does not need).
 import { z } from 'zod';
 import type { Wrangler } from './wrangler.ts';
 import { required } from './wrangler.ts';
@@ -32,7 +33,7 @@ const accountId = async (base: string, token: string, env: NodeJS.ProcessEnv): P
 
 /** The account's workers.dev subdomain; throws, saying how to choose one, when the account has none. */
 export const workersSubdomain = async (wrangler: Wrangler, env: NodeJS.ProcessEnv): Promise<string> => {
-  const { token } = TokenSchema.parse(JSON.parse(await required(wrangler, ['auth', 'token', '--json'])));
+  const token = env.CLOUDFLARE_API_TOKEN || TokenSchema.parse(JSON.parse(await required(wrangler, ['auth', 'token', '--json']))).token;
   const base = env.CLOUDFLARE_API_BASE_URL || API;
   const account = await accountId(base, token, env);
   const found = await get(base, `/accounts/${account}/workers/subdomain`, token);

@@ -4,7 +4,7 @@
 // uploads only the code. No secret value reaches the output or wrangler's logs.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { deploy } from '../../scripts/deploy.ts';
 import { checkHealth, HEALTH_ORIGIN_OVERRIDE } from '../../scripts/deploy/health.ts';
 import { deployConfigPath, sourceConfigPath } from '../../scripts/deploy/config.ts';
 import { wranglerWith } from '../../scripts/deploy/wrangler.ts';
+import { workersSubdomain } from '../../scripts/deploy/subdomain.ts';
 import { gitCommit } from '../../src/cli/run/git-commit.ts';
 import { startFakeCloudflare } from '../support/fake-cloudflare.ts';
 import type { CloudflareCall, FakeCloudflare } from '../support/fake-cloudflare.ts';
@@ -164,10 +165,14 @@ describe('npm run deploy against a scripted Cloudflare API', () => {
 });
 
 describe('the health check', () => {
+  // A deployed Worker is asked every second for a minute; a local stand-in needs a fraction of that.
+  const PATIENCE_MS = 400;
+  const INTERVAL_MS = 50;
+
   it('fails when the deployed Worker does not answer {"status":"ok"}', async () => {
     const down = await standIn(503);
     try {
-      await expect(checkHealth(`${down.origin}/v1/health`, 1_500)).rejects.toThrow(/did not answer \{"status":"ok"\} \(last: 503/);
+      await expect(checkHealth(`${down.origin}/v1/health`, PATIENCE_MS, undefined, INTERVAL_MS)).rejects.toThrow(/did not answer \{"status":"ok"\} \(last: 503/);
     } finally {
       await down.close();
     }
@@ -176,9 +181,9 @@ describe('the health check', () => {
   it('waits for the commit deployed: the previous version answering is not yet the new one', async () => {
     const previous = await standIn(200, 'the-previous-commit');
     try {
-      const failure = (await checkHealth(`${previous.origin}/v1/health`, 1_500, gitCommit()).catch((error: unknown) => error)) as Error;
+      const failure = (await checkHealth(`${previous.origin}/v1/health`, PATIENCE_MS, gitCommit(), INTERVAL_MS).catch((error: unknown) => error)) as Error;
       expect(failure.message).toContain('the Worker answers from another commit');
-      await expect(checkHealth(`${previous.origin}/v1/health`, 1_500, 'the-previous-commit')).resolves.toBeUndefined();
+      await expect(checkHealth(`${previous.origin}/v1/health`, PATIENCE_MS, 'the-previous-commit', INTERVAL_MS)).resolves.toBeUndefined();
     } finally {
       await previous.close();
     }
@@ -187,7 +192,7 @@ describe('the health check', () => {
   it('a Worker it cannot reach: says the code was deployed, and what to check', async () => {
     const gone = await standIn(200);
     await gone.close();
-    const failure = (await checkHealth(`${gone.origin}/v1/health`, 1_500).catch((error: unknown) => error)) as Error;
+    const failure = (await checkHealth(`${gone.origin}/v1/health`, PATIENCE_MS, undefined, INTERVAL_MS).catch((error: unknown) => error)) as Error;
     expect(failure.message).toMatch(/^the Worker was deployed, but GET http:\/\/127\.0\.0\.1:\d+\/v1\/health did not answer \{"status":"ok"\} \(last: fetch failed\)/);
     expect(failure.message).toContain('deploying again is not needed');
     expect(failure.message).toContain('a new workers.dev subdomain takes minutes to resolve');
@@ -214,6 +219,27 @@ describe('an account without a workers.dev subdomain', () => {
       expect(output).toHaveLength(1);
     }, 120_000);
   }
+});
+
+describe('the workers.dev subdomain with wrangler logged in (no CLOUDFLARE_API_TOKEN)', () => {
+  it("is read with the login's token, as `wrangler auth token` gives it", async () => {
+    const cf = await startFakeCloudflare();
+    // wrangler's login as `wrangler login` leaves it, in a configuration folder of the test's own.
+    const home = await mkdtemp(path.join(tmpdir(), 'tau2-edge-wrangler-home-'));
+    try {
+      await mkdir(path.join(home, '.wrangler', 'config'), { recursive: true });
+      const login = [`oauth_token = "${cf.token}"`, 'refresh_token = "not-used"', 'expiration_time = "2099-01-01T00:00:00.000Z"', 'scopes = ["account:read"]'];
+      await writeFile(path.join(home, '.wrangler', 'config', 'default.toml'), `${login.join('\n')}\n`);
+      const env: NodeJS.ProcessEnv = { ...accountEnv(cf), HOME: home, XDG_CONFIG_HOME: home };
+      delete env.CLOUDFLARE_API_TOKEN;
+      expect(await workersSubdomain(wranglerWith(sourceConfigPath, env), env)).toBe('tau2-test');
+      // The fake refuses any other bearer: the subdomain was read with the login's token.
+      expect(cf.calls.map((c) => `${c.method} ${c.path.replace(/\/accounts\/\w+/, '')} ${c.status}`)).toEqual(['GET /workers/subdomain 200']);
+    } finally {
+      await cf.close();
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe("wrangler's output as the deploy reads it", () => {

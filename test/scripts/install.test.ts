@@ -1,5 +1,5 @@
-// What `npm ci` installs: one workerd for wrangler, miniflare and the worker tier's vitest plugin, and no native
-// builds of packages the project never loads.
+// What `npm ci` installs: one workerd for wrangler, miniflare and the worker tier's vitest plugin, no native builds
+// of packages the project never loads, and each tarball straight from its locked URL.
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ const root = path.join(import.meta.dirname, '../..');
 
 interface LockedPackage {
   readonly version?: string;
+  readonly resolved?: string;
+  readonly integrity?: string;
   readonly dependencies?: Readonly<Record<string, string>>;
 }
 interface Manifest {
@@ -43,6 +45,17 @@ describe('the install', () => {
     expect(workerd).toBeDefined();
     expect(lockedVersions(packages, 'workerd')).toEqual(new Set([workerd]));
     expect(lockedVersions(packages, '@cloudflare/workerd-linux-64')).toEqual(new Set([workerd]));
+  });
+
+  it('locks the tarball URL of every package: npm ci fetches no registry metadata to find them', async () => {
+    const { packages } = await readJson<{ packages: Record<string, LockedPackage> }>('package-lock.json');
+    const fromRegistry = Object.entries(packages).filter(([, locked]) => locked.integrity !== undefined);
+    expect(fromRegistry.length).toBeGreaterThan(500);
+    for (const [where, locked] of fromRegistry) {
+      expect(locked.resolved, where).toMatch(/^https:\/\/registry\.npmjs\.org\/.+\.tgz$/);
+    }
+    // A user-wide omit-lockfile-registry-resolved would drop them again at the next `npm install`.
+    expect(await readFile(path.join(root, '.npmrc'), 'utf8')).toMatch(/^omit-lockfile-registry-resolved=false$/m);
   });
 
   it('builds no native module that the code never imports: just-bash is used through its browser build', async () => {

@@ -5,12 +5,15 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 . scripts/env.sh || exit 1
 
+# The reference data (fast when present: it only re-checks the sums) needs Node alone, not node_modules: on a
+# fresh clone its download runs beside the install.
+node scripts/fetch-data.ts &
+data_pid=$!
 # Install when node_modules is missing or older than the lockfile.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund || exit 1
+  npm ci --no-audit --no-fund || { wait "$data_pid"; exit 1; }
 fi
-# Fast when the data is present: it only re-checks the sums.
-node scripts/fetch-data.ts || exit 1
+wait "$data_pid" || exit 1
 
 # Installs Debian packages when apt can (as root, or with sudo); otherwise says what follows ($1).
 apt_install() {

@@ -55,6 +55,8 @@ tau2_edge_tools_current() {
 # The project's own CLIs (wrangler, vitest, tsc) come before any global ones.
 case ":$PATH:" in *":$TAU2_EDGE_ROOT/node_modules/.bin:"*) ;; *) PATH="$TAU2_EDGE_ROOT/node_modules/.bin:$PATH" ;; esac
 
+# The pinned Node in .tools/ needs no version check: that check starts a Node process, a tenth of a second on
+# every command.
 if tau2_edge_tools_current; then
   case ":$PATH:" in *":$TAU2_EDGE_NODE_BIN:"*) ;; *) PATH="$TAU2_EDGE_NODE_BIN:$PATH" ;; esac
 elif ! tau2_edge_node_ok; then
@@ -63,7 +65,7 @@ elif ! tau2_edge_node_ok; then
 fi
 export PATH
 
-if ! tau2_edge_node_ok; then
+if ! tau2_edge_tools_current && ! tau2_edge_node_ok; then
   echo "env.sh: need Node >= 22.12, found $(node --version 2>/dev/null || echo none)" >&2
   return 1 2>/dev/null || exit 1
 fi

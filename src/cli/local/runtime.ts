@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { text } from 'node:stream/consumers';
 import path from 'node:path';
 import type * as MiniflareModule from 'miniflare';
+import { assetsAsDiskBinding } from './assets-binding.ts';
 import { workerBundle } from './bundle.ts';
 import { liveObjectsBound, openFileLimit } from './open-files.ts';
 import { RuntimeSettingsSchema } from './runtime-settings.ts';
@@ -61,7 +62,7 @@ const runtime = new Miniflare(
     log: new Log(LogLevel.WARN),
     workers: [
       {
-        ...workerOptions,
+        ...assetsAsDiskBinding(workerOptions),
         name,
         modules: true,
         modulesRoot: bundleDir,

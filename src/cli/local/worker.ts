@@ -4,6 +4,7 @@
 // progress display.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import getPort from 'get-port';
@@ -74,20 +75,42 @@ const logTail = async (file: string): Promise<string> => {
   return text.split('\n').slice(-30).join('\n');
 };
 
-/** Polls `GET /v1/health` until it answers 200. */
-const waitHealthy = async (url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> => {
+/** Whether anything accepts connections on the port yet: a refused connection costs next to nothing. */
+const accepts = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.setTimeout(1_000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/**
+ * Polls `GET /v1/health` until it answers 200: every 20 ms a connection attempt until the port accepts (workerd
+ * listens once its Workers are loaded), so that a start waits little past the runtime's readiness, then the
+ * health request, every 100 ms while it does not answer 200.
+ */
+const waitHealthy = async (url: string, port: number, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`The local runtime exited (${child.exitCode ?? child.signalCode}) before it was ready; log ${logFile}:\n${await logTail(logFile)}`);
     }
+    if (!(await accepts(port))) {
+      await sleep(20);
+      continue;
+    }
     try {
       const response = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) return;
     } catch {
-      // not listening yet
+      // not answering yet
     }
-    // Often enough that a start waits little past the runtime's readiness; a refused connection costs next to nothing.
     await sleep(100);
   }
   throw new Error(`The local runtime did not answer ${url}/v1/health within ${timeoutMs / 1000} s; log ${logFile}:\n${await logTail(logFile)}`);
@@ -230,7 +253,7 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   };
 
   try {
-    await waitHealthy(url, child, logFile, options.readyTimeoutMs ?? 60_000);
+    await waitHealthy(url, port, child, logFile, options.readyTimeoutMs ?? 60_000);
   } catch (error) {
     await stop('SIGKILL');
     throw error;

@@ -9,9 +9,9 @@ import { defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
- * Node's compile cache (the one bin/tau2-edge uses) for this process and, through the environment, every Node
- * process of the run: vitest's workers, local workers, the CLI, wrangler. A run starts hundreds of them that load
- * the same modules; each then reads their compiled code rather than compiling them again.
+ * Node's compile cache (the one scripts/env.sh sets, for a vitest started without it) for this process and, through
+ * the environment, every Node process of the run: vitest's workers, local workers, the CLI, wrangler. A run starts
+ * hundreds of them that load the same modules; each then reads their compiled code rather than compiling them again.
  */
 process.env.NODE_COMPILE_CACHE ??= path.join(import.meta.dirname, 'node_modules', '.cache', 'tau2-edge', 'node-compile');
 enableCompileCache(process.env.NODE_COMPILE_CACHE);

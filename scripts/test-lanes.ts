@@ -1,11 +1,12 @@
 // Which vitest processes `npm test` starts (scripts/test-tiers.ts): the tiers named, in lanes that run side by
 // side, each lane one process running its tiers one after another (their sequence.groupOrder in vitest.config.ts).
-// Lanes pair work that keeps both cores busy with work that mostly waits, so that neither leaves a core idle:
-// unit and worker run code of their own; e2e mostly waits on the processes it starts (local workers, the CLI,
-// Python, Chromium) and ops, one file at a time, on the operator scripts. With vitest arguments (a filter, a
-// reporter's output file) the tiers named run in one process, as those arguments concern them all.
+// Each tier has a lane of its own: unit and worker run code of their own, e2e mostly waits on the processes it starts
+// (local workers, the CLI, Python, Chromium) and ops, one file at a time, on the operator scripts; side by side they
+// keep both cores busy until the last lane ends, where a lane running two tiers one after the other outlasted the
+// others by minutes. With vitest arguments (a filter, a reporter's output file) the tiers named run in one process,
+// as those arguments concern them all.
 
-export const LANES: readonly (readonly string[])[] = [['unit', 'worker'], ['e2e'], ['ops']];
+export const LANES: readonly (readonly string[])[] = [['unit'], ['worker'], ['e2e'], ['ops']];
 const TIERS = LANES.flat();
 
 /**

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildsLocalWorker, summaryCounts, summaryLine, testPlan, tierProjects } from '../../scripts/test-lanes.ts';
 
 describe('npm test lanes', () => {
-  it('runs every tier in lanes, the CPU-bound tiers beside the waiting ones', () => {
-    expect(testPlan([])).toEqual({ lanes: [['unit', 'worker'], ['e2e'], ['ops']], vitestArgs: [] });
+  it('runs every tier in a lane of its own, side by side', () => {
+    expect(testPlan([])).toEqual({ lanes: [['unit'], ['worker'], ['e2e'], ['ops']], vitestArgs: [] });
     expect(testPlan(['ops', 'unit'])).toEqual({ lanes: [['unit'], ['ops']], vitestArgs: [] });
     expect(testPlan(['worker'])).toEqual({ lanes: [['worker']], vitestArgs: [] });
   });
@@ -20,7 +20,7 @@ describe('npm test lanes', () => {
   });
 
   it('builds the local worker once for the lanes whose global setup would each build it (e2e and ops)', () => {
-    expect(testPlan([]).lanes.map(buildsLocalWorker)).toEqual([false, true, true]);
+    expect(testPlan([]).lanes.map(buildsLocalWorker)).toEqual([false, false, true, true]);
     expect(testPlan(['worker', 'e2e']).lanes.map(buildsLocalWorker)).toEqual([false, true]);
   });
 

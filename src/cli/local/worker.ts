@@ -162,7 +162,7 @@ const startRuntimeGroup = (logFile: string): RuntimeGroup => {
   const here = path.dirname(fileURLToPath(import.meta.url));
   // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
   // no descriptor number for stdout), so the worker's output never passes through this process.
-  const child = spawn(process.execPath, [path.join(here, 'guard.ts'), workDir, process.execPath, path.join(here, 'runtime.ts')], {
+  const child = spawn(process.execPath, [path.join(here, 'guard.mjs'), workDir, process.execPath, path.join(here, 'runtime.ts')], {
     cwd: repoRoot,
     detached: true,
     stdio: ['pipe', log, log],

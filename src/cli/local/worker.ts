@@ -7,7 +7,6 @@ import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import getPort from 'get-port';
 import { closeSync, mkdirSync, mkdtempSync, openSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -162,7 +161,7 @@ const startRuntimeGroup = (logFile: string): RuntimeGroup => {
   const here = path.dirname(fileURLToPath(import.meta.url));
   // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
   // no descriptor number for stdout), so the worker's output never passes through this process.
-  const child = spawn(process.execPath, [path.join(here, 'guard.ts'), workDir, process.execPath, path.join(here, 'runtime.ts')], {
+  const child = spawn(process.execPath, [path.join(here, 'guard.mjs'), workDir, process.execPath, path.join(here, 'runtime.ts')], {
     cwd: repoRoot,
     detached: true,
     stdio: ['pipe', log, log],
@@ -212,7 +211,7 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const logFile = options.logFile ?? defaultLogFile();
   await mkdir(path.dirname(logFile), { recursive: true });
   // Imported here: bin.ts loads this module before it starts the runtime early, so it stays light.
-  const { applyLocalMigrations } = await import('./migrations.ts');
+  const [{ applyLocalMigrations }, { default: getPort }] = await Promise.all([import('./migrations.ts'), import('get-port')]);
   await applyLocalMigrations(persistTo);
 
   const { child, workDir, swept } = takeEarlyRuntime(logFile) ?? startRuntimeGroup(logFile);

@@ -5,15 +5,19 @@
 // written to disk; then it stays open for as long as the command lives. When it closes (the command exited, or
 // was killed with kill -9), the guard stops the group and removes the worker's folder; when the runtime exits,
 // it removes the folder and exits too. It imports node's own modules only: it starts on every local run, ahead
-// of the runtime. Usage: node guard.ts WORK_DIR COMMAND [ARGS…]
+// of the runtime, and it is plain JavaScript (type-checked through JSDoc) so that Node starts it without loading
+// its TypeScript stripper, about 50 ms earlier. Usage: node guard.mjs WORK_DIR COMMAND [ARGS…]
+// @ts-check
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
 const [workDir, command, ...args] = process.argv.slice(2);
-if (workDir === undefined || command === undefined) throw new Error('usage: guard.ts WORK_DIR COMMAND [ARGS…]');
+if (workDir === undefined || command === undefined) throw new Error('usage: guard.mjs WORK_DIR COMMAND [ARGS…]');
 
-const removeWorkDir = (): void => rmSync(workDir, { recursive: true, force: true });
-const signalGroup = (signal: NodeJS.Signals): void => {
+/** @returns {void} */
+const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
+/** @param {NodeJS.Signals} signal */
+const signalGroup = (signal) => {
   try {
     process.kill(-process.pid, signal);
   } catch {
@@ -23,7 +27,11 @@ const signalGroup = (signal: NodeJS.Signals): void => {
 
 // The guard's own exit code reports how the runtime ended.
 const runtime = spawn(command, args, { stdio: ['pipe', 'inherit', 'inherit'] });
-const runtimeEnded = (code: number | null, signal: NodeJS.Signals | null): void => {
+/**
+ * @param {number | null} code
+ * @param {NodeJS.Signals | null} signal
+ */
+const runtimeEnded = (code, signal) => {
   removeWorkDir();
   process.exit(code ?? (signal === null ? 1 : 128));
 };
@@ -34,9 +42,10 @@ runtime.stdin.on('error', () => undefined);
 
 // A SIGTERM to the group reaches the runtime too: the guard stays to see it exit (and clean up after it).
 process.on('SIGTERM', () => undefined);
-let firstLine: string | null = '';
+/** @type {string | null} */
+let firstLine = '';
 process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk: string) => {
+process.stdin.on('data', (/** @type {string} */ chunk) => {
   if (firstLine === null) return;
   firstLine += chunk;
   const end = firstLine.indexOf('\n');

@@ -15,7 +15,6 @@ import { workerBundle } from './bundle.ts';
 import { liveObjectsBound, openFileLimit } from './open-files.ts';
 import { RuntimeSettingsSchema } from './runtime-settings.ts';
 
-
 // The deploy bundle and the Worker's options, from the cache when the sources are unchanged (bundle.ts), read
 // while the settings are still on their way.
 const bundle = workerBundle();

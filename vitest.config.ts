@@ -83,8 +83,9 @@ const workerTier = (name: string, settings: TierSettings): TestProjectInlineConf
           ALLOW_LOCAL_PROVIDERS: 'true',
           // A quiet event stream sends its heartbeat within the tests' patience.
           SSE_HEARTBEAT_MS: '200',
-          // An external agent that stops stepping is given up on within the tests' patience.
-          LIMIT_EXTERNAL_TURN_TTL_SECONDS: '3',
+          // Long enough that no episode stepped by a test ends idle on a busy machine; a test that needs one
+          // ended backdates its last ask (test/worker/support/episodes.ts).
+          LIMIT_EXTERNAL_TURN_TTL_SECONDS: '60',
           // A step API request answers `not_ready` within the tests' patience.
           LIMIT_EPISODE_WAIT_SECONDS: '5',
           // OpenEnv sockets: bounds small enough for a test to reach (test/worker/openenv-bounds.test.ts).

@@ -6,6 +6,7 @@ import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } fro
 import { describe, expect, it } from 'vitest';
 import { episodeOfId } from '../../src/worker/episode/launch.ts';
 import { TURN_WATCHDOG_MS } from '../../src/worker/episode/production.ts';
+import { limits } from '../../src/worker/tenancy/limits.ts';
 import { EpisodeSchema, EpisodeStepSchema, RunEpisodesSchema } from '../../src/api/index.ts';
 import { call, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
@@ -24,10 +25,10 @@ describe('episode watch', () => {
     expect(stepped.status, await stepped.clone().text()).toBe(200);
     expect(EpisodeStepSchema.parse(await stepped.json())).toMatchObject({ step: 1, done: false });
     expect(await alarmOf(env.RUN.getByName(episode.run_id))).toBeNull();
-    // The idle limit (LIMIT_EXTERNAL_TURN_TTL_SECONDS is 3 in tests).
+    // The idle limit (LIMIT_EXTERNAL_TURN_TTL_SECONDS), counted from the ask, which came before this read.
     const own = await alarmOf(env.EPISODE.getByName(keyOf(episode.episode_id)));
     expect(own).not.toBeNull();
-    expect(own!).toBeLessThanOrEqual(Date.now() + 3_000);
+    expect(own!).toBeLessThanOrEqual(Date.now() + limits(env).LIMIT_EXTERNAL_TURN_TTL_SECONDS * 1000);
   });
 
   it("a built-in turn of an episode played from outside is watched by the episode's alarm: one lost is asked for again", async () => {
@@ -40,7 +41,7 @@ describe('episode watch', () => {
     const applied = await stub.submitExternalTurn(0, { kind: 'response', content: 'Please create a task called Important Meeting for user_1.', tool_calls: [] }, { produceNext: true });
     expect(applied).toMatchObject({ status: 'applied', step: 0, pending: { role: 'agent' } });
     expect(await alarmOf(env.RUN.getByName(episode.run_id))).toBeNull();
-    // The watchdog, not the idle limit of the user's turn (3 s).
+    // The watchdog, not the idle limit of the user's turn.
     const watchdog = await alarmOf(stub);
     expect(watchdog).not.toBeNull();
     expect(watchdog!).toBeGreaterThanOrEqual(askedAt + TURN_WATCHDOG_MS);

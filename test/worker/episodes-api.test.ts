@@ -10,7 +10,7 @@ import { ResultsSchema } from '../../src/core/schemas/simulation.ts';
 import { pyFloat } from '../../src/core/py/index.ts';
 import { call, pyBody, startRun, waitForRun } from './support/api.ts';
 import { SCRIPT_MODELS, scriptedRun } from './support/script.ts';
-import { createEpisode } from './support/episodes.ts';
+import { createEpisode, idlePastLimit } from './support/episodes.ts';
 
 const create = (body: Record<string, unknown> = {}): Promise<EpisodeCreated> => createEpisode({ llm_user: SCRIPT_MODELS.user, ...body });
 
@@ -138,11 +138,8 @@ describe('agent-driven episodes', () => {
 
   it('an episode left idle past the limit ends as a timeout and scores 0', async () => {
     const episode = await create();
-    let state = EpisodeSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}`)).json());
-    for (let i = 0; i < 100 && state.status !== 'done'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      state = EpisodeSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}`)).json());
-    }
+    await idlePastLimit(episode.episode_id);
+    const state = EpisodeSchema.parse(await (await call(`/v1/episodes/${episode.episode_id}`)).json());
     expect(state).toMatchObject({ status: 'done', termination_reason: 'timeout' });
     expect(state.reward_info).toMatchObject({ reward: 0 });
     // No step was applied before the timeout: every step is refused.

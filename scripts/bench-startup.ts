@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { mockConversation, startFakeOpenAI } from '../test/support/fake-openai.ts';
 import type { FakeOpenAI } from '../test/support/fake-openai.ts';
-import { repoRoot } from '../src/cli/checkout.ts';
+import { repoRoot } from '../src/cli/checkout.mjs';
 import { median } from './bench-quantile.ts';
 
 const TIMED_STARTS = 5;

@@ -7,7 +7,7 @@ import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { repoRoot } from '../src/cli/checkout.ts';
+import { repoRoot } from '../src/cli/checkout.mjs';
 import { dataDir } from '../src/cli/data.ts';
 import { createGrepIndex } from '../src/core/knowledge/grep.ts';
 import { isToolError } from '../src/core/environment/errors.ts';

@@ -1,25 +1,31 @@
 // The command line's own modules built into one ES module, so that a command starts without Node resolving,
 // reading and type-stripping several hundred source files: a build cache entry (local/built-entries.ts) named by
 // every file the bundle was built from, rebuilt when one changes. When the build fails, the command runs from
-// its sources as it would without the bundle.
+// its sources as it would without the bundle. The same entry holds the local runtime (local/runtime.ts) as a
+// module of its own, which a `run` starts before this one is read (local/runtime-group.mjs).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { commitBuild, latestEntry } from './local/built-entries.ts';
 import type { KeyFiles } from './local/built-entries.ts';
-import { cacheRoot, stagingFolder } from './local/cache-entries.ts';
-import { repoRoot } from './checkout.ts';
+import { stagingFolder } from './local/cache-entries.ts';
+import { repoRoot } from './checkout.mjs';
+import { RUNTIME_BUNDLE, cliCacheDir } from './local/runtime-group.mjs';
 
 type MainModule = typeof import('./main.ts');
 
-export const defaultCliCacheDir = path.join(cacheRoot, 'cli-bundle');
+export const defaultCliCacheDir = cliCacheDir;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MAIN = path.join(here, 'main.ts');
 const BUNDLE = 'main.mjs';
-/** Kept out of the bundle, loaded from its source: it holds the runtime that bin.ts starts before the bundle loads. */
-const SHARED_WITH_BIN = path.join(here, 'local', 'worker.ts');
+const RUNTIME = path.join(here, 'local', 'runtime.ts');
+/**
+ * Kept out of the bundle, loaded from their sources: they hold the runtime that bin.mjs starts before the bundle
+ * loads, one module instance for both.
+ */
+const SHARED_WITH_BIN = [path.join(here, 'local', 'worker.ts'), path.join(here, 'local', 'runtime-group.mjs')];
 /**
  * Packages left to Node: wrangler's and miniflare's modules find their own files beside them (and run in other
  * processes), and esbuild is the builder itself.
@@ -32,15 +38,16 @@ const keyFiles: KeyFiles = (inputs) => [...BUILD_SETTINGS.map((f) => path.join(r
 
 /**
  * The project's modules keep the location of their source file in `import.meta` (they find the checkout, its
- * data and their sibling scripts from it), and `worker.ts` stays one module shared with bin.ts.
+ * data and their sibling scripts from it), and the modules shared with bin.mjs stay one module each.
  */
 const LOCATION = /\bimport\.meta\.(url|filename|dirname)\b/g;
 const sourceLocations: Plugin = {
   name: 'source-locations',
   setup(build) {
-    build.onResolve({ filter: /^\.\.?\// }, (args) =>
-      path.resolve(args.resolveDir, args.path) === SHARED_WITH_BIN ? { path: pathToFileURL(SHARED_WITH_BIN).href, external: true } : undefined,
-    );
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const file = path.resolve(args.resolveDir, args.path);
+      return SHARED_WITH_BIN.includes(file) ? { path: pathToFileURL(file).href, external: true } : undefined;
+    });
     build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
       if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const source = await readFile(args.path, 'utf8');
@@ -57,8 +64,9 @@ const build = async (cacheDir: string): Promise<string> => {
   const { build: esbuild } = await import('esbuild');
   const staging = await stagingFolder(cacheDir);
   const result = await esbuild({
-    entryPoints: [MAIN],
-    outfile: path.join(staging, BUNDLE),
+    entryPoints: { [path.basename(BUNDLE, '.mjs')]: MAIN, [path.basename(RUNTIME_BUNDLE, '.mjs')]: RUNTIME },
+    outdir: staging,
+    outExtension: { '.js': '.mjs' },
     absWorkingDir: repoRoot,
     bundle: true,
     platform: 'node',
@@ -77,9 +85,13 @@ const build = async (cacheDir: string): Promise<string> => {
 /** The bundle's entry: the latest when the sources are unchanged, else a new build. */
 export const cliBundleEntry = async (cacheDir: string = defaultCliCacheDir): Promise<string> => (await latestEntry(cacheDir, keyFiles)) ?? build(cacheDir);
 
+let current: Promise<string | null> | undefined;
+/** This command's entry of the default cache, found (or built) once: null when building fails. */
+export const currentCliEntry = (): Promise<string | null> => (current ??= cliBundleEntry().catch(() => null));
+
 /** The command line's main module: the bundle of an unchanged checkout, a new bundle, or the sources when building fails. */
 export const loadMain = async (cacheDir: string = defaultCliCacheDir): Promise<MainModule> => {
-  const entry = await cliBundleEntry(cacheDir).catch(() => null);
+  const entry = cacheDir === defaultCliCacheDir ? await currentCliEntry() : await cliBundleEntry(cacheDir).catch(() => null);
   if (entry === null) return import('./main.ts');
   return (await import(pathToFileURL(path.join(entry, BUNDLE)).href)) as MainModule;
 };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../src/cli/checkout.ts';
+import { repoRoot } from '../../src/cli/checkout.mjs';
 import { defaultCliCacheDir, loadMain } from '../../src/cli/cli-bundle.ts';
 import { commitBuild, latestEntry } from '../../src/cli/local/built-entries.ts';
 import { stagingFolder } from '../../src/cli/local/cache-entries.ts';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
-import { repoRoot } from '../../src/cli/checkout.ts';
+import { repoRoot } from '../../src/cli/checkout.mjs';
 import { GRADING_FAILURE_NOTE } from '../../src/core/runner/grading-failure.ts';
 import { parsePyJson } from '../../src/core/py/index.ts';
 import { ResultsSchema } from '../../src/core/schemas/simulation.ts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockConversation, startFakeOpenAI } from '../support/fake-openai.ts';
 import type { FakeOpenAI } from '../support/fake-openai.ts';
 import { capture } from '../support/cli.ts';
-import { repoRoot } from '../../src/cli/checkout.ts';
+import { repoRoot } from '../../src/cli/checkout.mjs';
 
 let fake: FakeOpenAI;
 let dir: string;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../src/cli/checkout.ts';
+import { repoRoot } from '../../src/cli/checkout.mjs';
 import { applyLocalMigrations, defaultMigratedCacheDir } from '../../src/cli/local/migrations.ts';
 
 const root = await mkdtemp(path.join(tmpdir(), 'tau2-edge-migrations-'));

@@ -48,6 +48,55 @@ const scratch = async (): Promise<{ tmp: string; stateDir: string; done: () => P
   return { tmp, stateDir: path.join(root, 'state'), done: () => rm(root, { recursive: true, force: true }) };
 };
 
+interface EarlyRun {
+  readonly folders: string[];
+  readonly after: string[];
+  readonly entry: string;
+  readonly runtime?: string;
+  readonly health?: number;
+}
+
+/**
+ * A process that starts the runtime early, waits a second and lists its temporary folder; then, unless `mode` is
+ * `leave`, starts its worker and reports which runtime the worker's guard runs. `stale` starts the early runtime
+ * from a copy of the current bundle entry's runtime module in another folder, as an entry older than the sources.
+ */
+const runEarlyScript = (tmp: string, stateDir: string, mode: 'use' | 'leave' | 'stale'): Promise<EarlyRun> => {
+  const script = `
+    import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
+    import path from 'node:path';
+    import { startLocalWorker, startRuntimeEarly } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local/worker.ts'))};
+    import { currentCliEntry } from ${JSON.stringify(path.join(repoRoot, 'src/cli/cli-bundle.ts'))};
+    const [stateDir, mode] = process.argv.slice(1);
+    const entry = await currentCliEntry();
+    if (mode === 'stale') {
+      const older = path.join(process.env.TMPDIR, 'older-entry');
+      await mkdir(older);
+      await copyFile(path.join(entry, 'runtime.mjs'), path.join(older, 'runtime.mjs'));
+      startRuntimeEarly(older);
+    } else startRuntimeEarly();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const folders = await readdir(process.env.TMPDIR);
+    if (mode === 'leave') {
+      console.log(JSON.stringify({ folders, after: folders, entry }));
+      process.exit(0);
+    }
+    const worker = await startLocalWorker({ persistTo: stateDir, readyTimeoutMs: 280_000 });
+    const runtime = (await readFile('/proc/' + worker.pid + '/cmdline', 'utf8')).split('\\0')[4];
+    const health = (await fetch(worker.url + '/v1/health')).status;
+    console.log(JSON.stringify({ folders, after: await readdir(process.env.TMPDIR), entry, runtime, health }));
+    await worker.stop();
+    process.exit(0);
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, stateDir, mode], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
+    let out = '';
+    child.stdout!.on('data', (chunk) => (out += String(chunk)));
+    child.on('error', reject);
+    child.on('close', () => resolve(JSON.parse(out) as EarlyRun));
+  });
+};
+
 describe('the local worker', () => {
   it('stops, and its folder goes, when the command that started it is killed with kill -9; no secret is on disk meanwhile', async () => {
     const { tmp, stateDir, done } = await scratch();
@@ -92,37 +141,34 @@ describe('the local worker', () => {
     await done();
   }, 720_000);
 
-  it('a runtime started early is the one the worker then uses; one never used ends with its command, folder and all', async () => {
+  it('a runtime started early, from the command line bundle, is the one the worker then uses; one never used ends with its command, folder and all', async () => {
     const { tmp, stateDir, done } = await scratch();
-    const script = `
-      import { readdir } from 'node:fs/promises';
-      import { startLocalWorker, startRuntimeEarly } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local/worker.ts'))};
-      startRuntimeEarly();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const folders = await readdir(process.env.TMPDIR);
-      if (process.argv[2] === 'use') {
-        const worker = await startLocalWorker({ persistTo: process.argv[1], readyTimeoutMs: 280_000 });
-        console.log(JSON.stringify({ folders, after: await readdir(process.env.TMPDIR), health: (await fetch(worker.url + '/v1/health')).status }));
-        await worker.stop();
-      } else console.log(JSON.stringify({ folders }));
-      process.exit(0);
-    `;
-    const runScript = (mode: string): Promise<{ folders: string[]; after?: string[]; health?: number }> =>
-      new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script, stateDir, mode], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
-        let out = '';
-        child.stdout!.on('data', (chunk) => (out += String(chunk)));
-        child.on('error', reject);
-        child.on('close', () => resolve(JSON.parse(out) as { folders: string[] }));
-      });
     try {
-      const used = await runScript('use');
+      const used = await runEarlyScript(tmp, stateDir, 'use');
       expect(used.health).toBe(200);
+      // It ran from the current entry of the command line's bundle, not from its sources.
+      expect(used.runtime).toBe(path.join(used.entry, 'runtime.mjs'));
       // The early runtime's folder is the only one: the worker started no second runtime.
       expect(used.folders.filter((f) => f.startsWith('tau2-edge-worker-'))).toHaveLength(1);
-      expect(used.after!.filter((f) => f.startsWith('tau2-edge-worker-'))).toEqual(used.folders.filter((f) => f.startsWith('tau2-edge-worker-')));
-      const unused = await runScript('leave');
+      expect(used.after.filter((f) => f.startsWith('tau2-edge-worker-'))).toEqual(used.folders.filter((f) => f.startsWith('tau2-edge-worker-')));
+      const unused = await runEarlyScript(tmp, stateDir, 'leave');
       expect(unused.folders.filter((f) => f.startsWith('tau2-edge-worker-'))).toHaveLength(1);
+      await until(async () => (await readdir(tmp)).filter((f) => f.startsWith('tau2-edge-worker-')).length === 0, 30_000);
+    } finally {
+      await done();
+    }
+  }, 300_000);
+
+  it('a runtime started early from a bundle entry that is not the current one is stopped; the worker runs one from its sources', async () => {
+    const { tmp, stateDir, done } = await scratch();
+    try {
+      const stale = await runEarlyScript(tmp, stateDir, 'stale');
+      expect(stale.health).toBe(200);
+      expect(stale.runtime).toBe(path.join(repoRoot, 'src/cli/local/runtime.ts'));
+      const [early] = stale.folders.filter((f) => f.startsWith('tau2-edge-worker-'));
+      expect(early).toBeDefined();
+      // The worker's folder is a new one; the early runtime's goes with it.
+      expect(stale.after.filter((f) => f.startsWith('tau2-edge-worker-') && f !== early)).toHaveLength(1);
       await until(async () => (await readdir(tmp)).filter((f) => f.startsWith('tau2-edge-worker-')).length === 0, 30_000);
     } finally {
       await done();

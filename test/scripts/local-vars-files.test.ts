@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../src/cli/checkout.ts';
+import { repoRoot } from '../../src/cli/checkout.mjs';
 import { PROVIDER_VARS } from '../../src/core/llm/providers.ts';
 
 const ignored = async (file: string): Promise<boolean> =>

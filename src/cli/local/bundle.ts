@@ -9,8 +9,8 @@ import type { Unstable_MiniflareWorkerOptions } from 'wrangler';
 import { z } from 'zod';
 import { commitBuild, latestEntry, readJson } from './built-entries.ts';
 import type { KeyFiles } from './built-entries.ts';
-import { cacheRoot, stagingFolder } from './cache-entries.ts';
-import { repoRoot, wranglerBin } from '../checkout.ts';
+import { stagingFolder } from './cache-entries.ts';
+import { cacheRoot, repoRoot, wranglerBin } from '../checkout.mjs';
 
 export type WorkerOptions = Omit<Unstable_MiniflareWorkerOptions['workerOptions'], 'modulesRules'>;
 

@@ -3,9 +3,6 @@
 // building the same entry at once (test files, two CLIs) never see half of one.
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { repoRoot } from '../checkout.ts';
-
-export const cacheRoot = path.join(repoRoot, 'node_modules', '.cache', 'tau2-edge');
 
 /** Entries kept: a local worker started from an older one a moment ago may still be reading it. */
 const ENTRIES_KEPT = 3;

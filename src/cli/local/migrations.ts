@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { access, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { cacheRoot, commitEntry, stagingFolder } from './cache-entries.ts';
-import { repoRoot, wranglerBin } from '../checkout.ts';
+import { commitEntry, stagingFolder } from './cache-entries.ts';
+import { cacheRoot, repoRoot, wranglerBin } from '../checkout.mjs';
 
 export const defaultMigratedCacheDir = path.join(cacheRoot, 'migrated-d1');
 

@@ -2,21 +2,18 @@
 // deploy bundle on workerd) on a free port, waits until it answers, and stops it. Its settings reach it through
 // a pipe (never argv, never a file, never printed), and its output goes to a log file so that it stays out of the
 // progress display.
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { repoRoot } from '../checkout.ts';
+import { defaultLogFile, localStateRoot, startRuntimeGroup, takeEarlyRuntime } from './runtime-group.mjs';
+import type { RuntimeGroup } from './runtime-group.mjs';
 import type { RuntimeSettings } from './runtime-settings.ts';
 
-export { repoRoot, wranglerBin } from '../checkout.ts';
+export { repoRoot, wranglerBin } from '../checkout.mjs';
+export { localStateRoot, startRuntimeEarly } from './runtime-group.mjs';
 
 export interface LocalWorkerOptions {
   /** Durable Object and D1 state; a restart with the same folder resumes where the last one stopped. */
@@ -45,9 +42,6 @@ export interface LocalWorker {
   /** Stops the whole process group and waits for it to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
-
-/** Where the local worker keeps its state and log: TAU2_EDGE_STATE_DIR (e.g. a test suite's own), else the checkout's `.wrangler`. */
-export const localStateRoot = (): string => process.env.TAU2_EDGE_STATE_DIR || path.join(repoRoot, '.wrangler');
 
 export const defaultPersistDir = (): string => path.join(localStateRoot(), 'state');
 
@@ -115,106 +109,29 @@ const waitHealthy = async (url: string, port: number, child: ChildProcess, logFi
   throw new Error(`The local runtime did not answer ${url}/v1/health within ${timeoutMs / 1000} s; log ${logFile}:\n${await logTail(logFile)}`);
 };
 
-/** The local worker's own folder under the system temporary folder (its bundle), removed when it stops. */
-const WORK_DIR_PREFIX = 'tau2-edge-worker-';
-/** The settings file earlier versions wrote there, secrets included, which a killed worker left behind. */
-const LEFT_SECRETS_FILE = 'worker-vars.json';
-
-/** A settings file older than this is a leftover: an earlier version's runtime reads its file within its start. */
-const LEFT_SECRETS_AGE_MS = 10 * 60_000;
-
-/** Removes settings files that killed workers of earlier versions left in their folders. */
-const sweepLeftSecrets = async (): Promise<void> => {
-  const dirs = (await readdir(tmpdir()).catch(() => [] as string[])).filter((name) => name.startsWith(WORK_DIR_PREFIX));
-  await Promise.all(
-    dirs.map(async (dir) => {
-      const file = path.join(tmpdir(), dir, LEFT_SECRETS_FILE);
-      const written = await stat(file).catch(() => null);
-      if (written !== null && Date.now() - written.mtimeMs > LEFT_SECRETS_AGE_MS) await rm(file, { force: true });
-    }),
-  );
-};
-
-const defaultLogFile = (): string => path.join(localStateRoot(), 'tau2-edge-dev.log');
-
-/** A runtime started before its settings are known: its guard process, its folder and where its output goes. */
-interface RuntimeGroup {
-  readonly child: ChildProcess;
-  readonly workDir: string;
-  readonly logFile: string;
-  /** The sweep of earlier versions' leftovers, started beside it. */
-  readonly swept: Promise<void>;
-}
-
 /**
- * Starts the guard and, in it, the runtime, which loads its modules and bundle while it waits for its settings.
- * Its own process group, so that stopping (or killing) it takes the guard, the runtime and workerd; the guard
- * leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes). Synchronous, so
- * that a command starting it early has it running before it goes on loading its own modules.
+ * The runtime started early, unless its runtime runs from a command-line bundle entry older than the sources:
+ * that group is let go (its guard stops it once its pipe closes) and the worker starts one from its sources.
  */
-const startRuntimeGroup = (logFile: string): RuntimeGroup => {
-  mkdirSync(path.dirname(logFile), { recursive: true });
-  const swept = sweepLeftSecrets();
-  swept.catch(() => undefined);
-  const workDir = mkdtempSync(path.join(tmpdir(), WORK_DIR_PREFIX));
-  const log = openSync(logFile, 'a');
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
-  // no descriptor number for stdout), so the worker's output never passes through this process.
-  const child = spawn(process.execPath, [path.join(here, 'guard.mjs'), workDir, process.execPath, path.join(here, 'runtime.ts')], {
-    cwd: repoRoot,
-    detached: true,
-    stdio: ['pipe', log, log],
-  });
-  closeSync(log);
-  return { child, workDir, logFile, swept };
-};
-
-let early: RuntimeGroup | null = null;
-
-/**
- * Starts the local runtime of the default log file now, for a command that will start its local worker once its
- * own modules are loaded (bin.ts): the two load side by side. Unused, it ends with this process (its guard sees
- * the pipe close).
- */
-export const startRuntimeEarly = (): void => {
-  try {
-    early ??= holdsProcess(startRuntimeGroup(defaultLogFile()), false);
-  } catch {
-    // The worker's own start tries again, and reports what fails.
-  }
-};
-
-/** Whether the runtime's process and pipe keep this process alive: not while unused (a command may end first). */
-const holdsProcess = (group: RuntimeGroup, hold: boolean): RuntimeGroup => {
-  const pipe = group.child.stdin as Socket | null;
-  if (hold) {
-    group.child.ref();
-    pipe?.ref();
-  } else {
-    group.child.unref();
-    pipe?.unref();
-  }
-  return group;
-};
-
-/** The runtime started early, when it writes where this worker's output goes; taken once. */
-const takeEarlyRuntime = (logFile: string): RuntimeGroup | null => {
-  const group = early;
-  early = null;
-  if (group === null || group.logFile !== logFile || group.child.exitCode !== null) return null;
-  return holdsProcess(group, true);
+const currentEarlyRuntime = async (logFile: string): Promise<RuntimeGroup | null> => {
+  const group = takeEarlyRuntime(logFile);
+  if (group === null || group.bundleEntry === null) return group;
+  const { currentCliEntry } = await import('../cli-bundle.ts');
+  if ((await currentCliEntry()) === group.bundleEntry) return group;
+  group.child.stdin?.end();
+  group.child.unref();
+  return null;
 };
 
 export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promise<LocalWorker> => {
   const persistTo = options.persistTo ?? defaultPersistDir();
   const logFile = options.logFile ?? defaultLogFile();
   await mkdir(path.dirname(logFile), { recursive: true });
-  // Imported here: bin.ts loads this module before it starts the runtime early, so it stays light.
+  // Imported when a worker starts: the command loads this module with its own, and most commands start none.
   const [{ applyLocalMigrations }, { default: getPort }] = await Promise.all([import('./migrations.ts'), import('get-port')]);
   await applyLocalMigrations(persistTo);
 
-  const { child, workDir, swept } = takeEarlyRuntime(logFile) ?? startRuntimeGroup(logFile);
+  const { child, workDir, swept } = (await currentEarlyRuntime(logFile)) ?? startRuntimeGroup(logFile, null);
   await swept;
   const port = options.port ?? (await getPort({ host: '127.0.0.1' }));
   const inspectorPort = options.inspector === true ? await getPort({ host: '127.0.0.1' }) : null;

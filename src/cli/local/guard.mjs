@@ -1,61 +1,67 @@
-// The local worker's guard: leads the worker's process group and runs its runtime in it, so that the worker
-// dies with the command that started it, however that command ends. The runtime starts at once (it loads its
-// modules and bundle while the command still prepares); the guard's standard input carries first one line, the
-// worker's settings (secrets among them), which it hands to the runtime's standard input, so they are never
-// written to disk; then it stays open for as long as the command lives. When it closes (the command exited, or
-// was killed with kill -9), the guard stops the group and removes the worker's folder; when the runtime exits,
-// it removes the folder and exits too. It imports node's own modules only: it starts on every local run, ahead
-// of the runtime, and it is plain JavaScript (type-checked through JSDoc) so that Node starts it without loading
-// its TypeScript stripper, about 50 ms earlier. Usage: node guard.mjs WORK_DIR COMMAND [ARGS…]
+// The local worker's guard: the worker dies with the command that started it, however that command ends. The
+// runtime leads a process group of its own (its workerd in it) and starts at the same moment as this guard, which
+// stays outside the group: its standard input is a pipe that stays open for as long as the command lives. When it
+// closes (the command exited, or was killed with kill -9), the guard stops the group (SIGTERM, then SIGKILL) and
+// removes the worker's folder; when the runtime ends first, it stops what is left of the group (a workerd the
+// runtime did not stop) and removes the folder too. It imports node's own modules only, and is plain JavaScript
+// (type-checked through JSDoc), so that Node starts it without loading its TypeScript stripper.
+// Usage: node guard.mjs WORK_DIR RUNTIME_PID
 // @ts-check
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
-const [workDir, command, ...args] = process.argv.slice(2);
-if (workDir === undefined || command === undefined) throw new Error('usage: guard.mjs WORK_DIR COMMAND [ARGS…]');
+const [workDir, runtimeArg] = process.argv.slice(2);
+const runtime = Number(runtimeArg);
+if (workDir === undefined || !Number.isInteger(runtime) || runtime <= 0) throw new Error('usage: guard.mjs WORK_DIR RUNTIME_PID');
 
-/** @returns {void} */
-const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
+/** How often the guard looks for the runtime and its group (the runtime is not its child: no exit event). */
+const WATCH_MS = 100;
+/** How long a stopped group has to exit before it is killed, and how long the guard then waits for it. */
+const GRACE_MS = 5_000;
+const GRACE_AFTER_KILL_MS = 1_000;
+
+/**
+ * Whether a process (pid) or a process group (-pid) has a live member.
+ * @param {number} target
+ */
+const alive = (target) => {
+  try {
+    process.kill(target, 0);
+    return true;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+  }
+};
 /** @param {NodeJS.Signals} signal */
 const signalGroup = (signal) => {
   try {
-    process.kill(-process.pid, signal);
+    process.kill(-runtime, signal);
   } catch {
     // the group is gone
   }
 };
-
-// The guard's own exit code reports how the runtime ended.
-const runtime = spawn(command, args, { stdio: ['pipe', 'inherit', 'inherit'] });
-/**
- * @param {number | null} code
- * @param {NodeJS.Signals | null} signal
- */
-const runtimeEnded = (code, signal) => {
-  removeWorkDir();
-  process.exit(code ?? (signal === null ? 1 : 128));
+/** @returns {never} */
+const end = () => {
+  rmSync(workDir, { recursive: true, force: true });
+  process.exit(0);
 };
-runtime.on('exit', runtimeEnded);
-runtime.on('error', () => runtimeEnded(1, null));
-// A runtime that ends before reading its settings closes its pipe: that is no reason for the guard to fail.
-runtime.stdin.on('error', () => undefined);
 
-// A SIGTERM to the group reaches the runtime too: the guard stays to see it exit (and clean up after it).
-process.on('SIGTERM', () => undefined);
-/** @type {string | null} */
-let firstLine = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (/** @type {string} */ chunk) => {
-  if (firstLine === null) return;
-  firstLine += chunk;
-  const end = firstLine.indexOf('\n');
-  if (end < 0) return;
-  const settings = firstLine.slice(0, end);
-  firstLine = null;
-  runtime.stdin.end(settings);
-});
+// The runtime ended (its command stopped it, or it failed): what is left of its group goes, then the folder.
+const watch = setInterval(() => {
+  if (alive(runtime)) return;
+  signalGroup('SIGKILL');
+  end();
+}, WATCH_MS);
+
+// The command ended: the group is stopped, and the folder goes once the group has exited. Its members are no
+// longer the command's children: one killed may stay a zombie until something reaps it, so the guard ends soon
+// after the kill whatever it still sees.
 process.stdin.on('close', () => {
-  removeWorkDir();
+  clearInterval(watch);
   signalGroup('SIGTERM');
-  setTimeout(() => signalGroup('SIGKILL'), 5_000).unref();
+  const killAt = Date.now() + GRACE_MS;
+  setInterval(() => {
+    if (!alive(-runtime) || Date.now() >= killAt + GRACE_AFTER_KILL_MS) end();
+    if (Date.now() >= killAt) signalGroup('SIGKILL');
+  }, WATCH_MS);
 });
+process.stdin.resume();

@@ -1,5 +1,5 @@
-// The local worker's runtime group: its guard (guard.mjs) leading a process group of its own, the runtime
-// (runtime.ts) in it, and the runtime's workerd. A `run` starts it before anything else (bin.mjs), so this module
+// The local worker's runtime group: the runtime (runtime.ts) leading a process group of its own, its workerd in
+// it, and the guard beside it (guard.mjs). A `run` starts it before anything else (bin.mjs), so this module
 // and what it imports are plain JavaScript (type-checked through JSDoc): Node starts the group without loading its
 // TypeScript stripper first. A group started early runs the runtime from the command line's latest bundle entry
 // (cli-bundle.ts builds `runtime.mjs` beside `main.mjs`), read without checking its sources, which costs time; the
@@ -47,7 +47,7 @@ const sweepLeftSecrets = async () => {
 /**
  * A runtime started before its settings are known.
  * @typedef {object} RuntimeGroup
- * @property {import('node:child_process').ChildProcess} child its guard process
+ * @property {import('node:child_process').ChildProcess} child the runtime's process, leader of its group
  * @property {string} workDir its folder
  * @property {string} logFile where its output goes
  * @property {string | null} bundleEntry the command-line bundle entry its runtime runs from (null: from its sources)
@@ -69,10 +69,11 @@ const latestBundleEntry = () => {
 };
 
 /**
- * Starts the guard and, in it, the runtime, which loads its modules and bundle while it waits for its settings.
- * Its own process group, so that stopping (or killing) it takes the guard, the runtime and workerd; the guard
- * leads the group and ends it when this process ends, even by kill -9 (its stdin pipe closes). Synchronous, so
- * that a command starting it early has it running before it goes on loading its own modules.
+ * Starts the runtime, which loads its modules and bundle while it waits for its settings on its standard input,
+ * and its guard (guard.mjs) beside it. The runtime leads a process group of its own, so that stopping (or killing)
+ * the group takes the runtime and workerd; the guard, outside it, stops the group when this process ends, even by
+ * kill -9 (the guard's standard input, a pipe from this process, closes). Synchronous, so that a command starting
+ * it early has it running before it goes on loading its own modules.
  * @param {string} logFile
  * @param {string | null} bundleEntry the command-line bundle entry to run the runtime from, or null for its sources
  * @returns {RuntimeGroup}
@@ -83,16 +84,20 @@ export const startRuntimeGroup = (logFile, bundleEntry) => {
   swept.catch(() => undefined);
   const workDir = mkdtempSync(path.join(tmpdir(), WORK_DIR_PREFIX));
   const log = openSync(logFile, 'a');
-  const runtime = bundleEntry === null ? path.join(here, 'runtime.ts') : path.join(bundleEntry, RUNTIME_BUNDLE);
-  // node:child_process rather than execa here: the log file's descriptor is handed to the guard as is (execa takes
-  // no descriptor number for stdout), so the worker's output never passes through this process.
-  const child = spawn(process.execPath, [path.join(here, 'guard.mjs'), workDir, process.execPath, runtime], {
-    cwd: repoRoot,
-    detached: true,
-    stdio: ['pipe', log, log],
-  });
-  closeSync(log);
-  return { child, workDir, logFile, bundleEntry, swept };
+  try {
+    const runtime = bundleEntry === null ? path.join(here, 'runtime.ts') : path.join(bundleEntry, RUNTIME_BUNDLE);
+    // node:child_process rather than execa here: the log file's descriptor is handed over as is (execa takes no
+    // descriptor number for stdout), so the worker's output never passes through this process.
+    const child = spawn(process.execPath, [runtime], { cwd: repoRoot, detached: true, stdio: ['pipe', log, log] });
+    if (child.pid === undefined) throw new Error('the local runtime did not start');
+    const guard = spawn(process.execPath, [path.join(here, 'guard.mjs'), workDir, String(child.pid)], { cwd: repoRoot, detached: true, stdio: ['pipe', 'ignore', log] });
+    // The guard's pipe stays open, unused, for as long as this process lives; neither keeps this process alive.
+    guard.unref();
+    /** @type {import('node:net').Socket} */ (guard.stdin).unref();
+    return { child, workDir, logFile, bundleEntry, swept };
+  } finally {
+    closeSync(log);
+  }
 };
 
 /**
@@ -119,7 +124,7 @@ let early = null;
 /**
  * Starts the local runtime of the default log file now, for a command that will start its local worker once its
  * own modules are loaded (bin.mjs): the two load side by side. Unused, it ends with this process (its guard sees
- * the pipe close).
+ * its pipe close).
  * @param {string | null} [bundleEntry] the command-line bundle entry to run it from: by default the latest
  * @returns {void}
  */

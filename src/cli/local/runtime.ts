@@ -21,7 +21,10 @@ const bundle = workerBundle();
 // Required, not imported (and while the bundle's files are read): an ES import of this CommonJS package makes
 // Node scan its few megabytes of source for export names first, about half a second of CPU on every start.
 const { Log, LogLevel, Miniflare, convertV4MiniflareOptions } = createRequire(import.meta.url)('miniflare') as typeof MiniflareModule;
-const settings = RuntimeSettingsSchema.parse(JSON.parse(await text(process.stdin)));
+const settingsText = await text(process.stdin);
+// No settings: the command that started it early ended without a worker, or let it go for another.
+if (settingsText.trim() === '') process.exit(0);
+const settings = RuntimeSettingsSchema.parse(JSON.parse(settingsText));
 const { dir: bundleDir, scriptPath, name, workerOptions } = await bundle;
 // The caller's variables and secrets override wrangler.toml's [vars], as an env file does for `wrangler dev`.
 const { vars } = settings;

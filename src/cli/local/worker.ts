@@ -110,8 +110,8 @@ const waitHealthy = async (url: string, port: number, child: ChildProcess, logFi
 };
 
 /**
- * The runtime started early, unless its runtime runs from a command-line bundle entry older than the sources:
- * that group is let go (its guard stops it once its pipe closes) and the worker starts one from its sources.
+ * The runtime started early, unless it runs from a command-line bundle entry older than the sources: that one is
+ * let go (given no settings, it ends, and its guard with it) and the worker starts one from its sources.
  */
 const currentEarlyRuntime = async (logFile: string): Promise<RuntimeGroup | null> => {
   const group = takeEarlyRuntime(logFile);
@@ -142,9 +142,8 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
     ...(options.limitsTraceUrl === undefined ? {} : { limits_trace: options.limitsTraceUrl }),
     vars: { ...(options.env ?? {}) },
   };
-  // The settings (secrets among them) go through the guard's standard input to the runtime's, never to disk;
-  // the pipe stays open, as the guard's sign that this process lives.
-  child.stdin!.write(`${JSON.stringify(settings)}\n`);
+  // The settings (secrets among them) go through the runtime's standard input, never to disk.
+  child.stdin!.end(`${JSON.stringify(settings)}\n`);
   const url = `http://127.0.0.1:${port}`;
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {

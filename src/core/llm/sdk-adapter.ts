@@ -111,12 +111,22 @@ const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs:
 };
 
 /**
+ * A provider's SDK, loaded on the first call that needs it and kept: the SDKs of the providers other than the
+ * default route are about a seventh of the Worker bundle's code, which an isolate that never calls them then
+ * never evaluates.
+ */
+export const onFirstCall = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+};
+
+/**
  * An adapter's client: each call built by `callFor` from the request, with the retries of every client; llm_args
  * the provider does not take fail the call at once, as no retry changes them.
  */
-export const adapterClient = (config: ProviderClientConfig, adapter: ArgsAdapter, callFor: (request: LlmRequest) => Omit<AdapterCall, 'adapter'>): LlmClient =>
-  retryingClient(config, (request, timeoutMs) => {
+export const adapterClient = (config: ProviderClientConfig, adapter: ArgsAdapter, callFor: (request: LlmRequest) => Promise<Omit<AdapterCall, 'adapter'>>): LlmClient =>
+  retryingClient(config, async (request, timeoutMs) => {
     const issue = providerArgsIssue(adapter, request.llmArgs);
     if (issue) throw new InfraError(issue.message, { retryable: false });
-    return adapterAttempt({ adapter, ...callFor(request) }, request, timeoutMs, config.apiKey);
+    return adapterAttempt({ adapter, ...(await callFor(request)) }, request, timeoutMs, config.apiKey);
   });

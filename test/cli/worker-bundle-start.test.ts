@@ -1,8 +1,9 @@
 // What the Worker evaluates when an isolate starts: the project's own deploy bundle (the one the local runtime
-// runs) ships the shell's interpreter, the SDKs of the providers other than the default route, the Swagger UI
-// and the Unicode name table, but reaches each only through a dynamic import, so that esbuild wraps it in a lazy
-// initialiser and a start never evaluates it. A static import of any of them from the start's import graph
-// (e.g. a value imported from just-bash into a module the Worker loads) fails here.
+// runs) ships the shell's interpreter, the AI SDK (`ai`, used by the providers other than the default route and by
+// the embedder) and those providers' SDKs, the Swagger UI and the Unicode name table, but reaches each only
+// through a dynamic import, so that esbuild wraps it in a lazy initialiser and a start never evaluates it. A static
+// import of any of them from the start's import graph (e.g. a value imported from just-bash into a module the
+// Worker loads) fails here.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,9 @@ const evaluatedAtStart = (meta: Metafile, entry: string): Set<string> => {
 const DEFERRED = [
   'node_modules/just-bash/',
   'src/core/knowledge/shell-interpreter.ts',
+  'node_modules/ai/',
+  'node_modules/@ai-sdk/gateway/',
+  'node_modules/@ai-sdk/openai-compatible/',
   'node_modules/@ai-sdk/openai/',
   'node_modules/@ai-sdk/anthropic/',
   'node_modules/@ai-sdk/google/',
@@ -40,7 +44,7 @@ const DEFERRED = [
 ];
 
 describe("the Worker bundle's start", () => {
-  it('ships the interpreter, the other providers\u2019 SDKs, the Swagger UI and the name table, and evaluates none of them at start', async () => {
+  it('ships the interpreter, the AI SDK and the other providers\u2019 SDKs, the Swagger UI and the name table, and evaluates none of them at start', async () => {
     const bundle = await workerBundle();
     const meta = MetafileSchema.parse(JSON.parse(await readFile(path.join(path.dirname(bundle.dir), 'meta.json'), 'utf8')));
     const output = Object.values(meta.outputs).find((o) => o.entryPoint !== undefined);

@@ -6,7 +6,8 @@
 // sent is litellm's (the llm_args' own, the thinking budget within it), so a run records what was sent.
 import type { ModelMessage, ToolSet } from 'ai';
 import { anthropicMaxOutputTokens, anthropicThinking, omittedArgs, promptCacheOn } from './reasoning-args.ts';
-import { adapterClient, onFirstCall, providerSettings } from './sdk-adapter.ts';
+import { onFirstCall } from './on-first-call.ts';
+import { adapterClient, providerSettings } from './sdk-adapter.ts';
 import type { ProviderClientConfig } from './sdk-adapter.ts';
 import type { LlmClient } from './types.ts';
 

@@ -3,7 +3,8 @@
 // function calls, and on text where given) go back on the next request of the same model, so the SDK never
 // stands in its skip-validation placeholder for them.
 import { geminiThinking, isGemini3OrNewer } from './reasoning-args.ts';
-import { adapterClient, onFirstCall, providerSettings } from './sdk-adapter.ts';
+import { onFirstCall } from './on-first-call.ts';
+import { adapterClient, providerSettings } from './sdk-adapter.ts';
 import type { ProviderClientConfig } from './sdk-adapter.ts';
 import type { LlmClient } from './types.ts';
 

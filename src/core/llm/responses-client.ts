@@ -3,7 +3,8 @@
 // and are sent again, right before their function calls, on the next request of the same model. Bare and
 // `openai/` names stay on Chat Completions with the reference's byte-exact payload (ai-sdk-client.ts).
 import { omittedArgs, responsesEffort } from './reasoning-args.ts';
-import { adapterClient, onFirstCall, providerSettings } from './sdk-adapter.ts';
+import { onFirstCall } from './on-first-call.ts';
+import { adapterClient, providerSettings } from './sdk-adapter.ts';
 import type { ProviderClientConfig } from './sdk-adapter.ts';
 import type { LlmClient } from './types.ts';
 

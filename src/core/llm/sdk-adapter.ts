@@ -1,14 +1,13 @@
 // One attempt of a provider adapter built on the AI SDK's `generateText` (Anthropic, Google, OpenAI Responses):
 // the conversation with each participant's own provider state replayed, the adapter's provider options, and
 // the response read back with the state to keep (the turn's content parts as the SDK returns them), the
-// reasoning text, and the cached and reasoning token counts.
-import { generateText } from 'ai';
+// reasoning text, and the cached and reasoning token counts. The AI SDK itself (`ai`) loads on the first attempt:
+// the default route (ai-sdk-client.ts) does without it, so an isolate that calls no other provider never evaluates it.
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { isPyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { attemptFailure, retryingClient } from './retrying-client.ts';
 import type { ParsedCompletion, RetrySettings } from './retrying-client.ts';
-import { sdkCall } from './sdk-messages.ts';
 import { providerArgsIssue } from './reasoning-args.ts';
 import type { ArgsAdapter } from './reasoning-args.ts';
 import { InfraError } from './types.ts';
@@ -81,6 +80,7 @@ const stateOf = (adapter: string, model: string, parts: readonly Part[], reasoni
 
 /** One attempt through the SDK, its failure classified as the OpenAI-compatible client's are. */
 const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs: number, apiKey: string | undefined): Promise<ParsedCompletion> => {
+  const [{ generateText }, { sdkCall }] = await Promise.all([import('./ai-sdk-calls.ts'), import('./sdk-messages.ts')]);
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
     const conversation = sdkCall(request, call.adapter);
@@ -108,16 +108,6 @@ const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs:
   } catch (err) {
     throw attemptFailure(err, timeout, timeoutMs, apiKey);
   }
-};
-
-/**
- * A provider's SDK, loaded on the first call that needs it and kept: the SDKs of the providers other than the
- * default route are about a seventh of the Worker bundle's code, which an isolate that never calls them then
- * never evaluates.
- */
-export const onFirstCall = <T>(load: () => Promise<T>): (() => Promise<T>) => {
-  let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load());
 };
 
 /**

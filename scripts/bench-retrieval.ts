@@ -100,7 +100,12 @@ export const benchRetrieval = async (): Promise<string[]> => {
     await fake.close();
   }
 
-  const shells = await held(() => Array.from({ length: SHELLS_FOR_MEMORY }, () => createShell(docs, { mode: 'read' })));
+  // A shell opens its file tree on its first command.
+  const shells = await held(async () => {
+    const opened = Array.from({ length: SHELLS_FOR_MEMORY }, () => createShell(docs, { mode: 'read' }));
+    await Promise.all(opened.map((shell) => shell.run('true')));
+    return opened;
+  });
   const shell = createShell(docs, { mode: 'write' });
   const commands = Array.from({ length: 5 }, () => SHELL_COMMANDS).flat();
   lines.push(

@@ -1,7 +1,7 @@
-// The sandbox's file tree: the exported knowledge base in memory, writable inside the knowledge-base directory
-// in write mode and nowhere otherwise (as the sandbox mounts it), and its changes as a serialisable ShellState.
-import { InMemoryFs } from 'just-bash/browser';
-import type { IFileSystem } from 'just-bash/browser';
+// The sandbox's file tree: the exported knowledge base in memory (built by shell-interpreter.ts), writable inside
+// the knowledge-base directory in write mode and nowhere otherwise (as the sandbox mounts it), and its changes as a
+// serialisable ShellState.
+import type { IFileSystem, InMemoryFs } from 'just-bash/browser';
 import { z } from 'zod';
 
 /** The working directory: the reference runs commands in `<temp>/agentic_search_<id>/knowledge_base`. */
@@ -62,18 +62,6 @@ export const guarded = (fs: InMemoryFs, mode: ShellMode): IFileSystem =>
 
 /** A path inside the knowledge-base directory, relative to it. */
 export const relative = (path: string): string => path.slice(KB_DIR.length + 1);
-
-/** The tree of the exported files (name → content) with a state's changes applied. */
-export const buildFs = (base: ReadonlyMap<string, string>, state: ShellState): InMemoryFs => {
-  const removed = new Set(state.removed);
-  const files: Record<string, string> = {};
-  for (const [name, content] of base) if (!removed.has(name)) files[`${KB_DIR}/${name}`] = content;
-  for (const [name, content] of Object.entries(state.written)) files[`${KB_DIR}/${name}`] = content;
-  const fs = new InMemoryFs(files);
-  fs.mkdirSync(KB_DIR, { recursive: true });
-  for (const dir of state.directories) fs.mkdirSync(`${KB_DIR}/${dir}`, { recursive: true });
-  return fs;
-};
 
 /** The tree's differences from the exported knowledge base. */
 export const diffState = async (fs: InMemoryFs, base: ReadonlyMap<string, string>): Promise<ShellState> => {

@@ -2,25 +2,14 @@
 // workerd has no processes) in a copy of the knowledge-base files, with the reference sandbox's refusals, its
 // read-only or write mode and its output clean-up. Write-mode changes live in a serialisable ShellState.
 // The browser build: the same interpreter in Node and workerd, without the Node-only interpreters.
-import { Bash, defineCommand, getCommandNames, getNetworkCommandNames } from 'just-bash/browser';
+// Only types from the interpreter here: its code loads on a shell's first command (shell-interpreter.ts).
 import type { CommandName } from 'just-bash/browser';
 import type { KnowledgeDocument } from './documents.ts';
 import { DEFAULT_KB_FILE_FORMAT, exportKbFiles } from './kb-files.ts';
 import type { KbFileFormat } from './kb-files.ts';
 import { escapePattern, refusalMessage, sanitizeListing } from './shell-guard.ts';
-import { gnuLs, gnuUniq } from './shell-gnu.ts';
-import {
-  EMPTY_SHELL_STATE,
-  KB_DIR,
-  READ_ONLY,
-  ReadOnlyFileSystemError,
-  ShellStateSchema,
-  buildFs,
-  diffState,
-  guarded,
-  insideKb,
-  relative,
-} from './shell-tree.ts';
+import type { Interpreter } from './shell-interpreter.ts';
+import { EMPTY_SHELL_STATE, KB_DIR, READ_ONLY, ReadOnlyFileSystemError, ShellStateSchema, diffState, insideKb, relative } from './shell-tree.ts';
 import type { ShellMode, ShellState } from './shell-tree.ts';
 
 export { EMPTY_SHELL_STATE, KB_DIR, ShellStateSchema } from './shell-tree.ts';
@@ -69,22 +58,11 @@ export interface ShellOptions {
  */
 export const SHELL_LIMITS = { maxExecutionTimeMs: 30_000, maxOutputSize: 16 * 2 ** 20, maxFileSystemBytes: 32 * 2 ** 20 } as const;
 
+/** The sandbox user's environment. */
+const SHELL_ENV = { HOME: '/home/kb_user', USER: 'kb_user', LOGNAME: 'kb_user', PATH: '/usr/bin:/bin' };
+
 /** The reference's answer for a command still running after its 30 s limit. */
 export const TIMED_OUT: ShellResult = { exitCode: 124, stdout: '', stderr: 'Command timed out after 30 seconds' };
-
-/** Commands of just-bash's Node build that its browser build only stubs. */
-const NODE_ONLY = ['python', 'python3', 'js-exec', 'sqlite3', 'tar'];
-
-/** The interpreter's other commands answer as a command missing from the host would. */
-const missingCommands = () => {
-  const allowed = new Set<string>(SHELL_COMMANDS);
-  const names = [...getCommandNames(), ...getNetworkCommandNames(), ...NODE_ONLY];
-  return [...new Set(names)]
-    .filter((name) => !allowed.has(name))
-    .map((name) =>
-      defineCommand(name, async () => ({ stdout: '', stderr: `bash: ${name}: command not found\n`, exitCode: 127 })),
-    );
-};
 
 /** The exported files per knowledge base and format, shared read-only by every shell over them. */
 const exports = new WeakMap<readonly KnowledgeDocument[], Map<KbFileFormat, ReadonlyMap<string, string>>>();
@@ -109,23 +87,17 @@ const writtenBytes = (state: ShellState): number =>
 export const createShell = (docs: readonly KnowledgeDocument[], options: ShellOptions): KnowledgeShell => {
   const base = exportedFiles(docs, options.format ?? DEFAULT_KB_FILE_FORMAT);
   let current = ShellStateSchema.parse(options.state ?? EMPTY_SHELL_STATE);
-  const open = (state: ShellState) => {
-    const fs = buildFs(base, state);
-    const bash = new Bash({
-      fs: guarded(fs, options.mode),
-      cwd: KB_DIR,
-      commands: [...SHELL_COMMANDS],
-      customCommands: [gnuLs, gnuUniq, ...missingCommands()],
-      env: { HOME: '/home/kb_user', USER: 'kb_user', LOGNAME: 'kb_user', PATH: '/usr/bin:/bin' },
-      executionLimits: SHELL_LIMITS,
-    });
-    return { fs, bash };
+  const open = async (state: ShellState): Promise<Interpreter> => {
+    const { openInterpreter } = await import('./shell-interpreter.ts');
+    return openInterpreter(base, state, { mode: options.mode, commands: SHELL_COMMANDS, env: SHELL_ENV, executionLimits: SHELL_LIMITS });
   };
-  let tree = open(current);
+  // Opened on the first command, so that a shell (and its isolate) that runs none never loads the interpreter.
+  let tree: Promise<Interpreter> | null = null;
+  const interpreter = (): Promise<Interpreter> => (tree ??= open(current));
 
-  const execute = async (command: string): Promise<ShellResult> => {
+  const execute = async (bash: Interpreter['bash'], command: string): Promise<ShellResult> => {
     try {
-      const result = await tree.bash.exec(command);
+      const result = await bash.exec(command);
       // A runaway command hits an interpreter limit; in the reference it runs into the 30 s timeout.
       if (result.stderr.includes('increase executionLimits.')) return TIMED_OUT;
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
@@ -145,12 +117,13 @@ export const createShell = (docs: readonly KnowledgeDocument[], options: ShellOp
     async run(command) {
       const blocked = escapePattern(command);
       if (blocked !== null) return { exitCode: 1, stdout: '', stderr: refusalMessage(blocked) };
-      const result = await execute(command);
+      const opened = await interpreter();
+      const result = await execute(opened.bash, command);
       if (options.mode === 'write') {
-        const next = await diffState(tree.fs, base);
+        const next = await diffState(opened.fs, base);
         if (writtenBytes(next) > WRITE_BUDGET_BYTES) {
-          // The files go back to what they were before this command.
-          tree = open(current);
+          // The files go back to what they were before this command (reopened on the next one).
+          tree = null;
           return DISK_FULL;
         }
         current = next;

@@ -1,7 +1,7 @@
 // The OpenAI-compatible adapter (Chat Completions): one call through the Vercel AI SDK's HTTP layer
 // (`@ai-sdk/provider-utils`), sending the reference's exact payload (reference: llm_utils.generate); its retries are
 // the shared base's (retrying-client.ts).
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 import { createJsonErrorResponseHandler, generateId, postJsonToApi, withoutTrailingSlash } from '@ai-sdk/provider-utils';
 import type { ResponseHandler } from '@ai-sdk/provider-utils';
 import { z } from 'zod';

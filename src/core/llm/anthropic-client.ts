@@ -4,9 +4,9 @@
 // with their signatures come back before its tool_use blocks on the next request of the same model. Prompt
 // caching is asked for by default: a cache breakpoint on the system prompt and on the last tool. The max_tokens
 // sent is litellm's (the llm_args' own, the thinking budget within it), so a run records what was sent.
-import { createAnthropic } from '@ai-sdk/anthropic';
 import type { ModelMessage, ToolSet } from 'ai';
 import { anthropicMaxOutputTokens, anthropicThinking, omittedArgs, promptCacheOn } from './reasoning-args.ts';
+import { onFirstCall } from './on-first-call.ts';
 import { adapterClient, providerSettings } from './sdk-adapter.ts';
 import type { ProviderClientConfig } from './sdk-adapter.ts';
 import type { LlmClient } from './types.ts';
@@ -25,11 +25,11 @@ const withCacheBreakpoints = ({ messages, tools }: { messages: ModelMessage[]; t
 };
 
 export const createAnthropicClient = (config: ProviderClientConfig, modelId: (name: string) => string): LlmClient => {
-  const provider = createAnthropic(providerSettings(config));
-  return adapterClient(config, ANTHROPIC_ADAPTER, (request) => {
+  const provider = onFirstCall(async () => (await import('@ai-sdk/anthropic')).createAnthropic(providerSettings(config)));
+  return adapterClient(config, ANTHROPIC_ADAPTER, async (request) => {
     const thinking = anthropicThinking(request.llmArgs);
     return {
-      model: provider(modelId(request.model)),
+      model: (await provider())(modelId(request.model)),
       providerOptions: thinking === undefined ? {} : { anthropic: { thinking } },
       omitted: omittedArgs(ANTHROPIC_ADAPTER, request.llmArgs, thinking?.type === 'enabled'),
       sampling: { maxOutputTokens: anthropicMaxOutputTokens(request.llmArgs) },

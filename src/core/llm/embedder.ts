@@ -2,8 +2,7 @@
 // (OpenAI for text-embedding-3-large, OpenRouter for Qwen3-Embedding), retried with backoff; a call that keeps
 // failing is an InfraError, never something the agent sees. Each call's tokens and cost go to the caller's meter,
 // and a call given a spend ledger is reserved at its bound before it is made and settled at its cost after.
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { embedMany } from 'ai';
+// The SDK loads on the first embedding (on-first-call.ts says why).
 import type { Embedder, EmbedderSpec } from '../knowledge/embedder.ts';
 import { apiModelName } from '../knowledge/embedder.ts';
 import { DEFAULT_TIMEOUT_MS, attemptFailure, redactSecrets } from './retrying-client.ts';
@@ -14,6 +13,7 @@ import { callCost } from './pricing.ts';
 import { embeddingUsage } from './usage.ts';
 import { PROVIDERS } from './providers.ts';
 import { embeddingUpperBound, withinBudget } from './budget.ts';
+import { onFirstCall } from './on-first-call.ts';
 import type { UsageMeter } from './meter.ts';
 
 /** The reference's OpenRouter embedder makes 3 attempts. */
@@ -35,13 +35,16 @@ export interface AiSdkEmbedderConfig {
 export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
   const { spec, apiKey } = config;
   const baseURL = config.baseURL ?? PROVIDERS[spec.provider].defaultBaseUrl;
-  const provider = createOpenAICompatible({
-    name: spec.provider,
-    baseURL,
-    ...(apiKey === undefined ? {} : { apiKey }),
-    fetch: withoutRedirects(config.fetch),
+  const sdk = onFirstCall(async () => {
+    const [{ createOpenAICompatible }, { embedMany }] = await Promise.all([import('@ai-sdk/openai-compatible'), import('./ai-sdk-calls.ts')]);
+    const provider = createOpenAICompatible({
+      name: spec.provider,
+      baseURL,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      fetch: withoutRedirects(config.fetch),
+    });
+    return { embedMany, model: provider.embeddingModel(apiModelName(spec)) };
   });
-  const model = provider.embeddingModel(apiModelName(spec));
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const attempts = config.attempts ?? DEFAULT_EMBEDDING_ATTEMPTS;
   // Priced as `provider/model`, the catalogue's provider and name for it.
@@ -49,6 +52,7 @@ export const createAiSdkEmbedder = (config: AiSdkEmbedderConfig): Embedder => {
 
   /** The texts' vectors from the endpoint, retried with backoff; the call that returns is reported to `meter`. */
   const embedWithRetries = async (texts: readonly string[], meter: UsageMeter | undefined): Promise<number[][]> => {
+    const { embedMany, model } = await sdk();
     let made = 0;
     try {
       return await tryN(

@@ -1,7 +1,7 @@
 // The retry and error base every provider adapter shares: one attempt at a time under its own time limit, the
 // reference's retry policy (litellm's `num_retries`, per-attempt `timeout`), failures classified as worth another
 // attempt or not, keys taken out of every error, and the cost of the model the provider reports.
-import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from 'ai';
+import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from '@ai-sdk/provider';
 import { isPyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { completionCost, DEFAULT_PRICES, isPriced } from './pricing.ts';

@@ -1,14 +1,13 @@
 // One attempt of a provider adapter built on the AI SDK's `generateText` (Anthropic, Google, OpenAI Responses):
 // the conversation with each participant's own provider state replayed, the adapter's provider options, and
 // the response read back with the state to keep (the turn's content parts as the SDK returns them), the
-// reasoning text, and the cached and reasoning token counts.
-import { generateText } from 'ai';
+// reasoning text, and the cached and reasoning token counts. The AI SDK itself (`ai`) loads on the first attempt:
+// the default route (ai-sdk-client.ts) does without it, so an isolate that calls no other provider never evaluates it.
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { isPyFloat } from '../py/index.ts';
 import type { PyValue } from '../py/index.ts';
 import { attemptFailure, retryingClient } from './retrying-client.ts';
 import type { ParsedCompletion, RetrySettings } from './retrying-client.ts';
-import { sdkCall } from './sdk-messages.ts';
 import { providerArgsIssue } from './reasoning-args.ts';
 import type { ArgsAdapter } from './reasoning-args.ts';
 import { InfraError } from './types.ts';
@@ -81,6 +80,7 @@ const stateOf = (adapter: string, model: string, parts: readonly Part[], reasoni
 
 /** One attempt through the SDK, its failure classified as the OpenAI-compatible client's are. */
 const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs: number, apiKey: string | undefined): Promise<ParsedCompletion> => {
+  const [{ generateText }, { sdkCall }] = await Promise.all([import('./ai-sdk-calls.ts'), import('./sdk-messages.ts')]);
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
     const conversation = sdkCall(request, call.adapter);
@@ -114,9 +114,9 @@ const adapterAttempt = async (call: AdapterCall, request: LlmRequest, timeoutMs:
  * An adapter's client: each call built by `callFor` from the request, with the retries of every client; llm_args
  * the provider does not take fail the call at once, as no retry changes them.
  */
-export const adapterClient = (config: ProviderClientConfig, adapter: ArgsAdapter, callFor: (request: LlmRequest) => Omit<AdapterCall, 'adapter'>): LlmClient =>
-  retryingClient(config, (request, timeoutMs) => {
+export const adapterClient = (config: ProviderClientConfig, adapter: ArgsAdapter, callFor: (request: LlmRequest) => Promise<Omit<AdapterCall, 'adapter'>>): LlmClient =>
+  retryingClient(config, async (request, timeoutMs) => {
     const issue = providerArgsIssue(adapter, request.llmArgs);
     if (issue) throw new InfraError(issue.message, { retryable: false });
-    return adapterAttempt({ adapter, ...callFor(request) }, request, timeoutMs, config.apiKey);
+    return adapterAttempt({ adapter, ...(await callFor(request)) }, request, timeoutMs, config.apiKey);
   });

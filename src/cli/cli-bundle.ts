@@ -2,16 +2,16 @@
 // reading and type-stripping several hundred source files: a build cache entry (local/built-entries.ts) named by
 // every file the bundle was built from, rebuilt when one changes. When the build fails, the command runs from
 // its sources as it would without the bundle. The same entry holds the local runtime (local/runtime.ts) as a
-// module of its own, which a `run` starts before this one is read (local/runtime-group.mjs).
+// module of its own, which a `run` starts before this one is read (local/runtime-group.mjs). An unchanged
+// checkout's entry is found without this module (cli-entry.mjs); it builds and loads the others.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
-import { commitBuild, latestEntry } from './local/built-entries.ts';
-import type { KeyFiles } from './local/built-entries.ts';
+import { commitBuild } from './local/built-entries.ts';
 import { stagingFolder } from './local/cache-entries.ts';
 import { repoRoot } from './checkout.mjs';
-import { RUNTIME_BUNDLE, cliCacheDir } from './local/runtime-group.mjs';
+import { MAIN_BUNDLE, RUNTIME_BUNDLE, cliCacheDir, cliKeyFiles, latestCliEntry, mainOf, noteCommandEntry } from './cli-entry.mjs';
 
 type MainModule = typeof import('./main.ts');
 
@@ -19,23 +19,17 @@ export const defaultCliCacheDir = cliCacheDir;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MAIN = path.join(here, 'main.ts');
-const BUNDLE = 'main.mjs';
 const RUNTIME = path.join(here, 'local', 'runtime.ts');
 /**
- * Kept out of the bundle, loaded from their sources: they hold the runtime that bin.mjs starts before the bundle
- * loads, one module instance for both.
+ * Kept out of the bundle, loaded from their sources: the state bin.mjs shares with the command (the runtime it
+ * started early, the entry it runs from) stays one module instance for both.
  */
-const SHARED_WITH_BIN = [path.join(here, 'local', 'worker.ts'), path.join(here, 'local', 'runtime-group.mjs')];
+const SHARED_WITH_BIN = [path.join(here, 'local', 'runtime-group.mjs'), path.join(here, 'cli-entry.mjs')];
 /**
  * Packages left to Node: wrangler's and miniflare's modules find their own files beside them (and run in other
  * processes), and esbuild is the builder itself.
  */
 const EXTERNAL_PACKAGES = ['esbuild', 'miniflare', 'wrangler'];
-/** Files that shape the bundle without being one of its modules: how sources resolve and compile, and esbuild. */
-const BUILD_SETTINGS = ['package.json', 'tsconfig.json', 'tsconfig.base.json', 'node_modules/esbuild/package.json'];
-
-const keyFiles: KeyFiles = (inputs) => [...BUILD_SETTINGS.map((f) => path.join(repoRoot, f)), ...inputs.map((f) => path.resolve(repoRoot, f))];
-
 /**
  * The project's modules keep the location of their source file in `import.meta` (they find the checkout, its
  * data and their sibling scripts from it), and the modules shared with bin.mjs stay one module each.
@@ -64,7 +58,7 @@ const build = async (cacheDir: string): Promise<string> => {
   const { build: esbuild } = await import('esbuild');
   const staging = await stagingFolder(cacheDir);
   const result = await esbuild({
-    entryPoints: { [path.basename(BUNDLE, '.mjs')]: MAIN, [path.basename(RUNTIME_BUNDLE, '.mjs')]: RUNTIME },
+    entryPoints: { [path.basename(MAIN_BUNDLE, '.mjs')]: MAIN, [path.basename(RUNTIME_BUNDLE, '.mjs')]: RUNTIME },
     outdir: staging,
     outExtension: { '.js': '.mjs' },
     absWorkingDir: repoRoot,
@@ -79,19 +73,16 @@ const build = async (cacheDir: string): Promise<string> => {
     // Bundled CommonJS packages call require() for Node's own modules.
     banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
   });
-  return commitBuild(cacheDir, staging, keyFiles, Object.keys(result.metafile.inputs).sort());
+  return commitBuild(cacheDir, staging, cliKeyFiles, Object.keys(result.metafile.inputs).sort());
 };
 
 /** The bundle's entry: the latest when the sources are unchanged, else a new build. */
-export const cliBundleEntry = async (cacheDir: string = defaultCliCacheDir): Promise<string> => (await latestEntry(cacheDir, keyFiles)) ?? build(cacheDir);
-
-let current: Promise<string | null> | undefined;
-/** This command's entry of the default cache, found (or built) once: null when building fails. */
-export const currentCliEntry = (): Promise<string | null> => (current ??= cliBundleEntry().catch(() => null));
+export const cliBundleEntry = async (cacheDir: string = defaultCliCacheDir): Promise<string> => (await latestCliEntry(cacheDir)) ?? build(cacheDir);
 
 /** The command line's main module: the bundle of an unchanged checkout, a new bundle, or the sources when building fails. */
 export const loadMain = async (cacheDir: string = defaultCliCacheDir): Promise<MainModule> => {
-  const entry = cacheDir === defaultCliCacheDir ? await currentCliEntry() : await cliBundleEntry(cacheDir).catch(() => null);
-  if (entry === null) return import('./main.ts');
-  return (await import(pathToFileURL(path.join(entry, BUNDLE)).href)) as MainModule;
+  const entry = await cliBundleEntry(cacheDir).catch(() => null);
+  if (entry !== null) return (await mainOf(entry)) as MainModule;
+  noteCommandEntry(null);
+  return import('./main.ts');
 };

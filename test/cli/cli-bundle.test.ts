@@ -10,7 +10,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../src/cli/checkout.mjs';
 import { defaultCliCacheDir, loadMain } from '../../src/cli/cli-bundle.ts';
-import { commitBuild, latestEntry } from '../../src/cli/local/built-entries.ts';
+import { commitBuild } from '../../src/cli/local/built-entries.ts';
+import { latestEntry } from '../../src/cli/local/latest-entry.mjs';
 import { stagingFolder } from '../../src/cli/local/cache-entries.ts';
 
 const root = await mkdtemp(path.join(tmpdir(), 'tau2-edge-cli-bundle-'));

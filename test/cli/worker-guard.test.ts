@@ -62,17 +62,21 @@ interface EarlyRun {
 
 /**
  * A process that starts the runtime early, waits a second and lists its temporary folder; then, unless `mode` is
- * `leave`, starts its worker and reports which runtime the worker's guard runs. `stale` starts the early runtime
- * from a copy of the current bundle entry's runtime module in another folder, as an entry older than the sources.
+ * `leave`, starts its worker and reports which module its runtime runs. The process runs from the current bundle
+ * entry, as a command does; `stale` starts the early runtime from a copy of that entry's runtime module in another
+ * folder, as an entry older than the sources.
  */
 const runEarlyScript = (tmp: string, stateDir: string, mode: 'use' | 'leave' | 'stale'): Promise<EarlyRun> => {
   const script = `
     import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
     import path from 'node:path';
     import { startLocalWorker, startRuntimeEarly } from ${JSON.stringify(path.join(repoRoot, 'src/cli/local/worker.ts'))};
-    import { currentCliEntry } from ${JSON.stringify(path.join(repoRoot, 'src/cli/cli-bundle.ts'))};
+    import { cliBundleEntry } from ${JSON.stringify(path.join(repoRoot, 'src/cli/cli-bundle.ts'))};
+    import { noteCommandEntry } from ${JSON.stringify(path.join(repoRoot, 'src/cli/cli-entry.mjs'))};
     const [stateDir, mode] = process.argv.slice(1);
-    const entry = await currentCliEntry();
+    // As a command running from the current bundle entry notes it.
+    const entry = await cliBundleEntry();
+    noteCommandEntry(entry);
     if (mode === 'stale') {
       const older = path.join(process.env.TMPDIR, 'older-entry');
       await mkdir(older);
@@ -180,7 +184,7 @@ describe('the local worker', () => {
     }
   }, 300_000);
 
-  it('a runtime started early from a bundle entry that is not the current one is stopped; the worker runs one from its sources', async () => {
+  it('a runtime started early from a bundle entry other than the one the command runs from is let go; the worker runs one from its sources', async () => {
     const { tmp, stateDir, done } = await scratch();
     try {
       const stale = await runEarlyScript(tmp, stateDir, 'stale');

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Unstable_MiniflareWorkerOptions } from 'wrangler';
 import { z } from 'zod';
-import { commitBuild, latestEntry, readJson } from './built-entries.ts';
-import type { KeyFiles } from './built-entries.ts';
+import { commitBuild, readJson } from './built-entries.ts';
+import { latestEntry } from './latest-entry.mjs';
+import type { KeyFiles } from './latest-entry.mjs';
 import { stagingFolder } from './cache-entries.ts';
 import { cacheRoot, repoRoot, wranglerBin } from '../checkout.mjs';
 

@@ -2,8 +2,8 @@
 // it, and the guard beside it (guard.mjs). A `run` starts it before anything else (bin.mjs), so this module
 // and what it imports are plain JavaScript (type-checked through JSDoc): Node starts the group without loading its
 // TypeScript stripper first. A group started early runs the runtime from the command line's latest bundle entry
-// (cli-bundle.ts builds `runtime.mjs` beside `main.mjs`), read without checking its sources, which costs time; the
-// worker checks it before it hands the group its settings (worker.ts), and stops a group built from older sources.
+// (cli-bundle.ts builds `runtime.mjs` beside `main.mjs`), taken before its sources are checked, which costs time;
+// the worker takes it only if the command runs from that same entry (cli-entry.mjs), and lets go of it otherwise.
 // @ts-check
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
@@ -11,14 +11,10 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheRoot, repoRoot } from '../checkout.mjs';
+import { repoRoot } from '../checkout.mjs';
+import { RUNTIME_BUNDLE, cliCacheDir, commandEntry } from '../cli-entry.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The command line's bundle cache (cli-bundle.ts): `latest.json` names its newest entry. */
-export const cliCacheDir = path.join(cacheRoot, 'cli-bundle');
-/** The runtime's module in a command-line bundle entry. */
-export const RUNTIME_BUNDLE = 'runtime.mjs';
 
 /** Where the local worker keeps its state and log: TAU2_EDGE_STATE_DIR (e.g. a test suite's own), else the checkout's `.wrangler`. */
 export const localStateRoot = () => process.env['TAU2_EDGE_STATE_DIR'] || path.join(repoRoot, '.wrangler');
@@ -137,7 +133,9 @@ export const startRuntimeEarly = (bundleEntry = latestBundleEntry()) => {
 };
 
 /**
- * The runtime started early, when it writes where this worker's output goes; taken once.
+ * The runtime started early, when it writes where this worker's output goes and runs from the command's own
+ * bundle entry (or from its sources); taken once. One from another entry is let go: given no settings, it ends,
+ * and its guard with it.
  * @param {string} logFile
  * @returns {RuntimeGroup | null}
  */
@@ -145,5 +143,9 @@ export const takeEarlyRuntime = (logFile) => {
   const group = early;
   early = null;
   if (group === null || group.logFile !== logFile || group.child.exitCode !== null) return null;
+  if (group.bundleEntry !== null && group.bundleEntry !== commandEntry()) {
+    group.child.stdin?.end();
+    return null;
+  }
   return holdsProcess(group, true);
 };

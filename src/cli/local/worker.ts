@@ -9,7 +9,6 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultLogFile, localStateRoot, startRuntimeGroup, takeEarlyRuntime } from './runtime-group.mjs';
-import type { RuntimeGroup } from './runtime-group.mjs';
 import type { RuntimeSettings } from './runtime-settings.ts';
 
 export { repoRoot, wranglerBin } from '../checkout.mjs';
@@ -109,20 +108,6 @@ const waitHealthy = async (url: string, port: number, child: ChildProcess, logFi
   throw new Error(`The local runtime did not answer ${url}/v1/health within ${timeoutMs / 1000} s; log ${logFile}:\n${await logTail(logFile)}`);
 };
 
-/**
- * The runtime started early, unless it runs from a command-line bundle entry older than the sources: that one is
- * let go (given no settings, it ends, and its guard with it) and the worker starts one from its sources.
- */
-const currentEarlyRuntime = async (logFile: string): Promise<RuntimeGroup | null> => {
-  const group = takeEarlyRuntime(logFile);
-  if (group === null || group.bundleEntry === null) return group;
-  const { currentCliEntry } = await import('../cli-bundle.ts');
-  if ((await currentCliEntry()) === group.bundleEntry) return group;
-  group.child.stdin?.end();
-  group.child.unref();
-  return null;
-};
-
 export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promise<LocalWorker> => {
   const persistTo = options.persistTo ?? defaultPersistDir();
   const logFile = options.logFile ?? defaultLogFile();
@@ -131,7 +116,7 @@ export const startLocalWorker = async (options: LocalWorkerOptions = {}): Promis
   const [{ applyLocalMigrations }, { default: getPort }] = await Promise.all([import('./migrations.ts'), import('get-port')]);
   await applyLocalMigrations(persistTo);
 
-  const { child, workDir, swept } = (await currentEarlyRuntime(logFile)) ?? startRuntimeGroup(logFile, null);
+  const { child, workDir, swept } = takeEarlyRuntime(logFile) ?? startRuntimeGroup(logFile, null);
   await swept;
   const port = options.port ?? (await getPort({ host: '127.0.0.1' }));
   const inspectorPort = options.inspector === true ? await getPort({ host: '127.0.0.1' }) : null;

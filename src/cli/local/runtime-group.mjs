@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../checkout.mjs';
 import { RUNTIME_BUNDLE, cliCacheDir, commandEntry } from '../cli-entry.mjs';
+import { LATEST } from './latest-entry.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -21,7 +22,7 @@ export const localStateRoot = () => process.env['TAU2_EDGE_STATE_DIR'] || path.j
 
 export const defaultLogFile = () => path.join(localStateRoot(), 'tau2-edge-dev.log');
 
-/** The local worker's own folder under the system temporary folder (its bundle), removed when it stops. */
+/** The local worker's own folder under the system temporary folder, removed when it stops. */
 const WORK_DIR_PREFIX = 'tau2-edge-worker-';
 /** The settings file earlier versions wrote there, secrets included, which a killed worker left behind. */
 const LEFT_SECRETS_FILE = 'worker-vars.json';
@@ -51,12 +52,13 @@ const sweepLeftSecrets = async () => {
  */
 
 /**
- * The latest command-line bundle entry that holds a runtime module, as `latest.json` names it (sources unchecked).
+ * The latest command-line bundle entry that holds a runtime module, as its `latest.json` names it (sources
+ * unchecked: read synchronously, in the time of a file read).
  * @returns {string | null}
  */
 const latestBundleEntry = () => {
   try {
-    const { key } = JSON.parse(readFileSync(path.join(cliCacheDir, 'latest.json'), 'utf8'));
+    const { key } = JSON.parse(readFileSync(path.join(cliCacheDir, LATEST), 'utf8'));
     const entry = path.join(cliCacheDir, String(key));
     return existsSync(path.join(entry, RUNTIME_BUNDLE)) ? entry : null;
   } catch {

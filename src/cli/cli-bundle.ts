@@ -15,8 +15,6 @@ import { MAIN_BUNDLE, RUNTIME_BUNDLE, cliCacheDir, cliKeyFiles, latestCliEntry, 
 
 type MainModule = typeof import('./main.ts');
 
-export const defaultCliCacheDir = cliCacheDir;
-
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MAIN = path.join(here, 'main.ts');
 const RUNTIME = path.join(here, 'local', 'runtime.ts');
@@ -77,10 +75,10 @@ const build = async (cacheDir: string): Promise<string> => {
 };
 
 /** The bundle's entry: the latest when the sources are unchanged, else a new build. */
-export const cliBundleEntry = async (cacheDir: string = defaultCliCacheDir): Promise<string> => (await latestCliEntry(cacheDir)) ?? build(cacheDir);
+export const cliBundleEntry = async (cacheDir: string = cliCacheDir): Promise<string> => (await latestCliEntry(cacheDir)) ?? build(cacheDir);
 
 /** The command line's main module: the bundle of an unchanged checkout, a new bundle, or the sources when building fails. */
-export const loadMain = async (cacheDir: string = defaultCliCacheDir): Promise<MainModule> => {
+export const loadMain = async (cacheDir: string = cliCacheDir): Promise<MainModule> => {
   const entry = await cliBundleEntry(cacheDir).catch(() => null);
   if (entry !== null) return (await mainOf(entry)) as MainModule;
   noteCommandEntry(null);

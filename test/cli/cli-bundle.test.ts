@@ -9,7 +9,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../src/cli/checkout.mjs';
-import { defaultCliCacheDir, loadMain } from '../../src/cli/cli-bundle.ts';
+import { loadMain } from '../../src/cli/cli-bundle.ts';
+import { cliCacheDir } from '../../src/cli/cli-entry.mjs';
 import { commitBuild } from '../../src/cli/local/built-entries.ts';
 import { latestEntry } from '../../src/cli/local/latest-entry.mjs';
 import { stagingFolder } from '../../src/cli/local/cache-entries.ts';
@@ -42,8 +43,8 @@ describe('the command line bundle', () => {
   it('bin/tau2-edge reads the checkout from its bundle: the mock domain\'s tasks', async () => {
     const { stdout } = await promisify(execFile)(path.join(repoRoot, 'bin', 'tau2-edge'), ['tasks', '--domain', 'mock'], { timeout: 240_000 });
     expect(stdout).toContain('create_task_1');
-    const latest = JSON.parse(await readFile(path.join(defaultCliCacheDir, 'latest.json'), 'utf8')) as { key: string };
-    const bundle = await readFile(path.join(defaultCliCacheDir, latest.key, 'main.mjs'), 'utf8');
+    const latest = JSON.parse(await readFile(path.join(cliCacheDir, 'latest.json'), 'utf8')) as { key: string };
+    const bundle = await readFile(path.join(cliCacheDir, latest.key, 'main.mjs'), 'utf8');
     // The bundled data.ts finds the checkout from where its source lies, not from where the bundle lies.
     expect(bundle).toContain(JSON.stringify(`file://${path.join(repoRoot, 'src', 'cli', 'data.ts')}`));
   }, 300_000);
